@@ -1,0 +1,32 @@
+# Thin wrapper over CMake: make (release build), make check, make bench, make run.
+BUILD   ?= build
+ASAN    ?= build-asan
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all deps check check-release check-asan bench run clean
+
+all: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+deps:
+	@scripts/deps.sh
+
+check: all check-release check-asan
+
+check-release:
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+check-asan: deps
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGV_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN) -j $(JOBS)
+	cd $(ASAN) && GV_SLOW_TESTS=0 ctest --output-on-failure -j $(JOBS)
+
+bench: all
+	$(BUILD)/gv_bench
+
+run: all
+	$(BUILD)/gravulien play chu
+
+clean:
+	rm -rf $(BUILD) $(ASAN)

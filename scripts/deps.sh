@@ -1,0 +1,32 @@
+#!/bin/sh
+# Installs the Debian packages and npm modules the build and tests need, when missing.
+# Safe to run repeatedly; does nothing when everything is present.
+set -e
+cd "$(dirname "$0")/.."
+
+need=""
+command -v cc    >/dev/null 2>&1 || need="$need gcc libc6-dev"
+command -v cmake >/dev/null 2>&1 || need="$need cmake"
+command -v make  >/dev/null 2>&1 || need="$need make"
+command -v node  >/dev/null 2>&1 || need="$need nodejs"
+command -v npm   >/dev/null 2>&1 || need="$need npm"
+
+if [ -n "$need" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "deps: installing$need" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >&2
+    apt-get install -y -q --no-install-recommends $need >&2
+  else
+    echo "deps: missing$need; run 'sudo scripts/deps.sh' or install them" >&2
+    exit 1
+  fi
+fi
+
+# shogiops: the independent Chu Shogi rules library (GPL, test-only) used as a reference.
+if [ ! -f tests/shogiops/node_modules/shogiops/package.json ]; then
+  echo "deps: installing test dependency shogiops (npm)" >&2
+  (cd tests/shogiops && npm ci --no-audit --no-fund --loglevel=error >&2) || \
+    echo "deps: could not install shogiops; its cross-check test will be skipped" >&2
+fi
+exit 0

@@ -1,0 +1,24 @@
+/* The gravulien command-line program: shared helpers of its subcommands. */
+#ifndef GV_CLI_H
+#define GV_CLI_H
+
+#include <stddef.h>
+
+#include "game/game.h"
+
+/* Exit statuses: 0 ok, 1 runtime failure, 2 bad usage or input. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Prints "gravulien: <msg>" to stderr and returns CLI_USAGE. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Finds the game, allocates a state, applies options and the position (NULL = start).
+ * Returns the state (free with free()) or NULL after printing an error. */
+void *cli_new_state(const char *game, const char *options, const char *position,
+                    const gv_game **g);
+
+int cli_perft(int argc, char **argv);
+int cli_moves(int argc, char **argv);
+int cli_play(int argc, char **argv);
+
+#endif

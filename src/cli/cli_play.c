@@ -1,0 +1,147 @@
+/* gravulien play: a game at the terminal between two people at one keyboard.
+ * (The AI players and the full terminal interface come with the engine layer.) */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* Draws a Chu SFEN board as a 12x12 grid (files 12..1, ranks a..l). Gote's pieces are
+ * lower case, promoted pieces carry '+'. */
+static void draw_sfen_board(const char *sfen, FILE *out)
+{
+    fputs("\n   ", out);
+    for (int f = 12; f >= 1; f--)
+        fprintf(out, "%3d", f);
+    fputs("\n", out);
+    const char *s = sfen;
+    for (int r = 0; r < 12; r++) {
+        fprintf(out, " %c ", 'a' + r);
+        int col = 0;
+        while (*s && *s != '/' && *s != ' ') {
+            if (isdigit((unsigned char)*s)) {
+                int n = *s++ - '0';
+                if (isdigit((unsigned char)*s))
+                    n = n * 10 + (*s++ - '0');
+                for (int i = 0; i < n && col < 12; i++, col++)
+                    fputs("  .", out);
+            } else {
+                char tag[3] = {' ', ' ', 0};
+                if (*s == '+')
+                    tag[0] = *s++;
+                tag[1] = *s ? *s++ : '?';
+                fprintf(out, " %s", tag);
+                col++;
+            }
+        }
+        if (*s == '/')
+            s++;
+        fputs("\n", out);
+    }
+}
+
+static void show(const gv_game *g, void *st)
+{
+    char pos[GV_MAX_TEXT];
+    g->get_position(st, pos, sizeof pos);
+    if (strcmp(g->name, "chu") == 0)
+        draw_sfen_board(pos, stdout);
+    printf("\nposition: %s\n", pos);
+}
+
+static const char play_help[] =
+    "Type a move in USI (7i7h, 7i7h+, lion 6i5h4h, igui 6i5h6i, pass 7g7f7g) or TSA\n"
+    "(P-7h, Px7d=, Lnx!9d, Lnx3hx2i, pass). Commands: moves, undo, board, help, resign,\n"
+    "quit.\n";
+
+int cli_play(int argc, char **argv)
+{
+    const char *game = NULL, *options = NULL, *position = NULL;
+    for (int i = 0; i < argc; i++) {
+        if ((strcmp(argv[i], "--options") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
+            options = argv[++i];
+        else if (strcmp(argv[i], "--position") == 0 && i + 1 < argc)
+            position = argv[++i];
+        else if (argv[i][0] == '-')
+            return cli_usage_error("unknown option '%s'", argv[i]);
+        else if (!game)
+            game = argv[i];
+        else
+            return cli_usage_error("unexpected argument '%s'", argv[i]);
+    }
+    if (!game)
+        return cli_usage_error("usage: gravulien play <game> [--options k=v] [--position TEXT]");
+    const gv_game *g;
+    void *st = cli_new_state(game, options, position, &g);
+    if (!st)
+        return CLI_USAGE;
+    gv_move *moves = malloc(sizeof(gv_move) * GV_MAX_MOVES);
+    if (!moves) {
+        free(st);
+        return CLI_FAIL;
+    }
+    printf("%s, two players at one keyboard.\n%s", g->title, play_help);
+    show(g, st);
+    int made = 0;
+    char line[256];
+    for (;;) {
+        gv_result res;
+        if (g->status(st, &res) != GV_ONGOING) {
+            if (res.status == GV_DRAW)
+                printf("Game over: draw (%s).\n", res.reason);
+            else
+                printf("Game over: %s wins (%s).\n", res.winner ? "Gote" : "Sente", res.reason);
+            break;
+        }
+        printf("%s to move> ", g->to_move(st) ? "Gote" : "Sente");
+        fflush(stdout);
+        if (!fgets(line, sizeof line, stdin))
+            break;
+        line[strcspn(line, "\r\n")] = 0;
+        char *cmd = line;
+        while (*cmd == ' ')
+            cmd++;
+        if (!*cmd)
+            continue;
+        if (strcmp(cmd, "quit") == 0)
+            break;
+        if (strcmp(cmd, "help") == 0) {
+            fputs(play_help, stdout);
+        } else if (strcmp(cmd, "board") == 0) {
+            show(g, st);
+        } else if (strcmp(cmd, "moves") == 0) {
+            int n = g->legal_moves(st, moves);
+            for (int i = 0; i < n; i++) {
+                char mv[64];
+                g->write_move(st, moves[i], mv, sizeof mv);
+                printf("%s%s", mv, i + 1 < n ? " " : "\n");
+            }
+        } else if (strcmp(cmd, "undo") == 0) {
+            if (made == 0) {
+                puts("Nothing to undo.");
+            } else {
+                g->unmake(st);
+                made--;
+                show(g, st);
+            }
+        } else if (strcmp(cmd, "resign") == 0) {
+            printf("%s resigns; %s wins.\n", g->to_move(st) ? "Gote" : "Sente",
+                   g->to_move(st) ? "Sente" : "Gote");
+            break;
+        } else {
+            gv_move m;
+            char err[GV_ERRLEN];
+            if (g->parse_move(st, cmd, &m, err, sizeof err) < 0) {
+                printf("Illegal move: %s\n", err);
+                continue;
+            }
+            g->make(st, m);
+            made++;
+            show(g, st);
+        }
+    }
+    free(moves);
+    free(st);
+    return CLI_OK;
+}

@@ -1,0 +1,95 @@
+/* gravulien: one program, many subcommands (perft, moves, play, ...). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gravulien: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CLI_USAGE;
+}
+
+void *cli_new_state(const char *game, const char *options, const char *position,
+                    const gv_game **out)
+{
+    const gv_game *g = gv_game_find(game);
+    char err[GV_ERRLEN];
+    if (!g) {
+        cli_usage_error("unknown game '%s' (known: chu)", game ? game : "");
+        return NULL;
+    }
+    void *st = calloc(1, g->state_size);
+    if (!st) {
+        fprintf(stderr, "gravulien: out of memory\n");
+        return NULL;
+    }
+    if (g->init(st, options, err, sizeof err) < 0 ||
+        (position && g->set_position(st, position, err, sizeof err) < 0)) {
+        cli_usage_error("%s: %s", g->name, err);
+        free(st);
+        return NULL;
+    }
+    *out = g;
+    return st;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: gravulien <command> [arguments]\n"
+          "\n"
+          "commands:\n"
+          "  perft <game> <depth> [position] [--divide] [--options k=v,...]\n"
+          "        count the leaves of the legal-move tree; last line 'nodes <N>'\n"
+          "  moves <game> [position] [--options k=v,...]\n"
+          "        list the legal moves, one per line, in the game's notation\n"
+          "  play <game> [--options k=v,...] [--position TEXT]\n"
+          "        play at the terminal, two people at one keyboard\n"
+          "  games      list the games and their options\n"
+          "  help       this text\n"
+          "\n"
+          "games: chu (Chu Shogi; positions are SFEN, 'startpos' is the start)\n",
+          f);
+}
+
+static int cmd_games(void)
+{
+    for (int i = 0; i < gv_game_count(); i++) {
+        const gv_game *g = gv_game_at(i);
+        printf("%s  %s\n", g->name, g->title);
+        for (const gv_option_def *o = g->options; o && o->name; o++)
+            printf("    %s=%s (default %s): %s\n", o->name, o->values, o->def, o->help);
+    }
+    return CLI_OK;
+}
+
+int main(int argc, char **argv)
+{
+    gv_games_init();
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "perft") == 0)
+        return cli_perft(argc - 2, argv + 2);
+    if (strcmp(cmd, "moves") == 0)
+        return cli_moves(argc - 2, argv + 2);
+    if (strcmp(cmd, "play") == 0)
+        return cli_play(argc - 2, argv + 2);
+    if (strcmp(cmd, "games") == 0)
+        return cmd_games();
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    cli_usage_error("unknown command '%s' (try 'gravulien help')", cmd);
+    return CLI_USAGE;
+}

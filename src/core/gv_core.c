@@ -1,0 +1,63 @@
+/* Core helpers: error formatting, PRNG and integer parsing. */
+#include "core/gv_core.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int gv_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+void gv_rng_seed(gv_rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = seed = gv_mix64(seed + (uint64_t)i);
+}
+
+uint64_t gv_rng_next(gv_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+uint32_t gv_rng_below(gv_rng *r, uint32_t n)
+{
+    return (uint32_t)(((gv_rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+int gv_parse_int(const char *s, long lo, long hi, long *out, char *err, size_t errlen)
+{
+    char *end;
+    if (!s || !*s)
+        return gv_err(err, errlen, "expected a number, got nothing");
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*end || errno || end == s)
+        return gv_err(err, errlen, "'%s' is not a whole number", s);
+    if (v < lo || v > hi)
+        return gv_err(err, errlen, "%ld is out of range (%ld..%ld)", v, lo, hi);
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,37 @@
+/* Core helpers shared by every layer: error buffers, hashing mixers, a small PRNG. */
+#ifndef GV_CORE_H
+#define GV_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes a printf-style message into the caller's buffer err (of errlen bytes; may be
+ * NULL or 0 to discard). Always returns -1 so callers can `return gv_err(...)`. */
+int gv_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A strong 64-bit mixer (the splitmix64 finaliser). Pure; used for Zobrist keys that are
+ * computed on demand instead of stored in a global table. */
+static inline uint64_t gv_mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* Deterministic PRNG (xoshiro256**), state owned by the caller. */
+typedef struct gv_rng {
+    uint64_t s[4];
+} gv_rng;
+
+void gv_rng_seed(gv_rng *r, uint64_t seed);
+uint64_t gv_rng_next(gv_rng *r);
+/* Uniform integer in [0, n); n must be > 0. */
+uint32_t gv_rng_below(gv_rng *r, uint32_t n);
+
+/* Parses a decimal integer in [lo, hi] that fills the whole string. Returns 0 on
+ * success, -1 (with a message in err) otherwise. */
+int gv_parse_int(const char *s, long lo, long hi, long *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,86 @@
+/* The one interface every game implements, and the registry that lists them.
+ *
+ * Modelled on OpenSpiel's Game/State split: a game is a constant table of functions
+ * (gv_game) plus a fixed-size state the caller owns. States hold no pointers, so they
+ * can be copied with memcpy, kept on the stack and searched on several threads. A state
+ * carries its own history (for repetition rules), its options and whose turn it is.
+ * Multi-step turns are moves like any other. */
+#ifndef GV_GAME_H
+#define GV_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t gv_move;
+
+enum { GV_MAX_MOVES = 4096, GV_MAX_TEXT = 4096, GV_ERRLEN = 256 };
+
+/* Outcome of a state, from gv_game.status. */
+typedef enum gv_status {
+    GV_ONGOING = 0,
+    GV_WIN,  /* winner holds the winning player */
+    GV_DRAW,
+} gv_status;
+
+typedef struct gv_result {
+    gv_status status;
+    int winner;          /* player index when status == GV_WIN */
+    char reason[64];     /* short machine-friendly reason: "royal captured", ... */
+} gv_result;
+
+/* One option of a game: a name, its allowed values ("|"-separated) and its default. */
+typedef struct gv_option_def {
+    const char *name;
+    const char *values;
+    const char *def;
+    const char *help;
+} gv_option_def;
+
+typedef struct gv_game {
+    const char *name;       /* registry key: "chu" */
+    const char *title;      /* "Chu Shogi" */
+    size_t state_size;      /* bytes of one state */
+    int max_players;
+    int ply_bound;          /* plies after which random play may stop (0 = game ends itself) */
+    const gv_option_def *options;  /* terminated by an entry with name == NULL */
+
+    /* Sets st to the start position with the given options ("key=value,key=value" or
+     * NULL for defaults). Returns 0, or -1 with a message in err (st unspecified). */
+    int (*init)(void *st, const char *options, char *err, size_t errlen);
+    /* Replaces the position (keeping the options) by the game's position text. Returns 0,
+     * or -1 with a message in err; on error st is unchanged. */
+    int (*set_position)(void *st, const char *text, char *err, size_t errlen);
+    /* Writes the position text into buf (NUL-terminated). Returns its length, or -1 if
+     * len is too small. */
+    int (*get_position)(const void *st, char *buf, size_t len);
+    /* Writes every legal move into out (room for GV_MAX_MOVES) and returns the count;
+     * 0 exactly when the game is over. */
+    int (*legal_moves)(void *st, gv_move *out);
+    /* Plays a legal move / takes back the last move played by make. */
+    void (*make)(void *st, gv_move m);
+    void (*unmake)(void *st);
+    int (*to_move)(const void *st);
+    /* The state's outcome (GV_ONGOING while there is a legal move). */
+    gv_status (*status)(void *st, gv_result *res);
+    uint64_t (*hash)(const void *st);
+    /* Reads a move in the game's notation(s) and checks it is legal. Returns 0, or -1 with
+     * a message saying why in err. */
+    int (*parse_move)(void *st, const char *text, gv_move *m, char *err, size_t errlen);
+    /* Writes a legal move in the game's canonical notation. Returns length or -1. */
+    int (*write_move)(void *st, gv_move m, char *buf, size_t len);
+} gv_game;
+
+/* Registry: the games this build knows. gv_games_init must be called once before any
+ * game is used (it builds read-only tables); it is idempotent but not thread-safe. */
+void gv_games_init(void);
+const gv_game *gv_game_find(const char *name);
+int gv_game_count(void);
+const gv_game *gv_game_at(int i);
+
+/* Splits "k=v,k=v" and checks every key and value against defs; calls set(ctx, def
+ * index, value) for each. Returns 0, or -1 with a message in err. */
+int gv_options_apply(const gv_option_def *defs, const char *text,
+                     int (*set)(void *ctx, int idx, const char *value), void *ctx,
+                     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,90 @@
+/* Registry of games and the shared option parser. */
+#include "game/game.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "games/chu/chu_game.h"
+
+static const gv_game *const games[] = {
+    &gv_chu_game,
+};
+
+void gv_games_init(void)
+{
+    gv_chu_init_tables();
+}
+
+int gv_game_count(void)
+{
+    return (int)(sizeof games / sizeof games[0]);
+}
+
+const gv_game *gv_game_at(int i)
+{
+    return i >= 0 && i < gv_game_count() ? games[i] : NULL;
+}
+
+const gv_game *gv_game_find(const char *name)
+{
+    for (int i = 0; i < gv_game_count(); i++)
+        if (name && strcmp(games[i]->name, name) == 0)
+            return games[i];
+    return NULL;
+}
+
+static int value_allowed(const char *values, const char *v, size_t vlen)
+{
+    const char *p = values;
+    while (*p) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == vlen && strncmp(p, v, n) == 0)
+            return 1;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    return 0;
+}
+
+int gv_options_apply(const gv_option_def *defs, const char *text,
+                     int (*set)(void *ctx, int idx, const char *value), void *ctx,
+                     char *err, size_t errlen)
+{
+    if (!text)
+        return 0;
+    const char *p = text;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char item[128];
+        if (n == 0) {
+            p += 1;
+            continue;
+        }
+        if (n >= sizeof item)
+            return gv_err(err, errlen, "option too long: '%.40s...'", p);
+        memcpy(item, p, n);
+        item[n] = 0;
+        char *eq = strchr(item, '=');
+        if (!eq)
+            return gv_err(err, errlen, "option '%s' must be written name=value", item);
+        *eq = 0;
+        const char *val = eq + 1;
+        int idx = -1;
+        for (int i = 0; defs && defs[i].name; i++)
+            if (strcmp(defs[i].name, item) == 0)
+                idx = i;
+        if (idx < 0)
+            return gv_err(err, errlen, "unknown option '%s'", item);
+        if (!value_allowed(defs[idx].values, val, strlen(val)))
+            return gv_err(err, errlen, "option %s: '%s' is not one of %s", item, val,
+                          defs[idx].values);
+        if (set(ctx, idx, val) < 0)
+            return gv_err(err, errlen, "option %s: cannot set '%s'", item, val);
+        p += n + (comma ? 1 : 0);
+    }
+    return 0;
+}

@@ -1,0 +1,151 @@
+/* Chu Shogi rules core: board, pieces, moves, position state (see shared/rules/chu.md). */
+#ifndef GV_CHU_H
+#define GV_CHU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+
+/* ---- Board geometry -------------------------------------------------------------
+ * A 16x16 mailbox with a two-square border (lions jump two squares). Row 2 is rank a
+ * (Gote's back rank, top), row 13 rank l; column 2 is file 12 (left), column 13 file 1.
+ * Square index = row * 16 + column; border squares hold CHU_EDGE. */
+enum {
+    CHU_N = 12,
+    CHU_W = 16,
+    CHU_SQUARES = 256,
+    CHU_HIST = 2048,          /* plies of history kept for repetition (a ring) */
+};
+
+#define CHU_SQ(row, col) ((uint8_t)(((row) + 2) * CHU_W + (col) + 2))
+#define CHU_ROW(sq) (((sq) >> 4) - 2)       /* 0 = rank a .. 11 = rank l */
+#define CHU_COL(sq) (((sq) & 15) - 2)       /* 0 = file 12 .. 11 = file 1 */
+
+/* ---- Pieces -----------------------------------------------------------------------
+ * Types 1..21 are the pieces of the start position in SFEN letter order; a promoted type
+ * is base + CHU_PROMO. A piece byte is type | colour (CHU_GOTE); CHU_EDGE marks the
+ * border. Empty squares are 0. */
+enum chu_type {
+    CT_NONE = 0,
+    CT_LANCE, CT_LEOPARD, CT_COPPER, CT_SILVER, CT_GOLD, CT_KING, CT_ELEPHANT,
+    CT_CHARIOT, CT_BISHOP, CT_TIGER, CT_PHOENIX, CT_KIRIN, CT_SIDE, CT_VERTICAL,
+    CT_ROOK, CT_HORSE, CT_DRAGON, CT_QUEEN, CT_LION, CT_PAWN, CT_GOBETWEEN,
+    CHU_PROMO = 21,
+    CHU_NTYPES = 43,
+};
+#define CT_WHITEHORSE (CT_LANCE + CHU_PROMO)
+#define CT_PRINCE (CT_ELEPHANT + CHU_PROMO)
+#define CT_LIONP (CT_KIRIN + CHU_PROMO)
+#define CT_FALCON (CT_HORSE + CHU_PROMO)
+#define CT_EAGLE (CT_DRAGON + CHU_PROMO)
+
+enum { CHU_SENTE = 0, CHU_GOTE_SIDE = 1 };
+#define CHU_GOTE 0x40
+#define CHU_EDGE 0x80
+#define CHU_TYPE(p) ((p) & 0x3F)
+#define CHU_COLOR(p) (((p) >> 6) & 1)
+
+/* Movement codes per direction (relative to the piece's owner). */
+enum { MV_NONE = 0, MV_STEP, MV_JUMP, MV_SLIDE, MV_LIONLINE };
+/* Directions relative to the owner: forward, forward-right, right, ... clockwise. */
+enum { D_F, D_FR, D_R, D_BR, D_B, D_BL, D_L, D_FL };
+
+extern const uint8_t chu_moves[CHU_NTYPES][8];
+extern const int8_t chu_dir[2][8];   /* square offset of each relative direction */
+
+static inline int chu_is_lion(int t) { return t == CT_LION || t == CT_LIONP; }
+static inline int chu_is_royal(int t) { return t == CT_KING || t == CT_PRINCE; }
+static inline int chu_has_lionpower(int t)
+{
+    return chu_is_lion(t) || t == CT_FALCON || t == CT_EAGLE;
+}
+static inline int chu_can_promote_type(int t)
+{
+    return t >= 1 && t <= 21 && t != CT_KING && t != CT_QUEEN && t != CT_LION;
+}
+
+/* ---- Moves ------------------------------------------------------------------------
+ * from | to << 8 | mid << 16 | flags << 24. mid is the square of a piece captured by a
+ * lion's first step (0 if none). A pass has from == to, mid == 0 and CHU_MF_PASS; igui
+ * has to == from and a mid. */
+#define CHU_MF_PROMO 1u
+#define CHU_MF_PASS 2u
+#define CHU_MOVE(f, t, m, fl) ((gv_move)(f) | (gv_move)(t) << 8 | (gv_move)(m) << 16 | (gv_move)(fl) << 24)
+#define CHU_FROM(m) ((int)((m) & 0xFF))
+#define CHU_TO(m) ((int)(((m) >> 8) & 0xFF))
+#define CHU_MID(m) ((int)(((m) >> 16) & 0xFF))
+#define CHU_FLAGS(m) ((unsigned)((m) >> 24))
+
+/* ---- Options ---------------------------------------------------------------------- */
+typedef struct chu_options {
+    uint8_t lion_double_jcsa;  /* lion_double=jcsa */
+    uint8_t promotion_msm;     /* promotion=msm */
+    uint8_t bare_king;         /* bare_king=on (default) */
+    uint8_t repetition;        /* repetition=on (default) */
+} chu_options;
+
+/* ---- Position (fits in 1 KB) and state (position + history) ------------------------ */
+typedef struct chu_pos {
+    uint8_t board[CHU_SQUARES];
+    uint64_t key;            /* Zobrist key of board, side to move and counter-strike */
+    uint8_t stm;             /* 0 Sente (Black), 1 Gote */
+    uint8_t cs;              /* counter-strike square (0 = none) */
+    uint8_t count[2];        /* pieces of each side on the board */
+    uint8_t royals[2];       /* kings + princes of each side */
+    chu_options opt;
+    uint8_t pad[2];
+    uint32_t movenum;        /* SFEN move number */
+} chu_pos;
+
+typedef struct chu_hist {
+    uint64_t key;            /* key of the position before the move */
+    gv_move move;
+    uint8_t cap_to, cap_mid; /* captured pieces (0 if none) */
+    uint8_t prev_cs;
+    uint8_t irrev;           /* the move can never be undone by other moves */
+} chu_hist;
+
+typedef struct chu_state {
+    chu_pos pos;
+    uint32_t ply;            /* moves made since the position was set */
+    uint32_t pad;
+    chu_hist hist[CHU_HIST];
+} chu_state;
+
+/* chu_position.c */
+extern const char chu_start_sfen[];
+uint64_t chu_piece_key(int piece, int sq);
+uint64_t chu_side_key(void);
+uint64_t chu_cs_key(int sq);
+uint64_t chu_compute_key(const chu_pos *p);
+int chu_set_sfen(chu_pos *p, const char *sfen, char *err, size_t errlen);
+int chu_get_sfen(const chu_pos *p, char *buf, size_t len);
+int chu_square_name(int sq, char *buf);        /* "12a"; returns length */
+int chu_parse_square(const char *s, int *sq);  /* returns chars consumed or 0 */
+char chu_type_letter(int t);                    /* SFEN letter of base type */
+
+/* chu_movegen.c */
+int chu_attacked(const uint8_t *board, int sq, int by);
+int chu_in_check(const chu_pos *p, int side);
+int chu_gen_moves(const chu_pos *p, gv_move *out);   /* ignores game end */
+/* As chu_gen_moves; trades == 0 leaves out the lion-trading rules (for explanations). */
+int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades);
+int chu_can_promote(const chu_pos *p, int piece, int from, int to, int captures);
+
+/* chu_state.c */
+void chu_state_reset(chu_state *s);                  /* clears history */
+void chu_make(chu_state *s, gv_move m);
+void chu_unmake(chu_state *s);
+gv_status chu_status(chu_state *s, gv_result *res);
+int chu_legal_moves(chu_state *s, gv_move *out);
+int chu_is_bared(const chu_pos *p, int side);
+
+/* chu_notation.c */
+int chu_write_usi(const chu_pos *p, gv_move m, char *buf, size_t len);
+int chu_parse_usi(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int chu_write_tsa(chu_state *s, gv_move m, char *buf, size_t len);
+int chu_parse_tsa(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int chu_parse_move(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,296 @@
+/* Chu Shogi piece table, Zobrist keys and SFEN reading/writing (lishogi's format). */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "games/chu/chu.h"
+
+const char chu_start_sfen[] =
+    "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/"
+    "PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1";
+
+/* Relative directions: forward, forward-right, right, back-right, back, back-left,
+ * left, forward-left. Sente's forward is towards rank a (row - 1); right is towards
+ * file 1 (column + 1). Gote's offsets are the negation. */
+const int8_t chu_dir[2][8] = {
+    {-16, -15, 1, 17, 16, 15, -1, -17},
+    {16, 15, -1, -17, -16, -15, 1, 17},
+};
+
+#define S MV_STEP
+#define J MV_JUMP
+#define R MV_SLIDE
+#define L MV_LIONLINE
+/*                              f  fr r  br b  bl l  fl */
+const uint8_t chu_moves[CHU_NTYPES][8] = {
+    [CT_LANCE]              = {R, 0, 0, 0, 0, 0, 0, 0},
+    [CT_LEOPARD]            = {S, S, 0, S, S, S, 0, S},
+    [CT_COPPER]             = {S, S, 0, 0, S, 0, 0, S},
+    [CT_SILVER]             = {S, S, 0, S, 0, S, 0, S},
+    [CT_GOLD]               = {S, S, S, 0, S, 0, S, S},
+    [CT_KING]               = {S, S, S, S, S, S, S, S},
+    [CT_ELEPHANT]           = {S, S, S, S, 0, S, S, S},
+    [CT_CHARIOT]            = {R, 0, 0, 0, R, 0, 0, 0},
+    [CT_BISHOP]             = {0, R, 0, R, 0, R, 0, R},
+    [CT_TIGER]              = {0, S, S, S, S, S, S, S},
+    [CT_PHOENIX]            = {S, J, S, J, S, J, S, J},
+    [CT_KIRIN]              = {J, S, J, S, J, S, J, S},
+    [CT_SIDE]               = {S, 0, R, 0, S, 0, R, 0},
+    [CT_VERTICAL]           = {R, 0, S, 0, R, 0, S, 0},
+    [CT_ROOK]               = {R, 0, R, 0, R, 0, R, 0},
+    [CT_HORSE]              = {S, R, S, R, S, R, S, R},
+    [CT_DRAGON]             = {R, S, R, S, R, S, R, S},
+    [CT_QUEEN]              = {R, R, R, R, R, R, R, R},
+    [CT_LION]               = {L, L, L, L, L, L, L, L},
+    [CT_PAWN]               = {S, 0, 0, 0, 0, 0, 0, 0},
+    [CT_GOBETWEEN]          = {S, 0, 0, 0, S, 0, 0, 0},
+    [CT_LANCE + CHU_PROMO]     = {R, R, 0, 0, R, 0, 0, R},   /* White Horse */
+    [CT_LEOPARD + CHU_PROMO]   = {0, R, 0, R, 0, R, 0, R},   /* Bishop */
+    [CT_COPPER + CHU_PROMO]    = {S, 0, R, 0, S, 0, R, 0},   /* Side Mover */
+    [CT_SILVER + CHU_PROMO]    = {R, 0, S, 0, R, 0, S, 0},   /* Vertical Mover */
+    [CT_GOLD + CHU_PROMO]      = {R, 0, R, 0, R, 0, R, 0},   /* Rook */
+    [CT_ELEPHANT + CHU_PROMO]  = {S, S, S, S, S, S, S, S},   /* Prince */
+    [CT_CHARIOT + CHU_PROMO]   = {R, 0, 0, R, R, R, 0, 0},   /* Whale */
+    [CT_BISHOP + CHU_PROMO]    = {S, R, S, R, S, R, S, R},   /* Dragon Horse */
+    [CT_TIGER + CHU_PROMO]     = {R, S, S, S, R, S, S, S},   /* Flying Stag */
+    [CT_PHOENIX + CHU_PROMO]   = {R, R, R, R, R, R, R, R},   /* Queen */
+    [CT_KIRIN + CHU_PROMO]     = {L, L, L, L, L, L, L, L},   /* Lion */
+    [CT_SIDE + CHU_PROMO]      = {0, R, R, R, 0, R, R, R},   /* Free Boar */
+    [CT_VERTICAL + CHU_PROMO]  = {R, R, 0, R, R, R, 0, R},   /* Flying Ox */
+    [CT_ROOK + CHU_PROMO]      = {R, S, R, S, R, S, R, S},   /* Dragon King */
+    [CT_HORSE + CHU_PROMO]     = {L, R, R, R, R, R, R, R},   /* Horned Falcon */
+    [CT_DRAGON + CHU_PROMO]    = {R, L, R, R, R, R, R, L},   /* Soaring Eagle */
+    [CT_PAWN + CHU_PROMO]      = {S, S, S, 0, S, 0, S, S},   /* Gold */
+    [CT_GOBETWEEN + CHU_PROMO] = {S, S, S, S, 0, S, S, S},   /* Drunk Elephant */
+};
+#undef S
+#undef J
+#undef R
+#undef L
+
+static const char type_letters[] = "?lfcsgkeabtxomvrhdqnpi";
+
+char chu_type_letter(int t)
+{
+    if (t > CHU_PROMO)
+        t -= CHU_PROMO;
+    return t >= 1 && t <= 21 ? type_letters[t] : '?';
+}
+
+uint64_t chu_piece_key(int piece, int sq)
+{
+    return gv_mix64(((uint64_t)piece << 8 | (uint64_t)sq) ^ 0x43485553484F4749ULL);
+}
+
+uint64_t chu_side_key(void)
+{
+    return 0x9D39247E33776D41ULL;
+}
+
+uint64_t chu_cs_key(int sq)
+{
+    return gv_mix64((uint64_t)sq ^ 0x4C494F4E43530000ULL);
+}
+
+uint64_t chu_compute_key(const chu_pos *p)
+{
+    uint64_t k = 0;
+    for (int sq = 0; sq < CHU_SQUARES; sq++)
+        if (p->board[sq] && p->board[sq] != CHU_EDGE)
+            k ^= chu_piece_key(p->board[sq], sq);
+    if (p->stm)
+        k ^= chu_side_key();
+    if (p->cs)
+        k ^= chu_cs_key(p->cs);
+    return k;
+}
+
+int chu_square_name(int sq, char *buf)
+{
+    return sprintf(buf, "%d%c", CHU_N - CHU_COL(sq), 'a' + CHU_ROW(sq));
+}
+
+int chu_parse_square(const char *s, int *sq)
+{
+    int n = 0, file = 0;
+    while (isdigit((unsigned char)s[n]) && n < 2)
+        file = file * 10 + (s[n++] - '0');
+    if (n == 0 || file < 1 || file > CHU_N || s[n] < 'a' || s[n] > 'a' + CHU_N - 1)
+        return 0;
+    if (n == 2 && s[0] == '0')
+        return 0;
+    *sq = CHU_SQ(s[n] - 'a', CHU_N - file);
+    return n + 1;
+}
+
+static int letter_type(char c)
+{
+    const char *p = strchr(type_letters + 1, tolower((unsigned char)c));
+    return c && p ? (int)(p - type_letters) : 0;
+}
+
+int chu_set_sfen(chu_pos *out, const char *sfen, char *err, size_t errlen)
+{
+    chu_pos p;
+    memset(&p, 0, sizeof p);
+    p.opt = out->opt;
+    memset(p.board, CHU_EDGE, sizeof p.board);
+    for (int r = 0; r < CHU_N; r++)
+        for (int c = 0; c < CHU_N; c++)
+            p.board[CHU_SQ(r, c)] = 0;
+
+    const char *s = sfen;
+    while (*s == ' ')
+        s++;
+    if (!*s)
+        return gv_err(err, errlen, "SFEN is empty");
+    /* 1. Board, rank a first, files 12..1 within a rank. */
+    int row = 0, col = 0;
+    for (; *s && *s != ' '; s++) {
+        char c = *s;
+        if (c == '/') {
+            if (col != CHU_N)
+                return gv_err(err, errlen, "SFEN rank %c has %d squares, expected 12",
+                              'a' + row, col);
+            if (++row >= CHU_N)
+                return gv_err(err, errlen, "SFEN has more than 12 ranks");
+            col = 0;
+        } else if (isdigit((unsigned char)c)) {
+            int n = c - '0';
+            if (isdigit((unsigned char)s[1]))
+                n = n * 10 + (*++s - '0');
+            if (n == 0 || col + n > CHU_N)
+                return gv_err(err, errlen, "SFEN rank %c: empty-square count %d overflows the rank",
+                              'a' + row, n);
+            col += n;
+        } else {
+            int promoted = 0;
+            if (c == '+') {
+                promoted = 1;
+                c = *++s;
+            }
+            int t = letter_type(c);
+            if (!t)
+                return gv_err(err, errlen, "SFEN rank %c, square %d: unknown piece '%s%c'",
+                              'a' + row, col + 1, promoted ? "+" : "", c ? c : ' ');
+            if (promoted) {
+                if (!chu_can_promote_type(t))
+                    return gv_err(err, errlen, "SFEN rank %c: '+%c' is not a piece (%c cannot promote)",
+                                  'a' + row, c, c);
+                t += CHU_PROMO;
+            }
+            if (col >= CHU_N)
+                return gv_err(err, errlen, "SFEN rank %c has more than 12 squares", 'a' + row);
+            int color = islower((unsigned char)c) ? 1 : 0;
+            int sq = CHU_SQ(row, col);
+            p.board[sq] = (uint8_t)(t | (color ? CHU_GOTE : 0));
+            p.count[color]++;
+            if (chu_is_royal(t))
+                p.royals[color]++;
+            col++;
+        }
+    }
+    if (row != CHU_N - 1 || col != CHU_N)
+        return gv_err(err, errlen, "SFEN board has %d ranks (last with %d squares), expected 12 of 12",
+                      row + 1, col);
+    for (int c = 0; c < 2; c++) {
+        int kings = 0, princes = 0;
+        for (int sq = 0; sq < CHU_SQUARES; sq++) {
+            int pc = p.board[sq];
+            if (!pc || pc == CHU_EDGE || CHU_COLOR(pc) != c)
+                continue;
+            kings += CHU_TYPE(pc) == CT_KING;
+            princes += CHU_TYPE(pc) == CT_PRINCE;
+        }
+        if (p.count[c] > 46)
+            return gv_err(err, errlen, "SFEN: %s has %d pieces (a side has at most 46)",
+                          c ? "Gote" : "Sente", p.count[c]);
+        if (kings > 1 || princes > 1)
+            return gv_err(err, errlen, "SFEN: %s has %d kings and %d princes (at most one of each)",
+                          c ? "Gote" : "Sente", kings, princes);
+    }
+    /* 2. Side to move. */
+    while (*s == ' ')
+        s++;
+    if (*s == 'b' || *s == 'w') {
+        p.stm = *s == 'w';
+        s++;
+        if (*s && *s != ' ')
+            return gv_err(err, errlen, "SFEN side to move must be 'b' or 'w'");
+    } else if (*s) {
+        return gv_err(err, errlen, "SFEN side to move must be 'b' or 'w', got '%c'", *s);
+    }
+    /* 3. Counter-strike square (lishogi's third field) or '-'. */
+    while (*s == ' ')
+        s++;
+    if (*s == '-') {
+        s++;
+        if (*s && *s != ' ')
+            return gv_err(err, errlen, "SFEN third field must be '-' or a square");
+    } else if (*s) {
+        int sq, n = chu_parse_square(s, &sq);
+        if (!n || (s[n] && s[n] != ' '))
+            return gv_err(err, errlen, "SFEN third field '%.8s' is not '-' or a square like 5f", s);
+        p.cs = (uint8_t)sq;
+        s += n;
+    }
+    /* 4. Move number. */
+    while (*s == ' ')
+        s++;
+    p.movenum = 1;
+    if (*s) {
+        long mn = 0;
+        int n = 0;
+        while (isdigit((unsigned char)s[n]) && n < 6)
+            mn = mn * 10 + (s[n++] - '0');
+        if (n == 0 || (s[n] && s[n] != ' '))
+            return gv_err(err, errlen, "SFEN move number '%.8s' is not a number", s);
+        p.movenum = mn < 1 ? 1 : (uint32_t)mn;
+        s += n;
+        while (*s == ' ')
+            s++;
+        if (*s)
+            return gv_err(err, errlen, "SFEN has extra text '%.16s'", s);
+    }
+    p.key = chu_compute_key(&p);
+    *out = p;
+    return 0;
+}
+
+int chu_get_sfen(const chu_pos *p, char *buf, size_t len)
+{
+    char tmp[512];
+    int n = 0;
+    for (int r = 0; r < CHU_N; r++) {
+        int empty = 0;
+        for (int c = 0; c < CHU_N; c++) {
+            int pc = p->board[CHU_SQ(r, c)];
+            if (!pc) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                n += sprintf(tmp + n, "%d", empty);
+            empty = 0;
+            int t = CHU_TYPE(pc);
+            char ch = chu_type_letter(t);
+            if (t > CHU_PROMO)
+                tmp[n++] = '+';
+            tmp[n++] = CHU_COLOR(pc) ? ch : (char)toupper((unsigned char)ch);
+        }
+        if (empty)
+            n += sprintf(tmp + n, "%d", empty);
+        if (r < CHU_N - 1)
+            tmp[n++] = '/';
+    }
+    char cs[8] = "-";
+    if (p->cs)
+        chu_square_name(p->cs, cs);
+    n += sprintf(tmp + n, " %c %s %u", p->stm ? 'w' : 'b', cs,
+                 p->movenum > 9999 ? 9999u : p->movenum);
+    if ((size_t)n >= len)
+        return -1;
+    memcpy(buf, tmp, (size_t)n + 1);
+    return n;
+}

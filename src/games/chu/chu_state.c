@@ -1,0 +1,304 @@
+/* Chu Shogi state: make/unmake with history, and the end of the game (royal capture,
+ * no legal move, bare king, repetition with the perpetual-check rule). */
+#include <string.h>
+
+#include "games/chu/chu.h"
+
+static inline int is_piece(int p) { return p && p != CHU_EDGE; }
+
+void chu_state_reset(chu_state *s)
+{
+    s->ply = 0;
+    s->pad = 0;
+    memset(s->hist, 0, sizeof s->hist);
+}
+
+static inline void put(chu_pos *p, int sq, int pc)
+{
+    p->board[sq] = (uint8_t)pc;
+    p->key ^= chu_piece_key(pc, sq);
+}
+
+static inline void take(chu_pos *p, int sq)
+{
+    p->key ^= chu_piece_key(p->board[sq], sq);
+    p->board[sq] = 0;
+}
+
+static void count_capture(chu_pos *p, int pc, int delta)
+{
+    int c = CHU_COLOR(pc);
+    p->count[c] = (uint8_t)(p->count[c] + delta);
+    if (chu_is_royal(CHU_TYPE(pc)))
+        p->royals[c] = (uint8_t)(p->royals[c] + delta);
+}
+
+/* Plays m on p, filling h with what unmake needs. */
+static void pos_make(chu_pos *p, gv_move m, chu_hist *h)
+{
+    int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m);
+    unsigned fl = CHU_FLAGS(m);
+    h->key = p->key;
+    h->move = m;
+    h->prev_cs = p->cs;
+    h->cap_to = h->cap_mid = 0;
+    h->irrev = 0;
+    int new_cs = 0;
+    if (!(fl & CHU_MF_PASS)) {
+        int pc = p->board[from], t = CHU_TYPE(pc);
+        take(p, from);
+        if (mid) {
+            h->cap_mid = p->board[mid];
+            count_capture(p, h->cap_mid, -1);
+            if (!chu_is_lion(t) && chu_is_lion(CHU_TYPE(h->cap_mid)))
+                new_cs = mid;
+            take(p, mid);
+        }
+        if (p->board[to]) {
+            h->cap_to = p->board[to];
+            count_capture(p, h->cap_to, -1);
+            if (!chu_is_lion(t) && chu_is_lion(CHU_TYPE(h->cap_to)))
+                new_cs = to;
+            take(p, to);
+        }
+        int placed = (fl & CHU_MF_PROMO) ? pc + CHU_PROMO : pc;
+        if (fl & CHU_MF_PROMO) {
+            if (chu_is_royal(CHU_TYPE(placed)))
+                p->royals[CHU_COLOR(pc)]++;
+        }
+        put(p, to, placed);
+        h->irrev = h->cap_to || h->cap_mid || (fl & CHU_MF_PROMO) || t == CT_PAWN ||
+                   t == CT_LANCE;
+    }
+    if (p->cs)
+        p->key ^= chu_cs_key(p->cs);
+    p->cs = (uint8_t)new_cs;
+    if (new_cs)
+        p->key ^= chu_cs_key(new_cs);
+    p->stm ^= 1;
+    p->key ^= chu_side_key();
+    p->movenum++;
+}
+
+static void pos_unmake(chu_pos *p, const chu_hist *h)
+{
+    gv_move m = h->move;
+    int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m);
+    unsigned fl = CHU_FLAGS(m);
+    p->stm ^= 1;
+    p->movenum--;
+    p->cs = h->prev_cs;
+    if (!(fl & CHU_MF_PASS)) {
+        int placed = p->board[to];
+        int pc = (fl & CHU_MF_PROMO) ? placed - CHU_PROMO : placed;
+        if ((fl & CHU_MF_PROMO) && chu_is_royal(CHU_TYPE(placed)))
+            p->royals[CHU_COLOR(pc)]--;
+        p->board[to] = 0;
+        if (h->cap_to) {
+            p->board[to] = h->cap_to;
+            count_capture(p, h->cap_to, +1);
+        }
+        if (h->cap_mid) {
+            p->board[mid] = h->cap_mid;
+            count_capture(p, h->cap_mid, +1);
+        }
+        p->board[from] = (uint8_t)pc;
+    }
+    p->key = h->key;
+}
+
+void chu_make(chu_state *s, gv_move m)
+{
+    chu_hist *h = &s->hist[s->ply % CHU_HIST];
+    pos_make(&s->pos, m, h);
+    s->ply++;
+}
+
+void chu_unmake(chu_state *s)
+{
+    s->ply--;
+    chu_hist *h = &s->hist[s->ply % CHU_HIST];
+    pos_unmake(&s->pos, h);
+    memset(h, 0, sizeof *h);
+}
+
+/* ---- Bare king (exactly as shogiops decides it) ------------------------------------ */
+
+static int dead_rank(int side)
+{
+    return side == CHU_SENTE ? 0 : CHU_N - 1;
+}
+
+/* Was `side` bared: its only piece that counts is its royal, while the other side has
+ * its royal and at least one piece that counts (Pawns, Go-Betweens and dead Lances never
+ * do), the other royal is not attacked, and either the other side has two such pieces
+ * or the bared royal does not attack the only one. */
+int chu_is_bared(const chu_pos *p, int side)
+{
+    int other = !side;
+    /* At most 12 dead pieces fit on a rank: more pieces than 13 can never be bare. */
+    if (p->count[side] > 13 || p->royals[side] != 1 || p->royals[other] != 1)
+        return 0;
+    int ours = 0, theirs = 0, our_royal = -1, their_piece = -1;
+    for (int sq = 0; sq < CHU_SQUARES; sq++) {
+        int pc = p->board[sq];
+        if (!is_piece(pc))
+            continue;
+        int t = CHU_TYPE(pc), c = CHU_COLOR(pc);
+        if (c == side) {
+            if ((t == CT_PAWN || t == CT_LANCE) && CHU_ROW(sq) == dead_rank(side))
+                continue;
+            ours++;
+            if (chu_is_royal(t))
+                our_royal = sq;
+        } else {
+            if (t == CT_PAWN || t == CT_GOBETWEEN ||
+                (t == CT_LANCE && CHU_ROW(sq) == dead_rank(other)))
+                continue;
+            theirs++;
+            if (!chu_is_royal(t))
+                their_piece = sq;
+        }
+    }
+    if (ours != 1 || our_royal < 0 || theirs < 2)
+        return 0;
+    if (chu_in_check(p, other))
+        return 0;
+    if (theirs > 2)
+        return 1;
+    /* Exactly one piece besides their royal: bared unless our royal attacks it. */
+    for (int d = 0; d < 8; d++)
+        if (our_royal + chu_dir[0][d] == their_piece)
+            return 0;
+    return 1;
+}
+
+/* Only the two royals remain (dead Pawns and Lances aside) and neither is attacked. */
+static int kings_only_draw(const chu_pos *p)
+{
+    if (p->count[0] > 13 || p->count[1] > 13 || p->royals[0] != 1 || p->royals[1] != 1)
+        return 0;
+    int live = 0;
+    for (int sq = 0; sq < CHU_SQUARES; sq++) {
+        int pc = p->board[sq];
+        if (!is_piece(pc))
+            continue;
+        int t = CHU_TYPE(pc), c = CHU_COLOR(pc);
+        if ((t == CT_PAWN || t == CT_LANCE) && CHU_ROW(sq) == dead_rank(c))
+            continue;
+        live++;
+    }
+    return live == 2 && !chu_in_check(p, 0) && !chu_in_check(p, 1);
+}
+
+/* ---- Repetition ------------------------------------------------------------------- */
+
+/* Returns 0 if the current position has not occurred four times; otherwise 1 and sets
+ * *loser to the side that gave check with every one of its moves since the first of the
+ * four occurrences (-1 if neither or both did). */
+static int fourfold(const chu_state *s, int *loser)
+{
+    const chu_pos *p = &s->pos;
+    uint32_t avail = s->ply < CHU_HIST ? s->ply : CHU_HIST;
+    int seen = 1;
+    uint32_t first = s->ply;
+    for (uint32_t back = 1; back <= avail; back++) {
+        const chu_hist *h = &s->hist[(s->ply - back) % CHU_HIST];
+        if (h->irrev)
+            break;
+        if (!(back & 1) && h->key == p->key) {
+            seen++;
+            first = s->ply - back;
+        }
+    }
+    if (seen < 4)
+        return 0;
+    /* Walk back from the present to `first`, noting for each move whether it left the
+     * opponent in check. */
+    chu_pos q = *p;
+    int all_checks[2] = {1, 1}, moved[2] = {0, 0};
+    for (uint32_t ply = s->ply; ply > first; ply--) {
+        const chu_hist *h = &s->hist[(ply - 1) % CHU_HIST];
+        int mover = !q.stm;
+        moved[mover] = 1;
+        if (!chu_in_check(&q, q.stm))
+            all_checks[mover] = 0;
+        pos_unmake(&q, h);
+    }
+    int a = moved[0] && all_checks[0], b = moved[1] && all_checks[1];
+    *loser = a == b ? -1 : (a ? 0 : 1);
+    return 1;
+}
+
+/* ---- End of the game -------------------------------------------------------------- */
+
+/* Decides every ending except "no legal move". Returns 1 if the game is over. */
+static int ended_by_rule(chu_state *s, gv_result *res)
+{
+    chu_pos *p = &s->pos;
+    int me = p->stm, them = !me;
+    if (p->royals[me] == 0 || p->royals[them] == 0) {
+        res->status = GV_WIN;
+        res->winner = p->royals[me] == 0 ? them : me;
+        strcpy(res->reason, "royal captured");
+        return 1;
+    }
+    if (p->opt.bare_king && (chu_is_bared(p, me) || chu_is_bared(p, them))) {
+        res->status = GV_WIN;
+        res->winner = chu_is_bared(p, me) ? them : me;
+        strcpy(res->reason, "bare king");
+        return 1;
+    }
+    if (kings_only_draw(p)) {
+        res->status = GV_DRAW;
+        res->winner = -1;
+        strcpy(res->reason, "kings only");
+        return 1;
+    }
+    int loser;
+    if (p->opt.repetition && fourfold(s, &loser)) {
+        if (loser >= 0) {
+            res->status = GV_WIN;
+            res->winner = !loser;
+            strcpy(res->reason, "perpetual check");
+        } else {
+            res->status = GV_DRAW;
+            res->winner = -1;
+            strcpy(res->reason, "repetition");
+        }
+        return 1;
+    }
+    return 0;
+}
+
+gv_status chu_status(chu_state *s, gv_result *res)
+{
+    gv_result tmp;
+    if (!res)
+        res = &tmp;
+    memset(res, 0, sizeof *res);
+    res->winner = -1;
+    chu_pos *p = &s->pos;
+    /* Same order as shogiops: royals, then no legal move, then the other endings. */
+    if (p->royals[p->stm] && p->royals[!p->stm]) {
+        gv_move buf[GV_MAX_MOVES];
+        if (chu_gen_moves(p, buf) == 0) {
+            res->status = GV_WIN;
+            res->winner = !p->stm;
+            strcpy(res->reason, "no legal move");
+            return res->status;
+        }
+    }
+    if (ended_by_rule(s, res))
+        return res->status;
+    res->status = GV_ONGOING;
+    return res->status;
+}
+
+int chu_legal_moves(chu_state *s, gv_move *out)
+{
+    gv_result r;
+    if (ended_by_rule(s, &r))
+        return 0;
+    return chu_gen_moves(&s->pos, out);
+}

@@ -1,0 +1,2 @@
+// Placeholder replaced by the cross-check script.
+process.exit(77);

@@ -1,0 +1,49 @@
+/* Test runner: gv_tests <group> [test-name-substring] runs one group of tests. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/game.h"
+#include "tharness.h"
+
+int t_failures;
+const char *t_current;
+
+extern const t_case core_tests[], conformance_tests[], chu_perft_tests[], chu_rules_tests[],
+    chu_notation_tests[];
+
+static const struct {
+    const char *name;
+    const t_case *cases;
+} groups[] = {
+    {"core", core_tests},
+    {"conformance", conformance_tests},
+    {"chu_perft", chu_perft_tests},
+    {"chu_rules", chu_rules_tests},
+    {"chu_notation", chu_notation_tests},
+};
+
+int main(int argc, char **argv)
+{
+    gv_games_init();
+    int ran = 0;
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+        if (argc > 1 && strcmp(argv[1], groups[g].name) != 0 && strcmp(argv[1], "all") != 0)
+            continue;
+        for (const t_case *c = groups[g].cases; c->name; c++) {
+            if (argc > 2 && !strstr(c->name, argv[2]))
+                continue;
+            int before = t_failures;
+            t_current = c->name;
+            c->fn();
+            ran++;
+            printf("%s %s.%s\n", t_failures == before ? "ok  " : "FAIL", groups[g].name, c->name);
+        }
+    }
+    if (!ran) {
+        fprintf(stderr, "no tests matched\n");
+        return 2;
+    }
+    printf("%d tests, %d failed checks\n", ran, t_failures);
+    return t_failures ? 1 : 0;
+}
