@@ -1,18 +1,68 @@
 #!/bin/sh
-# Command-line behaviour of build/gravulien: outputs, errors and exit statuses.
+# Command-line behaviour of gravulien: outputs, one-line errors and exit statuses.
 BIN="$1"
 fail=0
-expect_status() { # expected-status description command...
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+run() { # expected-status description command...
   want=$1; shift; what=$1; shift
-  "$@" >/tmp/gv_cli_out.$$ 2>/tmp/gv_cli_err.$$
+  "$@" >"$out" 2>"$err" </dev/null
   got=$?
   if [ "$got" != "$want" ]; then
-    echo "FAIL $what: exit $got, expected $want"; cat /tmp/gv_cli_err.$$; fail=1
-  else
-    echo "ok   $what"
+    echo "FAIL $what: exit $got, expected $want"; cat "$err"; fail=1; return 1
+  fi
+  echo "ok   $what"
+}
+last_line_is() { # description expected
+  if [ "$(tail -n 1 "$out")" != "$2" ]; then
+    echo "FAIL $1: last line '$(tail -n 1 "$out")', expected '$2'"; fail=1
   fi
 }
-expect_status 0 "perft chu 2" "$BIN" perft chu 2
-[ "$(tail -n1 /tmp/gv_cli_out.$$)" = "nodes 1296" ] || { echo "FAIL perft chu 2 output"; fail=1; }
-rm -f /tmp/gv_cli_out.$$ /tmp/gv_cli_err.$$
+one_line_error() { # description pattern
+  if [ "$(wc -l <"$err")" -ne 1 ] || ! grep -q "$2" "$err"; then
+    echo "FAIL $1: expected one error line matching '$2', got:"; cat "$err"; fail=1
+  fi
+}
+
+START='lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1'
+
+# perft
+run 0 "perft chu 1" "$BIN" perft chu 1 && last_line_is "perft chu 1" "nodes 36"
+run 0 "perft chu 3" "$BIN" perft chu 3 && last_line_is "perft chu 3" "nodes 48315"
+run 0 "perft chu 2 with SFEN as one argument" "$BIN" perft chu 2 "$START" && last_line_is "perft sfen" "nodes 1296"
+run 0 "perft chu 2 with SFEN as several arguments" "$BIN" perft chu 2 $START && last_line_is "perft split sfen" "nodes 1296"
+run 0 "perft chu 2 startpos" "$BIN" perft chu 2 startpos && last_line_is "perft startpos" "nodes 1296"
+run 0 "perft --divide" "$BIN" perft chu 2 --divide && last_line_is "divide total" "nodes 1296"
+[ "$(grep -c ' 36$' "$out")" -eq 36 ] || { echo "FAIL divide: expected 36 lines 'move 36'"; fail=1; }
+run 0 "perft depth 0" "$BIN" perft chu 0 && last_line_is "perft 0" "nodes 1"
+run 0 "perft with options" "$BIN" perft chu 2 --options lion_double=jcsa,promotion=msm && last_line_is "perft options" "nodes 1296"
+
+# moves
+run 0 "moves chu" "$BIN" moves chu
+[ "$(wc -l <"$out")" -eq 36 ] || { echo "FAIL moves chu: expected 36 lines"; fail=1; }
+grep -qx '7j7h' "$out" || { echo "FAIL moves chu: lion jump 7j7h missing"; fail=1; }
+run 0 "moves of an ended game print nothing" "$BIN" moves chu '12/12/12/12/12/12/12/12/12/12/12/5K6 w - 1'
+[ -s "$out" ] && { echo "FAIL ended game has moves"; fail=1; }
+
+# errors: one line, exit status 2
+run 2 "unknown game" "$BIN" perft nosuchgame 2 && one_line_error "unknown game" "unknown game 'nosuchgame'"
+run 2 "bad depth" "$BIN" perft chu x && one_line_error "bad depth" "bad depth"
+run 2 "negative depth" "$BIN" perft chu -1 && one_line_error "negative depth" "depth"
+run 2 "missing depth" "$BIN" perft chu && one_line_error "missing depth" "usage"
+run 2 "malformed position" "$BIN" perft chu 1 'lfcsgekgscfl/zzz b - 1' && one_line_error "malformed position" "unknown piece"
+run 2 "short rank" "$BIN" moves chu '11/12/12/12/12/12/12/12/12/12/12/5K6 b - 1' && one_line_error "short rank" "rank a"
+run 2 "bad side" "$BIN" moves chu '12/12/12/12/12/12/12/12/12/12/12/5K6 x - 1' && one_line_error "bad side" "side to move"
+run 2 "unknown option" "$BIN" moves chu --options nosuch=1 && one_line_error "unknown option" "unknown option"
+run 2 "bad option value" "$BIN" moves chu --options bare_king=maybe && one_line_error "bad option value" "bare_king"
+run 2 "unknown command" "$BIN" frobnicate && one_line_error "unknown command" "unknown command"
+run 2 "no command" "$BIN"
+
+# play: two people at one keyboard, scripted (the terminal UI proper is issue 7)
+printf '7i7h\n6d6e\nxyz\n7i7h\nundo\nmoves\nquit\n' | "$BIN" play chu >"$out" 2>"$err"
+[ $? -eq 0 ] || { echo "FAIL play exit status"; fail=1; }
+grep -q "Illegal move" "$out" || { echo "FAIL play: illegal move not reported"; fail=1; }
+grep -q "no piece on 7i" "$out" || { echo "FAIL play: reason for illegal 7i7h missing"; fail=1; }
+echo "ok   play scripted"
+
 exit $fail
