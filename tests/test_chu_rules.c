@@ -1,4 +1,1054 @@
+/* Chu Shogi rules tests: one or more tests per rule of shared/rules/chu.md, through the
+ * public game interface (gv_game_find("chu")). The lion-trading tests realise the seed's
+ * eight situations I-VIII (its diagrams are lost; each position is built from the
+ * description) and give the verdict under the default rules and under lion_double=jcsa.
+ *
+ * Positions are written as piece lists, e.g. pos("K12l k12a N5g n5f", "b - 1"): upper case
+ * Sente, lower case Gote, '+' for a promoted piece, then file and rank; the helper turns
+ * that into the SFEN lishogi would write. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/game.h"
+#include "games/chu/chu.h"
 #include "tharness.h"
+
+/* ===================================================================================
+ * Helpers
+ * =================================================================================== */
+
+#define FAILF(line, ...)                                                     \
+    do {                                                                     \
+        fprintf(stderr, "FAIL %s (%s:%d): ", t_current, __FILE__, (line));   \
+        fprintf(stderr, __VA_ARGS__);                                        \
+        fputc('\n', stderr);                                                 \
+        t_failures++;                                                        \
+    } while (0)
+
+static const gv_game *chu(void)
+{
+    static const gv_game *g;
+    if (!g)
+        g = gv_game_find("chu");
+    return g;
+}
+
+/* SFEN of a piece list ("K5l +o3c p7f") followed by `tail` ("b - 1"). Returns one of a
+ * few rotating static buffers. */
+static const char *pos(const char *pieces, const char *tail)
+{
+    static char bufs[8][512];
+    static int next;
+    char *out = bufs[next++ & 7];
+    char board[12][12][3];
+    memset(board, 0, sizeof board);
+    const char *c = pieces;
+    while (*c) {
+        if (*c == ' ') {
+            c++;
+            continue;
+        }
+        char pc[3] = {0};
+        int n = 0;
+        if (*c == '+')
+            pc[n++] = *c++;
+        pc[n++] = *c++;
+        int file = 0;
+        while (*c >= '0' && *c <= '9')
+            file = file * 10 + (*c++ - '0');
+        int rank = *c++ - 'a';
+        if (file < 1 || file > 12 || rank < 0 || rank > 11) {
+            fprintf(stderr, "bad piece list '%s'\n", pieces);
+            abort();
+        }
+        memcpy(board[rank][12 - file], pc, 3);
+    }
+    int len = 0;
+    for (int r = 0; r < 12; r++) {
+        int empty = 0;
+        for (int f = 0; f < 12; f++) {
+            if (!board[r][f][0]) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                len += sprintf(out + len, "%d", empty);
+            empty = 0;
+            len += sprintf(out + len, "%s", board[r][f]);
+        }
+        if (empty)
+            len += sprintf(out + len, "%d", empty);
+        out[len++] = r < 11 ? '/' : ' ';
+    }
+    sprintf(out + len, "%s", tail);
+    return out;
+}
+
+/* A new state at `sfen` with `opts` (NULL: defaults); NULL (and a failure) on error. */
+static void *st_new_at(int line, const char *sfen, const char *opts)
+{
+    char err[GV_ERRLEN] = "";
+    void *st = malloc(chu()->state_size);
+    if (!st)
+        abort();
+    if (chu()->init(st, opts, err, sizeof err) < 0 ||
+        chu()->set_position(st, sfen, err, sizeof err) < 0) {
+        FAILF(line, "cannot set up '%s' (options '%s'): %s", sfen, opts ? opts : "", err);
+        free(st);
+        return NULL;
+    }
+    return st;
+}
+#define st_new(sfen, opts) st_new_at(__LINE__, (sfen), (opts))
+
+/* The legal move written `text`, or 0 if it is not legal (no legal move is 0: its origin
+ * is a board square, never 0). */
+static gv_move mv(void *st, const char *text)
+{
+    gv_move m = 0;
+    char err[GV_ERRLEN];
+    if (chu()->parse_move(st, text, &m, err, sizeof err) != 0)
+        return 0;
+    return m;
+}
+
+static int is_legal(const char *sfen, const char *opts, const char *text)
+{
+    void *st = st_new(sfen, opts);
+    if (!st)
+        return -1;
+    int ok = mv(st, text) != 0;
+    free(st);
+    return ok;
+}
+
+static void expect_legal(int line, const char *sfen, const char *opts, const char *text,
+                         int want)
+{
+    int got = is_legal(sfen, opts, text);
+    if (got != want)
+        FAILF(line, "%s in '%s' (options '%s'): got %s, expected %s", text, sfen,
+              opts ? opts : "default", got ? "legal" : "illegal",
+              want ? "legal" : "illegal");
+}
+#define LEGAL(s, o, m) expect_legal(__LINE__, (s), (o), (m), 1)
+#define ILLEGAL(s, o, m) expect_legal(__LINE__, (s), (o), (m), 0)
+/* The verdict under the default rules and under lion_double=jcsa. */
+#define TRADE(s, m, want_default, want_jcsa)                               \
+    do {                                                                   \
+        expect_legal(__LINE__, (s), NULL, (m), (want_default));            \
+        expect_legal(__LINE__, (s), "lion_double=jcsa", (m), (want_jcsa)); \
+    } while (0)
+
+/* Plays the space-separated moves; returns 0, or -1 (and a failure) at the first illegal
+ * one. */
+static int play_at(int line, void *st, const char *moves)
+{
+    char buf[1024], err[GV_ERRLEN];
+    snprintf(buf, sizeof buf, "%s", moves ? moves : "");
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        gv_move m;
+        if (chu()->parse_move(st, tok, &m, err, sizeof err) != 0) {
+            char sfen[512];
+            chu()->get_position(st, sfen, sizeof sfen);
+            FAILF(line, "move %s refused in '%s': %s", tok, sfen, err);
+            return -1;
+        }
+        chu()->make(st, m);
+    }
+    return 0;
+}
+#define play(st, moves) play_at(__LINE__, (st), (moves))
+
+/* Plays `moves` from `sfen` and checks status(): for GV_WIN the winner and the reason, for
+ * GV_DRAW the reason; GV_ONGOING also wants at least one legal move. */
+static void expect_result(int line, const char *sfen, const char *opts, const char *moves,
+                          gv_status want, int winner, const char *reason)
+{
+    void *st = st_new_at(line, sfen, opts);
+    if (!st)
+        return;
+    if (play_at(line, st, moves) == 0) {
+        gv_result r;
+        gv_status s = chu()->status(st, &r);
+        static gv_move buf[GV_MAX_MOVES];
+        int n = chu()->legal_moves(st, buf);
+        const char *names[] = {"ongoing", "win", "draw"};
+        if (s != want || r.status != want ||
+            (want == GV_WIN && r.winner != winner) ||
+            (want != GV_ONGOING && reason && strcmp(r.reason, reason) != 0))
+            FAILF(line, "'%s' + [%s] (options '%s'): got %s winner %d '%s', expected %s "
+                  "winner %d '%s'", sfen, moves ? moves : "", opts ? opts : "default",
+                  names[s], r.winner, r.reason, names[want], winner, reason ? reason : "");
+        if ((want == GV_ONGOING) != (n > 0))
+            FAILF(line, "'%s' + [%s]: %d legal moves with status %s", sfen,
+                  moves ? moves : "", n, names[want]);
+    }
+    free(st);
+}
+#define RESULT(s, o, m, st, w, r) expect_result(__LINE__, (s), (o), (m), (st), (w), (r))
+#define ONGOING(s, o, m) expect_result(__LINE__, (s), (o), (m), GV_ONGOING, -1, NULL)
+
+static int sq(const char *name)
+{
+    int s = 0;
+    if (!chu_parse_square(name, &s))
+        abort();
+    return s;
+}
+
+static gv_move g_moves[GV_MAX_MOVES];
+
+/* Legal moves (not the pass) starting on `from`. */
+static int moves_from(void *st, const char *from)
+{
+    int n = chu()->legal_moves(st, g_moves), k = 0, f = sq(from);
+    for (int i = 0; i < n; i++)
+        if (CHU_FROM(g_moves[i]) == f && !(CHU_FLAGS(g_moves[i]) & CHU_MF_PASS))
+            k++;
+    return k;
+}
+
+/* Legal moves from `from` to `to` (any path, any promotion choice). */
+static int moves_from_to(void *st, const char *from, const char *to)
+{
+    int n = chu()->legal_moves(st, g_moves), k = 0, f = sq(from), t = sq(to);
+    for (int i = 0; i < n; i++)
+        if (CHU_FROM(g_moves[i]) == f && CHU_TO(g_moves[i]) == t &&
+            !(CHU_FLAGS(g_moves[i]) & CHU_MF_PASS))
+            k++;
+    return k;
+}
+
+static int count_passes(void *st)
+{
+    int n = chu()->legal_moves(st, g_moves), k = 0;
+    for (int i = 0; i < n; i++)
+        if (CHU_FLAGS(g_moves[i]) & CHU_MF_PASS)
+            k++;
+    return k;
+}
+
+/* The piece letter(s) on a square of the state's SFEN ("" if empty). */
+static const char *piece_at(void *st, const char *square)
+{
+    static char out[3];
+    char sfen[512];
+    chu()->get_position(st, sfen, sizeof sfen);
+    int s = sq(square), row = CHU_ROW(s), col = CHU_COL(s), r = 0, f = 0;
+    out[0] = 0;
+    for (const char *c = sfen; *c && *c != ' '; c++) {
+        if (*c == '/') {
+            r++, f = 0;
+            continue;
+        }
+        if (*c >= '0' && *c <= '9') {
+            int n = *c - '0';
+            if (c[1] >= '0' && c[1] <= '9')
+                n = n * 10 + (*++c - '0');
+            f += n;
+            continue;
+        }
+        int len = *c == '+' ? 2 : 1;
+        if (r == row && f == col) {
+            memcpy(out, c, (size_t)len);
+            out[len] = 0;
+            return out;
+        }
+        c += len - 1;
+        f++;
+    }
+    return out;
+}
+
+/* The SFEN fields after the board ("b 5g 2"). */
+static const char *sfen_tail(void *st)
+{
+    static char sfen[512];
+    chu()->get_position(st, sfen, sizeof sfen);
+    const char *sp = strchr(sfen, ' ');
+    return sp ? sp + 1 : "";
+}
+
+/* ===================================================================================
+ * Lion-trading rules (chu.md "Lion-trading rules"; seed situations I-VIII)
+ * =================================================================================== */
+
+/* Rule 1 / seed I: a Lion may always capture an adjacent enemy Lion, however protected,
+ * and the same move may go on anywhere, even where the protector can recapture. */
+static void test_lion_trade_I(void)
+{
+    /* White's Lion on 5f is protected by the Gold on 5e; Black's Lion is next to it. */
+    const char *s = pos("K12l k12a N5g G5h n5f g5e", "b - 1");
+    TRADE(s, "5g5f", 1, 1);     /* LnxLn */
+    TRADE(s, "5g5f5e", 1, 1);   /* LnxLnxG */
+    TRADE(s, "5g5f4f", 1, 1);   /* ends where the Gold recaptures */
+    TRADE(s, "5g5f6g", 1, 1);   /* any second step */
+    TRADE(s, "5g5f5g", 1, 1);   /* igui of the Lion */
+    /* The same for White: Black's Lion is protected by the Gold on 5h. */
+    const char *w = pos("K12l k12a N5g G5h n5f g5e", "w - 1");
+    TRADE(w, "5f5g", 1, 1);
+    TRADE(w, "5f5g5h", 1, 1);
+    TRADE(w, "5f5g5f", 1, 1);
+}
+
+/* Rule 2 / seed II: both Lions protected (Black's by a Silver, White's by a Lance) and two
+ * apart: neither Lion may take the other, by jump or by two steps; a Bishop may. */
+static void test_lion_trade_II(void)
+{
+    const char *b = pos("K12l k12a N5h S5i n5f l5c B8c", "b - 1");
+    TRADE(b, "5h5f", 0, 0);     /* jump */
+    TRADE(b, "5h5g5f", 0, 0);   /* through an empty square */
+    TRADE(b, "5h4g5f", 0, 0);
+    TRADE(b, "8c5f", 1, 1);     /* BxLn */
+    TRADE(b, "5h5g", 1, 1);     /* the Lion itself may still move */
+    const char *w = pos("K12l k12a N5h S5i n5f l5c B8c", "w - 1");
+    TRADE(w, "5f5h", 0, 0);
+    TRADE(w, "5f5g5h", 0, 0);
+    TRADE(w, "5f6g5h", 0, 0);
+    /* Without the Lance White's Lion is unprotected, and the jump is legal. */
+    TRADE(pos("K12l k12a N5h S5i n5f B8c", "b - 1"), "5h5f", 1, 1);
+}
+
+/* Rule 2 / seed III: White's Lion is unprotected now, but Black's Lion leaving 6g opens the
+ * White Bishop's line to 4e (hidden protector): LnxLn is illegal. White to move may take
+ * Black's Lion with the Bishop but not with its own Lion (Black's is protected). */
+static void test_lion_trade_III(void)
+{
+    const char *b = pos("K12l k12a N6g G6h n4e b8i", "b - 1");
+    TRADE(b, "6g4e", 0, 0);
+    TRADE(b, "6g5f4e", 0, 0);
+    TRADE(b, "6g5e4e", 0, 0);
+    TRADE(b, "6g5f", 1, 1);
+    const char *w = pos("K12l k12a N6g G6h n4e b8i", "w - 1");
+    TRADE(w, "8i6g", 1, 1);
+    TRADE(w, "4e6g", 0, 0);
+    TRADE(w, "4e5f6g", 0, 0);
+    /* A Black Pawn on 7h keeps the line shut: now the capture is legal. */
+    TRADE(pos("K12l k12a N6g G6h P7h n4e b8i", "b - 1"), "6g4e", 1, 1);
+}
+
+/* Rule 2 exception / seed IV: a White Pawn on 5f between the Lions. LnxPxLn opens the
+ * Bishop's line and the first victim is a Pawn: illegal; the plain jump over the Pawn
+ * leaves the line shut: legal. Same with a Go-Between; a Silver as first victim makes the
+ * double capture legal even though the Lion can be recaptured. */
+static void test_lion_trade_IV(void)
+{
+    const char *p = pos("K12l k12a N6g G6h p5f n4e b8i", "b - 1");
+    TRADE(p, "6g5f4e", 0, 0);
+    TRADE(p, "6g4e", 1, 1);
+    TRADE(p, "6g5f", 1, 1);
+    TRADE(p, "6g5f6g", 1, 1);
+    const char *i = pos("K12l k12a N6g G6h i5f n4e b8i", "b - 1");
+    TRADE(i, "6g5f4e", 0, 0);
+    TRADE(i, "6g4e", 1, 1);
+    /* A Silver on 5f also protects 4e: the jump is illegal, SxLn through it is legal. */
+    const char *s = pos("K12l k12a N6g G6h s5f n4e b8i", "b - 1");
+    TRADE(s, "6g5f4e", 1, 1);
+    TRADE(s, "6g4e", 0, 0);
+    /* A Gold first (not protecting 4e): both legal. */
+    const char *g = pos("K12l k12a N6g G6h g5f n4e b8i", "b - 1");
+    TRADE(g, "6g5f4e", 1, 1);
+    TRADE(g, "6g4e", 1, 1);
+}
+
+/* Rule 2 and option lion_double / seed V: White's Lion (5f) is protected only by its Pawn
+ * (5e). Taking the Lion by any other path is illegal; PxLn leaves nothing protecting it:
+ * legal by default (judged after the move), illegal under jcsa (protected before). */
+static void test_lion_trade_V(void)
+{
+    const char *s = pos("K12l k12a N5d p5e p4e n5f", "b - 1");
+    TRADE(s, "5d5e5f", 1, 0);   /* the disputed double capture */
+    TRADE(s, "5d5f", 0, 0);     /* jump */
+    TRADE(s, "5d6e5f", 0, 0);   /* through an empty square */
+    TRADE(s, "5d4e5f", 0, 0);   /* the other Pawn first: 5e still protects */
+    TRADE(s, "5d5e", 1, 1);     /* taking the Pawn alone is fine */
+    TRADE(s, "5d5e5d", 1, 1);
+    /* Same with a Go-Between as the only protector. */
+    const char *i = pos("K12l k12a N5d i5e n5f", "b - 1");
+    TRADE(i, "5d5e5f", 1, 0);
+    TRADE(i, "5d5f", 0, 0);
+}
+
+/* Rule 2 / seed VI: a lone White Lion in the corner (1a) protected by the Rook (3a): no
+ * jump capture, but SxLn is legal. The Lion on the top edge (5a), also protected by the
+ * Rook, cannot be taken even through the Go-Between. Taking a Pawn and a (protected) Gold
+ * is no Lion capture and is never restricted. */
+static void test_lion_trade_VI(void)
+{
+    const char *s = pos("K12l k12a N3c n1a r3a n5a s2b i4b p4c g5d s6c", "b - 1");
+    TRADE(s, "3c1a", 0, 0);
+    TRADE(s, "3c2b1a", 1, 1);   /* SxLn */
+    TRADE(s, "3c5a", 0, 0);
+    TRADE(s, "3c4b5a", 0, 0);   /* GBxLn: both readings agree */
+    TRADE(s, "3c4c5d", 1, 1);   /* PxG */
+    TRADE(s, "3c2b2a", 1, 1);
+    TRADE(s, "3c4b4a", 1, 1);
+}
+
+/* Rule 3 (counter-strike) / seed VII: after White's Rook takes Black's Lion on 5g, Black
+ * may not take White's Lion with the Bishop at once (but may later); a Lion is not bound
+ * by rule 3; the capturer on 5g may be taken. Checked by playing the move and by SFEN. */
+static void test_lion_trade_VII_counterstrike(void)
+{
+    const char *start = pos("K12l k12a g1a N5g G5h B6f +O9e r5b n8d", "w - 1");
+    for (int jcsa = 0; jcsa < 2; jcsa++) {
+        const char *opts = jcsa ? "lion_double=jcsa" : NULL;
+        void *st = st_new(start, opts);
+        if (!st)
+            return;
+        if (play(st, "5b5g") == 0) {
+            CHECK_STR(sfen_tail(st), "b 5g 2");
+            CHECK(mv(st, "6f8d") == 0);       /* BxLn elsewhere: refused */
+            CHECK(mv(st, "9e8d") != 0);       /* +O (a Lion) is not restricted */
+            CHECK(mv(st, "6f5g") != 0);       /* BxR on the square: fine */
+            CHECK(mv(st, "5h5g") != 0);
+            /* One move later the restriction is gone. */
+            if (play(st, "12l11l 12a11a") == 0) {
+                CHECK_STR(sfen_tail(st), "b - 4");
+                CHECK(mv(st, "6f8d") != 0);
+            }
+        }
+        free(st);
+        /* The same position given by SFEN with the counter-strike field. */
+        const char *after = pos("K12l k12a g1a r5g G5h B6f +O9e n8d", "b 5g 2");
+        expect_legal(__LINE__, after, opts, "6f8d", 0);
+        expect_legal(__LINE__, after, opts, "9e8d", 1);
+        expect_legal(__LINE__, after, opts, "6f5g", 1);
+        /* ... and without it the Bishop may take the Lion. */
+        expect_legal(__LINE__, pos("K12l k12a g1a r5g G5h B6f +O9e n8d", "b - 2"), opts,
+                     "6f8d", 1);
+    }
+}
+
+/* Rule 3 / seed VII, Kirin case: a White Kirin takes Black's Lion on 5i and promotes to
+ * Lion there; Black's Bishop may take it on that same square, but Black's Rook may not
+ * take White's other Lion (9d). Declining the promotion changes nothing for the Rook. */
+static void test_lion_trade_VII_kirin_promotes(void)
+{
+    const char *start = pos("K12l k12a g1a o5g N5i B3k n9d R9l", "w - 1");
+    for (int jcsa = 0; jcsa < 2; jcsa++) {
+        const char *opts = jcsa ? "lion_double=jcsa" : NULL;
+        void *st = st_new(start, opts);
+        if (!st)
+            return;
+        if (play(st, "5g5i+") == 0) {
+            CHECK_STR(piece_at(st, "5i"), "+o");
+            CHECK_STR(sfen_tail(st), "b 5i 2");
+            CHECK(mv(st, "3k5i") != 0);       /* BxLn on the square of the first capture */
+            CHECK(mv(st, "9l9d") == 0);       /* RxLn elsewhere */
+            /* The Bishop took a Lion with a non-Lion: now White is bound on 5i. */
+            if (play(st, "3k5i") == 0)
+                CHECK_STR(sfen_tail(st), "w 5i 3");
+        }
+        chu()->set_position(st, start, NULL, 0);
+        if (play(st, "5g5i") == 0) {
+            CHECK_STR(piece_at(st, "5i"), "o");
+            CHECK(mv(st, "9l9d") == 0);
+            CHECK(mv(st, "3k5i") != 0);
+        }
+        free(st);
+        const char *after = pos("K12l k12a g1a +o5i B3k n9d R9l", "b 5i 2");
+        expect_legal(__LINE__, after, opts, "3k5i", 1);
+        expect_legal(__LINE__, after, opts, "9l9d", 0);
+        expect_legal(__LINE__, pos("K12l k12a g1a +o5i B3k n9d R9l", "b - 2"), opts,
+                     "9l9d", 1);
+    }
+}
+
+/* Rule 3 binds every non-Lion, also pieces with lion power (Horned Falcon, Soaring
+ * Eagle), and not a Lion's own captures. */
+static void test_lion_trade_counterstrike_lionpower_pieces(void)
+{
+    /* Counter-strike on 3g; White Lions on 9e (before the Falcon) and 4e (before the Eagle's
+     * forward diagonal). */
+    const char *s = pos("K12l k12a g1a r3g +H9g n9e +D5g n4e N2g", "b 3g 2");
+    ILLEGAL(s, NULL, "9g9e");        /* Falcon jump */
+    ILLEGAL(s, NULL, "5g4f4e");      /* Eagle through an empty square = jump */
+    ILLEGAL(s, NULL, "5g4e");
+    LEGAL(s, NULL, "2g3g");          /* Lion takes the capturer */
+    const char *free_ = pos("K12l k12a g1a r3g +H9g n9e +D5g n4e N2g", "b - 2");
+    LEGAL(free_, NULL, "9g9e");
+    LEGAL(free_, NULL, "5g4e");
+}
+
+/* Rule 2 / seed VIII (several Lions): Black's Lion jumps on White's left Lion (8e). White's
+ * other Lion (6e) could recapture, but that recapture would itself be illegal (Black's Rook
+ * guards 8e). Rule 2 reads one move ahead, so the first capture is already illegal. */
+static void test_lion_trade_VIII(void)
+{
+    const char *s = pos("K12l k12a g1a N8g n8e n6e R8j", "b - 1");
+    TRADE(s, "8g8e", 0, 0);
+    TRADE(s, "8g8f8e", 0, 0);
+    TRADE(s, "8g7f8e", 0, 0);
+    /* After the capture, White's recapture would be illegal indeed. */
+    const char *after = pos("K12l k12a g1a N8e n6e R8j", "w - 2");
+    TRADE(after, "6e8e", 0, 0);
+    TRADE(after, "6e7e8e", 0, 0);
+    /* Without the second Lion the capture is legal; without the Rook the recapture is. */
+    TRADE(pos("K12l k12a g1a N8g n8e R8j", "b - 1"), "8g8e", 1, 1);
+    TRADE(pos("K12l k12a g1a N8e n6e", "w - 2"), "6e8e", 1, 1);
+}
+
+/* Rules 1-2 apply to the promoted Kirin (+o) as a Lion, on both sides of the trade. */
+static void test_lion_trade_promoted_kirin_is_lion(void)
+{
+    /* Adjacent: always. */
+    TRADE(pos("K12l k12a +O5g n5f g5e", "b - 1"), "5g5f", 1, 1);
+    TRADE(pos("K12l k12a N5g +o5f g5e", "b - 1"), "5g5f", 1, 1);
+    /* Two apart, protected: never. */
+    TRADE(pos("K12l k12a +O5h +o5f l5c", "b - 1"), "5h5f", 0, 0);
+    TRADE(pos("K12l k12a N5h +o5f l5c", "b - 1"), "5h5f", 0, 0);
+    /* A Falcon is no Lion: it may take a protected Lion two away. */
+    TRADE(pos("K12l k12a +H5h n5f l5c", "b - 1"), "5h5f", 1, 1);
+}
+
+/* ===================================================================================
+ * Promotion (chu.md "Promotion")
+ * =================================================================================== */
+
+/* Entering the zone (the farthest four ranks) from outside: promote or not. */
+static void test_promotion_entering_zone(void)
+{
+    const char *s = pos("K12l k12a g11a G1l S9e S8f", "b - 1");
+    LEGAL(s, NULL, "9e9d+");
+    LEGAL(s, NULL, "9e9d");
+    ILLEGAL(s, NULL, "8f8e+");       /* rank e is outside the zone */
+    /* Gote's zone is ranks i-l. */
+    const char *w = pos("K12l k12a g11a G1l s9h s8g", "w - 1");
+    LEGAL(w, NULL, "9h9i+");
+    LEGAL(w, NULL, "9h9i");
+    ILLEGAL(w, NULL, "8g8h+");
+}
+
+/* A capture with its origin or destination in the zone may promote, including a capture
+ * that leaves the zone; a plain move leaving the zone may not. */
+static void test_promotion_capture_in_zone(void)
+{
+    const char *s = pos("K12l k12a g11a G1l S4d p5e S2c p2b", "b - 1");
+    LEGAL(s, NULL, "2c2b+");         /* capture inside the zone */
+    LEGAL(s, NULL, "2c2b");
+    LEGAL(s, NULL, "4d5e+");         /* capture leaving the zone */
+    LEGAL(s, NULL, "4d5e");
+    ILLEGAL(s, NULL, "4d3e+");       /* plain move leaving the zone */
+    LEGAL(s, NULL, "4d3e");
+    const char *w = pos("K12l k12a g11a G1l s4i P5h", "w - 1");
+    LEGAL(w, NULL, "4i5h+");
+    ILLEGAL(w, NULL, "4i3h+");
+}
+
+/* A plain move inside the zone may not promote by default; it may under promotion=msm
+ * (still not when leaving the zone without a capture). */
+static void test_promotion_inside_zone_msm_option(void)
+{
+    const char *s = pos("K12l k12a g11a G1l S8c S4d", "b - 1");
+    ILLEGAL(s, NULL, "8c8b+");
+    LEGAL(s, NULL, "8c8b");
+    LEGAL(s, "promotion=msm", "8c8b+");
+    LEGAL(s, "promotion=msm", "8c8b");
+    ILLEGAL(s, "promotion=msm", "4d3e+");
+    const char *w = pos("K12l k12a g11a G1l s8j", "w - 1");
+    ILLEGAL(w, NULL, "8j8k+");
+    LEGAL(w, "promotion=msm", "8j8k+");
+}
+
+/* A Pawn or Lance reaching the last rank may promote, even from inside the zone without a
+ * capture (so a Pawn that declined earlier gets a second chance); other moves inside the
+ * zone may not. */
+static void test_promotion_pawn_lance_last_rank(void)
+{
+    const char *s = pos("K12l k12a g11a G1l P5b L3c", "b - 1");
+    LEGAL(s, NULL, "5b5a+");
+    LEGAL(s, NULL, "5b5a");
+    LEGAL(s, NULL, "3c3a+");
+    LEGAL(s, NULL, "3c3a");
+    ILLEGAL(s, NULL, "3c3b+");       /* Lance inside the zone, not the last rank */
+    LEGAL(s, NULL, "3c3b");
+    const char *w = pos("K12l k12a g11a G1l p7k l2j", "w - 1");
+    LEGAL(w, NULL, "7k7l+");
+    LEGAL(w, NULL, "7k7l");
+    LEGAL(w, NULL, "2j2l+");
+    ILLEGAL(w, NULL, "2j2k+");
+    /* The promoted Pawn is a Gold (+p), the promoted Lance a White Horse (+l). */
+    void *st = st_new(s, NULL);
+    if (st && play(st, "5b5a+") == 0)
+        CHECK_STR(piece_at(st, "5a"), "+P");
+    free(st);
+}
+
+/* Declining on the last rank leaves a dead Pawn/Lance with no moves. */
+static void test_promotion_declined_last_rank_dead_piece(void)
+{
+    void *st = st_new(pos("K12l k12a g11a G1l P5b L3c", "b - 1"), NULL);
+    if (!st)
+        return;
+    if (play(st, "5b5a 11a11b 3c3a 11b11a") == 0) {
+        CHECK_STR(piece_at(st, "5a"), "P");
+        CHECK_STR(piece_at(st, "3a"), "L");
+        CHECK_EQ_INT(moves_from(st, "5a"), 0);
+        CHECK_EQ_INT(moves_from(st, "3a"), 0);
+    }
+    free(st);
+    void *w = st_new(pos("K12l k12a g11a G1l p7l l2l", "w - 1"), NULL);
+    if (w) {
+        CHECK_EQ_INT(moves_from(w, "7l"), 0);
+        CHECK_EQ_INT(moves_from(w, "2l"), 0);
+    }
+    free(w);
+}
+
+/* Both the promoting and the non-promoting move exist wherever promotion is allowed: two
+ * moves from 9e to 9d, one from 8c to 8b. */
+static void test_promotion_both_choices_listed(void)
+{
+    void *st = st_new(pos("K12l k12a g11a G1l S9e S8c O4e E6e", "b - 1"), NULL);
+    if (!st)
+        return;
+    CHECK_EQ_INT(moves_from_to(st, "9e", "9d"), 2);
+    CHECK_EQ_INT(moves_from_to(st, "8c", "8b"), 1);
+    CHECK_EQ_INT(moves_from_to(st, "4e", "4c"), 2);   /* Kirin jump into the zone */
+    CHECK_EQ_INT(moves_from_to(st, "6e", "6d"), 2);
+    CHECK(mv(st, "9e9d+") != mv(st, "9e9d"));
+    free(st);
+}
+
+/* Promoted pieces never promote again: a Rook from a Gold (+G) is not a Rook that could
+ * become a Dragon King; a Dragon King from a Rook not a Soaring Eagle candidate twice. */
+static void test_promotion_promoted_never_again(void)
+{
+    const char *s = pos("K12l k12a g11a G1l +G5f R8f +R3f", "b - 1");
+    ILLEGAL(s, NULL, "5f5c+");
+    LEGAL(s, NULL, "5f5c");
+    LEGAL(s, NULL, "8f8c+");         /* a real Rook may */
+    ILLEGAL(s, NULL, "3f3c+");
+    void *st = st_new(s, NULL);
+    if (st) {
+        CHECK_EQ_INT(moves_from_to(st, "5f", "5c"), 1);
+        CHECK_EQ_INT(moves_from_to(st, "8f", "8c"), 2);
+    }
+    free(st);
+}
+
+/* King, Queen and Lion never promote (also when capturing in the zone). */
+static void test_promotion_king_queen_lion_never(void)
+{
+    const char *s = pos("K5e k12a g11a Q9f N2f p9b p2d p5d G1l", "b - 1");
+    ILLEGAL(s, NULL, "5e5d+");
+    LEGAL(s, NULL, "5e5d");
+    ILLEGAL(s, NULL, "9f9b+");
+    LEGAL(s, NULL, "9f9b");
+    ILLEGAL(s, NULL, "2f2d+");
+    LEGAL(s, NULL, "2f2d");
+    ILLEGAL(s, NULL, "2f2e2d+");
+}
+
+/* Promotions give the table's pieces: Kirin -> Lion, Drunk Elephant -> Prince, Rook ->
+ * Dragon King, Pawn -> Gold. */
+static void test_promotion_results(void)
+{
+    void *st = st_new(pos("K12l k12a g11a G1l O9f E6e R3f", "b - 1"), NULL);
+    if (!st)
+        return;
+    if (play(st, "9f9d+ 11a11b 6e6d+ 11b11a 3f3c+") == 0) {
+        CHECK_STR(piece_at(st, "9d"), "+O");
+        CHECK_STR(piece_at(st, "6d"), "+E");
+        CHECK_STR(piece_at(st, "3c"), "+R");
+    }
+    free(st);
+}
+
+/* ===================================================================================
+ * End of the game: royal capture, no legal move, suicide (chu.md "Check and the end")
+ * =================================================================================== */
+
+/* Capturing the opponent's last King wins ("royal captured"), for either side. */
+static void test_royal_capture_last_king_wins(void)
+{
+    const char *s = pos("K12l G5c S1i k5b s9b g10b", "b - 1");
+    ONGOING(s, NULL, NULL);
+    RESULT(s, NULL, "5c5b", GV_WIN, 0, "royal captured");
+    const char *w = pos("K5k G9i S1i k12a g5j s9b", "w - 1");
+    RESULT(w, NULL, "5j5k", GV_WIN, 1, "royal captured");
+}
+
+/* With King and Prince, losing the King does not end the game; the Prince is then the
+ * royal and capturing it wins. */
+static void test_royal_capture_king_and_prince(void)
+{
+    const char *s = pos("K12l G5c R8l k5b +e8b s9b", "b - 1");
+    RESULT(s, NULL, "5c5b", GV_ONGOING, -1, NULL);
+    RESULT(s, NULL, "5c5b 9b9c", GV_ONGOING, -1, NULL);
+    RESULT(s, NULL, "5c5b 9b9c 8l8b", GV_WIN, 0, "royal captured");
+    /* Prince first, then King. */
+    RESULT(s, NULL, "8l8b 9b9c", GV_ONGOING, -1, NULL);
+    RESULT(s, NULL, "8l8b 9b9c 5c5b", GV_WIN, 0, "royal captured");
+}
+
+/* A Prince made by promoting a Drunk Elephant is royal: with it the King's loss does not
+ * end the game; without the promotion it does. */
+static void test_royal_prince_from_promoted_elephant(void)
+{
+    const char *s = pos("K12l R1l G9i k1a g2a e5h", "w - 1");
+    RESULT(s, NULL, "5h5i+ 1l1a", GV_ONGOING, -1, NULL);
+    RESULT(s, NULL, "5h5i 1l1a", GV_WIN, 0, "royal captured");
+    /* An SFEN Prince counts the same. */
+    RESULT(pos("K12l R1l G9i k1a g2a +e5i", "b - 1"), NULL, "1l1a", GV_ONGOING, -1, NULL);
+}
+
+/* A side with no legal move loses ("no legal move"): White's King is walled in by its own
+ * Pawns, which are blocked or dead. */
+static void test_no_legal_move_loses(void)
+{
+    const char *s = pos("K12a G9e k1l p2l p1k p2k", "w - 1");
+    RESULT(s, NULL, NULL, GV_WIN, 0, "no legal move");
+    /* Black to move in the same position: the game goes on. */
+    ONGOING(pos("K12a G9e k1l p2l p1k p2k", "b - 1"), NULL, NULL);
+    /* Black's move that walls White in ends it. */
+    RESULT(pos("K12a G9e k1l p2l p1k p3k", "w - 1"), NULL, "3k2k? ", GV_WIN, 0, NULL);
+}
+
+/* Moving into check and leaving one's King attacked are legal ("suicide"); the King is
+ * then simply captured. */
+static void test_suicide_moves_legal(void)
+{
+    const char *s = pos("K5e G9i k12a g11a r4a", "b - 1");
+    LEGAL(s, NULL, "5e4e");          /* into the Rook's file */
+    RESULT(s, NULL, "5e4e 4a4e", GV_WIN, 1, "royal captured");
+    const char *c = pos("K5e G9i k12a g11a r5a", "b - 1");   /* Black in check */
+    LEGAL(c, NULL, "9i9h");          /* ignores it */
+    RESULT(c, NULL, "9i9h 5a5e", GV_WIN, 1, "royal captured");
+    /* Capturing a protected piece with the King, or next to the enemy King. */
+    LEGAL(pos("K5e G9i k5c g11a p5d", "b - 1"), NULL, "5e5d");
+}
+
+/* ===================================================================================
+ * Bare King (chu.md, shogiops' isBareKing / isDraw)
+ * =================================================================================== */
+
+/* A side whose only piece is its King, against King and a piece, loses ("bare king"),
+ * whichever side is to move; it fires after the capture of the last piece. */
+static void test_bare_king_fires(void)
+{
+    RESULT(pos("K5l G3k k5a", "b - 1"), NULL, NULL, GV_WIN, 0, "bare king");
+    RESULT(pos("K5l G3k k5a", "w - 1"), NULL, NULL, GV_WIN, 0, "bare king");
+    RESULT(pos("k5a g3b K5l", "b - 1"), NULL, NULL, GV_WIN, 1, "bare king");
+    RESULT(pos("K5l G3k S3j k5a g3i", "b - 1"), NULL, NULL, GV_ONGOING, -1, NULL);
+    RESULT(pos("K5l G3k S3j k5a g3i", "b - 1"), NULL, "3j3i", GV_WIN, 0, "bare king");
+    /* A live Lance counts for the stronger side. */
+    RESULT(pos("K5l L3b k5a", "w - 1"), NULL, NULL, GV_WIN, 0, "bare king");
+}
+
+/* Not bared when the other side has only Pawns or Go-Betweens besides its King. */
+static void test_bare_king_not_against_pawns_gobetweens(void)
+{
+    ONGOING(pos("K5l P3k k5a", "b - 1"), NULL, NULL);
+    ONGOING(pos("K5l I3k k5a", "b - 1"), NULL, NULL);
+    ONGOING(pos("K5l P3k I8i P1f k5a", "w - 1"), NULL, NULL);
+    /* A Gold (a promoted Pawn) does count. */
+    RESULT(pos("K5l +P3k k5a", "b - 1"), NULL, NULL, GV_WIN, 0, "bare king");
+}
+
+/* Not bared when the bared King attacks the only other piece; bared when there are two
+ * pieces, even if it attacks one. */
+static void test_bare_king_attacks_only_piece(void)
+{
+    ONGOING(pos("K5l G5b k5a", "b - 1"), NULL, NULL);
+    ONGOING(pos("K5l G5b k5a", "w - 1"), NULL, NULL);
+    RESULT(pos("K5l G5b S9i k5a", "w - 1"), NULL, NULL, GV_WIN, 0, "bare king");
+    /* Capturing the only piece leaves the Kings alone: a draw. */
+    RESULT(pos("K5l G5b k5a", "w - 1"), NULL, "5a5b", GV_DRAW, -1, "kings only");
+}
+
+/* Not bared while the other King is attacked by the bared King; once it steps away the
+ * rule fires. */
+static void test_bare_king_other_king_attacked(void)
+{
+    ONGOING(pos("K5c G9i k5b", "b - 1"), NULL, NULL);
+    ONGOING(pos("K5c G9i k5b", "w - 1"), NULL, NULL);
+    RESULT(pos("K5c G9i k5b", "b - 1"), NULL, "5c5d", GV_WIN, 0, "bare king");
+}
+
+/* Dead Pawns and Lances (on their farthest rank) do not count for the bared side; live
+ * ones do. The stronger side's dead Lance does not count either. */
+static void test_bare_king_dead_pieces(void)
+{
+    RESULT(pos("K5l G3k k5a p7l l8l", "b - 1"), NULL, NULL, GV_WIN, 0, "bare king");
+    ONGOING(pos("K5l G3k k5a p7k", "b - 1"), NULL, NULL);
+    ONGOING(pos("K5l G3k k5a l8k", "b - 1"), NULL, NULL);
+    /* Black's only other piece a dead Lance: Kings only (dead pieces aside). */
+    RESULT(pos("K5l L3a k5a", "b - 1"), NULL, NULL, GV_DRAW, -1, "kings only");
+}
+
+/* Only the two Kings (dead Pawns and Lances aside), neither attacked: a draw. Attacked
+ * Kings (adjacent) play on. */
+static void test_bare_king_kings_only_draw(void)
+{
+    RESULT(pos("K5l k5a", "b - 1"), NULL, NULL, GV_DRAW, -1, "kings only");
+    RESULT(pos("K5c k5a", "w - 1"), NULL, NULL, GV_DRAW, -1, "kings only");
+    RESULT(pos("K5l k5a P7a L8a p9l l10l", "b - 1"), NULL, NULL, GV_DRAW, -1, "kings only");
+    ONGOING(pos("K5b k5a", "b - 1"), NULL, NULL);
+    RESULT(pos("K5b k5a", "b - 1"), NULL, "5b5a", GV_WIN, 0, "royal captured");
+}
+
+/* Option bare_king=off: the bared side plays on. */
+static void test_bare_king_option_off(void)
+{
+    ONGOING(pos("K5l G3k k5a", "b - 1"), "bare_king=off", NULL);
+    ONGOING(pos("K5l G3k S3j k5a g3i", "b - 1"), "bare_king=off", "3j3i");
+    RESULT(pos("K5l G3k k5a", "b - 1"), "bare_king=on", NULL, GV_WIN, 0, "bare king");
+}
+
+/* ===================================================================================
+ * Repetition and perpetual check (chu.md "Repetition")
+ * =================================================================================== */
+
+/* A three-move cycle of Golds, repeated: the fourth occurrence of the position with the
+ * same side to move is a draw ("repetition"); not the third. */
+#define SHUFFLE "9i9h 9b9c 9h9i 9c9b "
+static void test_repetition_fourth_occurrence_draw(void)
+{
+    const char *s = pos("K12l R5b G9i k1a g9b s10a", "b - 1");
+    ONGOING(s, NULL, SHUFFLE SHUFFLE);                                  /* third */
+    ONGOING(s, NULL, SHUFFLE SHUFFLE "9i9h 9b9c 9h9i");                 /* 11 plies */
+    RESULT(s, NULL, SHUFFLE SHUFFLE SHUFFLE, GV_DRAW, -1, "repetition"); /* fourth */
+    /* The same with White to move in the repeated position. */
+    const char *w = pos("K12l R5b G9i k1a g9b s10a", "w - 1");
+    RESULT(w, NULL, "9b9c 9i9h 9c9b 9h9i 9b9c 9i9h 9c9b 9h9i 9b9c 9i9h 9c9b 9h9i",
+           GV_DRAW, -1, "repetition");
+}
+
+/* Perpetual check: the side that gave check with every move of the cycle loses. */
+#define CHECKS "5b5a 1a2b 5a5b 2b1a "
+static void test_repetition_perpetual_check_loses(void)
+{
+    const char *s = pos("K12l R5b G9i k1a g9b s10a", "b - 1");
+    ONGOING(s, NULL, CHECKS CHECKS);
+    RESULT(s, NULL, CHECKS CHECKS CHECKS, GV_WIN, 1, "perpetual check");
+    /* Checks on only some of the moves: a plain draw. */
+    RESULT(s, NULL, CHECKS SHUFFLE CHECKS SHUFFLE CHECKS SHUFFLE, GV_DRAW, -1, "repetition");
+    /* White checking perpetually loses too. */
+    const char *w = pos("k12a r5k g9c K1l G9k S10l", "w - 1");
+    RESULT(w, NULL, "5k5l 1l2k 5l5k 2k1l 5k5l 1l2k 5l5k 2k1l 5k5l 1l2k 5l5k 2k1l",
+           GV_WIN, 0, "perpetual check");
+}
+
+/* Option repetition=off: the cycles play on. */
+static void test_repetition_option_off(void)
+{
+    const char *s = pos("K12l R5b G9i k1a g9b s10a", "b - 1");
+    ONGOING(s, "repetition=off", SHUFFLE SHUFFLE SHUFFLE SHUFFLE);
+    ONGOING(s, "repetition=off", CHECKS CHECKS CHECKS CHECKS);
+}
+
+/* A pass changes only the side to move: two passes in a row repeat the position, and six
+ * make its fourth occurrence. */
+static void test_repetition_pass_changes_side(void)
+{
+    const char *s = pos("K12l G9i N5g k12a g9b n5d", "b - 1");
+    void *st = st_new(s, NULL);
+    if (!st)
+        return;
+    char before[512], after[512];
+    chu()->get_position(st, before, sizeof before);
+    if (play(st, "5g5f5g") == 0) {
+        chu()->get_position(st, after, sizeof after);
+        CHECK(strncmp(before, after, (size_t)(strchr(before, ' ') - before)) == 0);
+        CHECK_EQ_INT(chu()->to_move(st), 1);
+        CHECK_STR(sfen_tail(st), "w - 2");
+    }
+    free(st);
+    ONGOING(s, NULL, "5g5f5g 5d5e5d 5g5f5g 5d5e5d");
+    RESULT(s, NULL, "5g5f5g 5d5e5d 5g5f5g 5d5e5d 5g5f5g 5d5e5d", GV_DRAW, -1, "repetition");
+}
+
+/* An irreversible move in between (a capture, a Pawn move, a promotion) starts the count
+ * afresh. */
+static void test_repetition_reset_by_irreversible(void)
+{
+    const char *s = pos("K12l R5b G9i P1k k1a g9b s10a p1h", "b - 1");
+    ONGOING(s, NULL, SHUFFLE SHUFFLE "1k1j 1h1i " SHUFFLE);
+}
+
+/* ===================================================================================
+ * Moves and their effects (chu.md "Lion power")
+ * =================================================================================== */
+
+/* A Lion's jump and its two steps through an empty square are one move; in the open a
+ * Lion has 24 destinations (8 steps, 16 jumps). */
+static void test_lion_moves_jump_and_two_steps_one_move(void)
+{
+    void *st = st_new(pos("K12l G12k k1a g1b N5g", "b - 1"), NULL);
+    if (!st)
+        return;
+    CHECK_EQ_INT(moves_from(st, "5g"), 24);
+    gv_move jump = mv(st, "5g5e");
+    CHECK(jump != 0);
+    CHECK(mv(st, "5g5f5e") == jump);
+    CHECK(mv(st, "5g4f5e") == jump);
+    CHECK(mv(st, "5g4f3e") == mv(st, "5g3e"));
+    CHECK(mv(st, "5g5f4f") == mv(st, "5g4f"));    /* two steps to a neighbour */
+    CHECK(mv(st, "5g5f4f") != 0);
+    CHECK(mv(st, "5g5f3f") == 0);                 /* not a king step from 5f */
+    CHECK_EQ_INT(moves_from_to(st, "5g", "5e"), 1);
+    free(st);
+}
+
+/* With an enemy on the middle square, capturing on the way and jumping over are two
+ * different moves with different results. */
+static void test_lion_moves_capture_on_the_way(void)
+{
+    const char *s = pos("K12l G12k k1a g1b N5g p5f", "b - 1");
+    void *st = st_new(s, NULL);
+    if (!st)
+        return;
+    gv_move through = mv(st, "5g5f5e"), jump = mv(st, "5g5e");
+    CHECK(through != 0 && jump != 0 && through != jump);
+    CHECK_EQ_INT(moves_from_to(st, "5g", "5e"), 2);
+    chu()->make(st, jump);
+    CHECK_STR(piece_at(st, "5f"), "p");
+    chu()->unmake(st);
+    chu()->make(st, through);
+    CHECK_STR(piece_at(st, "5f"), "");
+    CHECK_STR(piece_at(st, "5e"), "N");
+    chu()->unmake(st);
+    char sfen[512];
+    chu()->get_position(st, sfen, sizeof sfen);
+    CHECK_STR(sfen, s);
+    free(st);
+}
+
+/* All passes are one move: a Lion, a Horned Falcon and a Soaring Eagle that can each pass
+ * give a single pass move, whichever way it is written; no piece that can pass, no pass. */
+static void test_lion_moves_all_passes_one_move(void)
+{
+    void *st = st_new(pos("K12l G12k k1a g1b N5g +H9g +D2g", "b - 1"), NULL);
+    if (!st)
+        return;
+    CHECK_EQ_INT(count_passes(st), 1);
+    gv_move pass = mv(st, "5g5f5g");
+    CHECK(pass != 0);
+    CHECK(mv(st, "5g4h5g") == pass);
+    CHECK(mv(st, "9g9f9g") == pass);     /* Falcon: straight forward and back */
+    CHECK(mv(st, "2g3f2g") == pass);     /* Eagle: a forward diagonal and back */
+    CHECK(mv(st, "2g1f2g") == pass);
+    CHECK(mv(st, "9g8f9g") == 0);        /* not on the Falcon's lion line */
+    free(st);
+    /* A Lion boxed in by its own pieces cannot pass. */
+    void *box = st_new(pos("K5l k1a g1b N12l G11l G11k G12k", "b - 1"), NULL);
+    if (box) {
+        CHECK_EQ_INT(count_passes(box), 0);
+        CHECK(mv(box, "12l11k12l") == 0);
+    }
+    free(box);
+    /* A Falcon with its forward square occupied cannot pass. */
+    void *f = st_new(pos("K5l k1a g1b +H9g P9f", "b - 1"), NULL);
+    if (f)
+        CHECK_EQ_INT(count_passes(f), 0);
+    free(f);
+}
+
+/* Igui (capture without moving) is one move per victim. */
+static void test_lion_moves_igui_one_per_victim(void)
+{
+    const char *s = pos("K12l G12k k1a g1b N5g p5f s4f g6h", "b - 1");
+    void *st = st_new(s, NULL);
+    if (!st)
+        return;
+    int n = chu()->legal_moves(st, g_moves), igui = 0;
+    for (int i = 0; i < n; i++)
+        if (CHU_FROM(g_moves[i]) == sq("5g") && CHU_TO(g_moves[i]) == sq("5g") &&
+            !(CHU_FLAGS(g_moves[i]) & CHU_MF_PASS))
+            igui++;
+    CHECK_EQ_INT(igui, 3);
+    gv_move m = mv(st, "5g4f5g");
+    CHECK(m != 0);
+    chu()->make(st, m);
+    CHECK_STR(piece_at(st, "5g"), "N");
+    CHECK_STR(piece_at(st, "4f"), "");
+    CHECK_STR(piece_at(st, "5f"), "p");
+    CHECK_STR(sfen_tail(st), "w - 2");
+    chu()->unmake(st);
+    /* A Falcon's igui straight ahead. */
+    CHECK(is_legal(pos("K12l G12k k1a g1b +H9g p9f", "b - 1"), NULL, "9g9f9g") == 1);
+    free(st);
+}
+
+/* Double capture: both victims leave the board in one move; unmake restores them. */
+static void test_lion_moves_double_capture(void)
+{
+    const char *s = pos("K12l G12k k1a g1b N5g p5f s5e +H9g p9f g9e", "b - 1");
+    void *st = st_new(s, NULL);
+    if (!st)
+        return;
+    if (play(st, "5g5f5e") == 0) {
+        CHECK_STR(piece_at(st, "5f"), "");
+        CHECK_STR(piece_at(st, "5e"), "N");
+        CHECK_STR(piece_at(st, "5g"), "");
+        chu()->unmake(st);
+        char sfen[512];
+        chu()->get_position(st, sfen, sizeof sfen);
+        CHECK_STR(sfen, s);
+    }
+    /* The Falcon's double capture straight ahead. */
+    if (play(st, "9g9f9e") == 0) {
+        CHECK_STR(piece_at(st, "9f"), "");
+        CHECK_STR(piece_at(st, "9e"), "+H");
+    }
+    free(st);
+}
+
+/* ===================================================================================
+ * The table
+ * =================================================================================== */
+
 const t_case chu_rules_tests[] = {
+    /* Lion trading */
+    T(test_lion_trade_I),
+    T(test_lion_trade_II),
+    T(test_lion_trade_III),
+    T(test_lion_trade_IV),
+    T(test_lion_trade_V),
+    T(test_lion_trade_VI),
+    T(test_lion_trade_VII_counterstrike),
+    T(test_lion_trade_VII_kirin_promotes),
+    T(test_lion_trade_counterstrike_lionpower_pieces),
+    T(test_lion_trade_VIII),
+    T(test_lion_trade_promoted_kirin_is_lion),
+    /* Promotion */
+    T(test_promotion_entering_zone),
+    T(test_promotion_capture_in_zone),
+    T(test_promotion_inside_zone_msm_option),
+    T(test_promotion_pawn_lance_last_rank),
+    T(test_promotion_declined_last_rank_dead_piece),
+    T(test_promotion_both_choices_listed),
+    T(test_promotion_promoted_never_again),
+    T(test_promotion_king_queen_lion_never),
+    T(test_promotion_results),
+    /* End of the game */
+    T(test_royal_capture_last_king_wins),
+    T(test_royal_capture_king_and_prince),
+    T(test_royal_prince_from_promoted_elephant),
+    T(test_no_legal_move_loses),
+    T(test_suicide_moves_legal),
+    /* Bare King */
+    T(test_bare_king_fires),
+    T(test_bare_king_not_against_pawns_gobetweens),
+    T(test_bare_king_attacks_only_piece),
+    T(test_bare_king_other_king_attacked),
+    T(test_bare_king_dead_pieces),
+    T(test_bare_king_kings_only_draw),
+    T(test_bare_king_option_off),
+    /* Repetition */
+    T(test_repetition_fourth_occurrence_draw),
+    T(test_repetition_perpetual_check_loses),
+    T(test_repetition_option_off),
+    T(test_repetition_pass_changes_side),
+    T(test_repetition_reset_by_irreversible),
+    /* Move effects */
+    T(test_lion_moves_jump_and_two_steps_one_move),
+    T(test_lion_moves_capture_on_the_way),
+    T(test_lion_moves_all_passes_one_move),
+    T(test_lion_moves_igui_one_per_victim),
+    T(test_lion_moves_double_capture),
     {0},
 };

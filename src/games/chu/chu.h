@@ -129,9 +129,18 @@ char chu_type_letter(int t);                    /* SFEN letter of base type */
 int chu_attacked(const uint8_t *board, int sq, int by);
 int chu_in_check(const chu_pos *p, int side);
 int chu_gen_moves(const chu_pos *p, gv_move *out);   /* ignores game end */
-/* As chu_gen_moves; trades == 0 leaves out the lion-trading rules (for explanations). */
-int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades);
+/* As chu_gen_moves; trades == 0 leaves out the lion-trading rules (for explanations);
+ * all_igui == 1 lists an igui for every capturer, not one per victim (for reading
+ * notation; chu_canonical then maps the move read to the generated one). */
+int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades, int all_igui);
 int chu_can_promote(const chu_pos *p, int piece, int from, int to, int captures);
+
+/* The move of chu_legal_moves with the same effect as m (an igui by another capturer
+ * maps to the listed igui of that victim); m itself otherwise. */
+gv_move chu_canonical(const chu_pos *p, const gv_move *legal, int n, gv_move m);
+/* Does an igui by the piece on from, of the piece on mid, set the counter-strike square
+ * (a non-Lion capturing a Lion)? Then it differs from a Lion's igui of the same piece. */
+int chu_igui_sets_cs(const chu_pos *p, int from, int mid);
 
 /* chu_state.c */
 void chu_state_reset(chu_state *s);                  /* clears history */

@@ -95,6 +95,9 @@ typedef struct gen_ctx {
     int side;
     int own;      /* colour bits of the mover's pieces */
     int trades;   /* apply the lion-trading rules (0 only to explain refusals) */
+    int all_igui; /* keep every capturer's igui (for reading notation) */
+    uint64_t igui_done[2][CHU_SQUARES / 64];  /* victims taken by an igui, by whether
+                                                 the igui sets the counter-strike */
 } gen_ctx;
 
 static inline int is_own(const gen_ctx *g, int pc)
@@ -184,11 +187,24 @@ static void add_plain(gen_ctx *g, int pc, int from, int to)
     push(g, from, to, 0, 0);
 }
 
-/* A move of a piece with lion power (never promotes). */
+int chu_igui_sets_cs(const chu_pos *p, int from, int mid)
+{
+    return !chu_is_lion(CHU_TYPE(p->board[from])) && chu_is_lion(CHU_TYPE(p->board[mid]));
+}
+
+/* A move of a piece with lion power (never promotes). Igui leaves the board the same
+ * whichever piece captures, so it is one move per victim unless all_igui is set. */
 static void add_lion(gen_ctx *g, int t, int from, int mid, int to)
 {
-    if (trade_rules_ok(g, t, from, mid, to))
-        push(g, from, to, mid, 0);
+    int igui = mid && to == from;
+    int cs = igui && chu_igui_sets_cs(g->p, from, mid);
+    if (igui && !g->all_igui && (g->igui_done[cs][mid >> 6] >> (mid & 63) & 1))
+        return;
+    if (!trade_rules_ok(g, t, from, mid, to))
+        return;
+    if (igui)
+        g->igui_done[cs][mid >> 6] |= 1ULL << (mid & 63);
+    push(g, from, to, mid, 0);
 }
 
 /* Step 3. Moves of one piece. Returns 1 if it could pass (an empty square on a lion
@@ -282,9 +298,9 @@ static int gen_piece(gen_ctx *g, int from)
     return can_pass;
 }
 
-int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades)
+int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades, int all_igui)
 {
-    gen_ctx g = {p, out, 0, p->stm, p->stm ? CHU_GOTE : 0, trades};
+    gen_ctx g = {p, out, 0, p->stm, p->stm ? CHU_GOTE : 0, trades, all_igui, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
     int pass_from = 0;
     for (int r = 0; r < CHU_N; r++) {
         for (int c = 0; c < CHU_N; c++) {
@@ -302,5 +318,5 @@ int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades)
 
 int chu_gen_moves(const chu_pos *p, gv_move *out)
 {
-    return chu_gen_moves_ex(p, out, 1);
+    return chu_gen_moves_ex(p, out, 1, 0);
 }

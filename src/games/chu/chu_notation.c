@@ -85,7 +85,7 @@ static int explain(chu_state *s, int from, int mid, int to, int promo, char *err
     if (CHU_COLOR(pc) != p->stm)
         return gv_err(err, errlen, "the piece on %s is not %s's", a, side_name(p->stm));
     gv_move all[GV_MAX_MOVES];
-    int n = chu_gen_moves_ex(p, all, 0), found = 0, other_promo = 0;
+    int n = chu_gen_moves_ex(p, all, 0, 1), found = 0, other_promo = 0;
     for (int i = 0; i < n; i++) {
         gv_move m = all[i];
         if (CHU_FROM(m) == from && CHU_TO(m) == to && CHU_MID(m) == mid &&
@@ -103,12 +103,26 @@ static int explain(chu_state *s, int from, int mid, int to, int promo, char *err
     return gv_err(err, errlen, "the piece on %s cannot move to %s", a, b);
 }
 
+gv_move chu_canonical(const chu_pos *p, const gv_move *legal, int n, gv_move m)
+{
+    if (!CHU_MID(m) || CHU_TO(m) != CHU_FROM(m))
+        return m;
+    int cs = chu_igui_sets_cs(p, CHU_FROM(m), CHU_MID(m));
+    for (int i = 0; i < n; i++)
+        if (CHU_MID(legal[i]) == CHU_MID(m) && CHU_TO(legal[i]) == CHU_FROM(legal[i]) &&
+            chu_igui_sets_cs(p, CHU_FROM(legal[i]), CHU_MID(legal[i])) == cs)
+            return legal[i];
+    return m;
+}
+
+/* Finds the legal move with this effect (any pass when pass is set). */
 static int find_move(chu_state *s, int from, int mid, int to, int promo, int pass,
                      gv_move *out, char *err, size_t errlen)
 {
-    gv_move all[GV_MAX_MOVES];
-    int n = chu_legal_moves(s, all);
-    for (int i = 0; i < n; i++) {
+    gv_move legal[GV_MAX_MOVES], all[GV_MAX_MOVES];
+    int n = chu_legal_moves(s, legal);
+    int na = n ? chu_gen_moves_ex(&s->pos, all, 1, 1) : 0;
+    for (int i = 0; i < na; i++) {
         gv_move m = all[i];
         if (pass) {
             if (CHU_FLAGS(m) & CHU_MF_PASS) {
@@ -119,7 +133,7 @@ static int find_move(chu_state *s, int from, int mid, int to, int promo, int pas
         }
         if (CHU_FROM(m) == from && CHU_TO(m) == to && CHU_MID(m) == mid &&
             !(CHU_FLAGS(m) & CHU_MF_PASS) && ((CHU_FLAGS(m) & CHU_MF_PROMO) != 0) == promo) {
-            *out = m;
+            *out = chu_canonical(&s->pos, legal, n, m);
             return 0;
         }
     }
@@ -303,37 +317,46 @@ int chu_parse_tsa(chu_state *s, const char *text, gv_move *out, char *err, size_
     tsa_normalise(text, want, sizeof want);
     if (!want[0])
         return gv_err(err, errlen, "empty move");
-    gv_move all[GV_MAX_MOVES];
-    int n = chu_legal_moves(s, all);
-    if (strcmp(want, "pass") == 0 || strcmp(want, "--") == 0) {
-        for (int i = 0; i < n; i++)
-            if (CHU_FLAGS(all[i]) & CHU_MF_PASS) {
-                *out = all[i];
-                return 0;
-            }
-        return gv_err(err, errlen, n ? "no pass is possible here" : "the game is over");
-    }
-    for (int i = 0; i < n; i++) {
-        gv_move m = all[i];
-        int promo = (CHU_FLAGS(m) & CHU_MF_PROMO) != 0;
-        for (int origin = 0; origin < 2; origin++) {
-            for (int mark = 0; mark < 2; mark++) {
-                if (promo && !mark)
-                    continue;              /* a promotion is always marked */
-                tsa_format(&s->pos, m, origin, mark, form);
-                tsa_normalise(form, have, sizeof have);
-                if (strcmp(have, want) != 0)
-                    continue;
-                if (!origin && tsa_ambiguous(&s->pos, all, n, m))
-                    return gv_err(err, errlen, "'%s' is ambiguous: add the origin square "
-                                  "after the piece (like G6i-5h)", text);
-                *out = m;
-                return 0;
-            }
-        }
-    }
+    gv_move legal[GV_MAX_MOVES], all[GV_MAX_MOVES];
+    int n = chu_legal_moves(s, legal);
     if (!n)
         return gv_err(err, errlen, "the game is over");
+    if (strcmp(want, "pass") == 0 || strcmp(want, "--") == 0) {
+        for (int i = 0; i < n; i++)
+            if (CHU_FLAGS(legal[i]) & CHU_MF_PASS) {
+                *out = legal[i];
+                return 0;
+            }
+        return gv_err(err, errlen, "no pass is possible here");
+    }
+    /* Every legal move (igui by each capturer) is written in each accepted form; the
+     * text must match moves of one effect only. */
+    int na = chu_gen_moves_ex(&s->pos, all, 1, 1), found = 0;
+    gv_move match = 0;
+    for (int i = 0; i < na; i++) {
+        gv_move m = all[i];
+        int promo = (CHU_FLAGS(m) & CHU_MF_PROMO) != 0;
+        for (int form_i = 0; form_i < 4; form_i++) {
+            int origin = form_i >> 1, mark = form_i & 1;
+            if (promo && !mark)
+                continue;              /* a promotion is always marked */
+            tsa_format(&s->pos, m, origin, mark, form);
+            tsa_normalise(form, have, sizeof have);
+            if (strcmp(have, want) != 0)
+                continue;
+            gv_move c = chu_canonical(&s->pos, legal, n, m);
+            if (found && c != match)
+                return gv_err(err, errlen, "'%s' is ambiguous: add the origin square "
+                              "after the piece (like G6i-5h)", text);
+            found = 1;
+            match = c;
+            break;
+        }
+    }
+    if (found) {
+        *out = match;
+        return 0;
+    }
     return gv_err(err, errlen, "'%s' is not a legal move in TSA notation here "
                   "(like P-8f, Px7d=, Lnx!9d, Lnx3hx2i)", text);
 }
