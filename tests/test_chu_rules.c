@@ -270,6 +270,102 @@ static const char *sfen_tail(void *st)
     return sp ? sp + 1 : "";
 }
 
+/* Distinct destinations of the piece on `from` (promotion choices and paths merged). */
+static int dests_from(void *st, const char *from)
+{
+    int n = chu()->legal_moves(st, g_moves), k = 0, f = sq(from);
+    int seen[CHU_SQUARES] = {0};
+    for (int i = 0; i < n; i++) {
+        gv_move m = g_moves[i];
+        if (CHU_FROM(m) != f || (CHU_FLAGS(m) & CHU_MF_PASS) || seen[CHU_TO(m)])
+            continue;
+        seen[CHU_TO(m)] = 1;
+        k++;
+    }
+    return k;
+}
+
+/* ===================================================================================
+ * Board and setup, pieces (chu.md "Board and setup", "Pieces")
+ * =================================================================================== */
+
+/* The start position is the SFEN of chu.md, Sente to move; "startpos" names it. */
+static void test_board_start_position(void)
+{
+    static const char start[] = "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/"
+                                "12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/"
+                                "LFCSGKEGSCFL b - 1";
+    void *st = malloc(chu()->state_size);
+    char err[GV_ERRLEN], buf[512];
+    if (!st)
+        abort();
+    CHECK(chu()->init(st, NULL, err, sizeof err) == 0);
+    chu()->get_position(st, buf, sizeof buf);
+    CHECK_STR(buf, start);
+    CHECK_EQ_INT(chu()->to_move(st), 0);
+    CHECK(chu()->set_position(st, "startpos", err, sizeof err) == 0);
+    chu()->get_position(st, buf, sizeof buf);
+    CHECK_STR(buf, start);
+    /* 46 pieces a side; Sente's first moves go up the board (towards rank a). */
+    int pieces = 0;
+    for (const char *c = start; *c != ' '; c++)
+        pieces += (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z');
+    CHECK_EQ_INT(pieces, 92);
+    CHECK(mv(st, "8i8h") != 0);     /* a Pawn one step forward */
+    CHECK(mv(st, "8i8j") == 0);
+    CHECK(mv(st, "9i9h") == 0);     /* blocked by the Go-Between */
+    CHECK(mv(st, "9h9g") != 0);     /* the Go-Between steps, no further */
+    CHECK(mv(st, "9h9f") == 0);
+    free(st);
+}
+
+/* Each piece moves as its Betza in chu.md's table: destinations from 6g on an otherwise
+ * empty board (Kings in the corners, bare_king=off so the game goes on). On 6g there are
+ * 6 squares ahead (towards a), 5 behind, 6 to the left (file 12), 5 to the right. */
+static void test_pieces_moves_from_table(void)
+{
+    static const struct {
+        const char *piece;
+        int sente, gote;   /* destinations for a Sente / Gote piece on 6g */
+    } table[] = {
+        {"k", 8, 8},   {"q", 43, 43}, {"n", 24, 24}, {"d", 26, 26}, {"h", 25, 25},
+        {"r", 22, 22}, {"b", 21, 21}, {"o", 8, 8},   {"x", 8, 8},   {"e", 7, 7},
+        {"t", 7, 7},   {"f", 6, 6},   {"g", 6, 6},   {"s", 5, 5},   {"c", 4, 4},
+        {"v", 13, 13}, {"m", 13, 13}, {"a", 11, 11}, {"l", 6, 5},   {"i", 2, 2},
+        {"p", 1, 1},
+        /* promoted */
+        {"+h", 39, 40}, {"+d", 36, 37}, {"+r", 26, 26}, {"+b", 25, 25}, {"+o", 24, 24},
+        {"+x", 43, 43}, {"+e", 8, 8},   {"+t", 17, 17}, {"+f", 21, 21}, {"+g", 22, 22},
+        {"+s", 13, 13}, {"+c", 13, 13}, {"+v", 32, 32}, {"+m", 32, 32}, {"+a", 21, 22},
+        {"+l", 22, 21}, {"+i", 7, 7},   {"+p", 6, 6},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        for (int side = 0; side < 2; side++) {
+            char list[64], up[4];
+            snprintf(up, sizeof up, "%s", table[i].piece);
+            if (side == 0)
+                for (char *c = up; *c; c++)
+                    if (*c >= 'a' && *c <= 'z')
+                        *c = (char)(*c - 'a' + 'A');
+            /* The King under test replaces its side's corner King, and a Pawn in the
+             * other corner keeps the game from being "kings only". */
+            int is_king = strcmp(table[i].piece, "k") == 0;
+            snprintf(list, sizeof list, "%s%s%s6g",
+                     is_king ? (side ? "p1a " : "P12l ") : (side ? "k1a " : "K12l "),
+                     side ? "K12l " : "k1a ", up);
+            const char *s = pos(list, side ? "w - 1" : "b - 1");
+            void *st = st_new(s, "bare_king=off");
+            if (!st)
+                continue;
+            int got = dests_from(st, "6g"), want = side ? table[i].gote : table[i].sente;
+            if (got != want)
+                FAILF(__LINE__, "%s %s on 6g: %d destinations, expected %d ('%s')",
+                      side ? "Gote" : "Sente", table[i].piece, got, want, s);
+            free(st);
+        }
+    }
+}
+
 /* ===================================================================================
  * Lion-trading rules (chu.md "Lion-trading rules"; seed situations I-VIII)
  * =================================================================================== */
@@ -290,6 +386,11 @@ static void test_lion_trade_I(void)
     TRADE(w, "5f5g", 1, 1);
     TRADE(w, "5f5g5h", 1, 1);
     TRADE(w, "5f5g5f", 1, 1);
+    /* A Lion next to the origin taken on the second step (after a Pawn) is still rule 1,
+     * though the Golds on 4h and 5e protect it. */
+    const char *d = pos("K12l k12a N5g p4f n4g g4h g5e", "b - 1");
+    TRADE(d, "5g4f4g", 1, 1);
+    TRADE(d, "5g4g", 1, 1);
 }
 
 /* Rule 2 / seed II: both Lions protected (Black's by a Silver, White's by a Lance) and two
@@ -350,6 +451,11 @@ static void test_lion_trade_IV(void)
     const char *g = pos("K12l k12a N6g G6h g5f n4e b8i", "b - 1");
     TRADE(g, "6g5f4e", 1, 1);
     TRADE(g, "6g4e", 1, 1);
+    /* A Lion as the first victim (adjacent: rule 1) also lifts rule 2 for the second
+     * Lion, protected by the Lance. */
+    const char *l = pos("K12l k12a N5h n5g n5f l5c", "b - 1");
+    TRADE(l, "5h5g5f", 1, 1);
+    TRADE(l, "5h5f", 0, 0);
 }
 
 /* Rule 2 and option lion_double / seed V: White's Lion (5f) is protected only by its Pawn
@@ -403,8 +509,10 @@ static void test_lion_trade_VII_counterstrike(void)
             CHECK(mv(st, "9e8d") != 0);       /* +O (a Lion) is not restricted */
             CHECK(mv(st, "6f5g") != 0);       /* BxR on the square: fine */
             CHECK(mv(st, "5h5g") != 0);
-            /* One move later the restriction is gone. */
-            if (play(st, "12l11l 12a11a") == 0) {
+            /* unmake clears the square again; one move later the restriction is gone. */
+            chu()->unmake(st);
+            CHECK_STR(sfen_tail(st), "w - 1");
+            if (play(st, "5b5g 12l11l 12a11a") == 0) {
                 CHECK_STR(sfen_tail(st), "b - 4");
                 CHECK(mv(st, "6f8d") != 0);
             }
@@ -419,6 +527,22 @@ static void test_lion_trade_VII_counterstrike(void)
         expect_legal(__LINE__, pos("K12l k12a g1a r5g G5h B6f +O9e n8d", "b - 2"), opts,
                      "6f8d", 1);
     }
+}
+
+/* Rule 3 only follows a capture by a non-Lion: after a Lion takes a Lion there is no
+ * counter-strike square, and a Bishop may take a Lion anywhere (setting one itself). */
+static void test_lion_trade_counterstrike_not_after_lion_capture(void)
+{
+    void *st = st_new(pos("K12l k12a g1a N5g n5f +O9c b7a", "b - 1"), NULL);
+    if (!st)
+        return;
+    if (play(st, "5g5f") == 0) {
+        CHECK_STR(sfen_tail(st), "w - 2");
+        CHECK(mv(st, "7a9c") != 0);
+        if (play(st, "7a9c") == 0)
+            CHECK_STR(sfen_tail(st), "b 9c 3");
+    }
+    free(st);
 }
 
 /* Rule 3 / seed VII, Kirin case: a White Kirin takes Black's Lion on 5i and promotes to
@@ -441,7 +565,8 @@ static void test_lion_trade_VII_kirin_promotes(void)
             if (play(st, "3k5i") == 0)
                 CHECK_STR(sfen_tail(st), "w 5i 3");
         }
-        chu()->set_position(st, start, NULL, 0);
+        char err[GV_ERRLEN];
+        CHECK(chu()->set_position(st, start, err, sizeof err) == 0);
         if (play(st, "5g5i") == 0) {
             CHECK_STR(piece_at(st, "5i"), "o");
             CHECK(mv(st, "9l9d") == 0);
@@ -460,16 +585,30 @@ static void test_lion_trade_VII_kirin_promotes(void)
  * Eagle), and not a Lion's own captures. */
 static void test_lion_trade_counterstrike_lionpower_pieces(void)
 {
-    /* Counter-strike on 3g; White Lions on 9e (before the Falcon) and 4e (before the Eagle's
-     * forward diagonal). */
-    const char *s = pos("K12l k12a g1a r3g +H9g n9e +D5g n4e N2g", "b 3g 2");
+    /* Counter-strike on 3g; White Lions on 9e (before the Falcon) and 3e (on the Eagle's
+     * forward diagonal, next to Black's Lion on 2d). */
+    const char *s = pos("K12l k12a g1a r3g +H9g n9e +D5g n3e N2d", "b 3g 2");
     ILLEGAL(s, NULL, "9g9e");        /* Falcon jump */
-    ILLEGAL(s, NULL, "5g4f4e");      /* Eagle through an empty square = jump */
-    ILLEGAL(s, NULL, "5g4e");
-    LEGAL(s, NULL, "2g3g");          /* Lion takes the capturer */
-    const char *free_ = pos("K12l k12a g1a r3g +H9g n9e +D5g n4e N2g", "b - 2");
+    ILLEGAL(s, NULL, "9g9f9e");
+    ILLEGAL(s, NULL, "5g4f3e");      /* Eagle through an empty square = jump */
+    ILLEGAL(s, NULL, "5g3e");
+    LEGAL(s, NULL, "2d3e");          /* a Lion takes a Lion elsewhere: rule 3 allows */
+    LEGAL(s, NULL, "9g9f");          /* the Falcon may still move */
+    const char *free_ = pos("K12l k12a g1a r3g +H9g n9e +D5g n3e N2d", "b - 2");
     LEGAL(free_, NULL, "9g9e");
-    LEGAL(free_, NULL, "5g4e");
+    LEGAL(free_, NULL, "5g3e");
+    /* A Falcon's igui of a Lion sets the counter-strike square to the victim's square (now
+     * empty): White's Bishop may not take Black's Lion; unmake clears it again. */
+    void *st = st_new(pos("K12l k12a g1a +H9g n9f N5g b7e", "b - 1"), NULL);
+    if (!st)
+        return;
+    if (play(st, "9g9f9g") == 0) {
+        CHECK_STR(sfen_tail(st), "w 9f 2");
+        CHECK(mv(st, "7e5g") == 0);
+        chu()->unmake(st);
+        CHECK_STR(sfen_tail(st), "b - 1");
+    }
+    free(st);
 }
 
 /* Rule 2 / seed VIII (several Lions): Black's Lion jumps on White's left Lion (8e). White's
@@ -613,7 +752,7 @@ static void test_promotion_both_choices_listed(void)
 }
 
 /* Promoted pieces never promote again: a Rook from a Gold (+G) is not a Rook that could
- * become a Dragon King; a Dragon King from a Rook not a Soaring Eagle candidate twice. */
+ * become a Dragon King, and a promoted Rook (+R) does not promote a second time. */
 static void test_promotion_promoted_never_again(void)
 {
     const char *s = pos("K12l k12a g11a G1l +G5f R8f +R3f", "b - 1");
@@ -691,6 +830,19 @@ static void test_royal_prince_from_promoted_elephant(void)
     const char *s = pos("K12l R1l G9i k1a g2a e5h", "w - 1");
     RESULT(s, NULL, "5h5i+ 1l1a", GV_ONGOING, -1, NULL);
     RESULT(s, NULL, "5h5i 1l1a", GV_WIN, 0, "royal captured");
+    /* Taking the promotion back (unmake) takes the Prince's royalty back too. */
+    void *st = st_new(s, NULL);
+    if (st && play(st, "5h5i+") == 0) {
+        chu()->unmake(st);
+        if (play(st, "5h5i 1l1a") == 0) {
+            gv_result r;
+            CHECK_EQ_INT(chu()->status(st, &r), GV_WIN);
+            CHECK_STR(r.reason, "royal captured");
+            chu()->unmake(st);
+            CHECK_EQ_INT(chu()->status(st, &r), GV_ONGOING);
+        }
+    }
+    free(st);
     /* An SFEN Prince counts the same. */
     RESULT(pos("K12l R1l G9i k1a g2a +e5i", "b - 1"), NULL, "1l1a", GV_ONGOING, -1, NULL);
 }
@@ -703,8 +855,9 @@ static void test_no_legal_move_loses(void)
     RESULT(s, NULL, NULL, GV_WIN, 0, "no legal move");
     /* Black to move in the same position: the game goes on. */
     ONGOING(pos("K12a G9e k1l p2l p1k p2k", "b - 1"), NULL, NULL);
-    /* Black's move that walls White in ends it. */
-    RESULT(pos("K12a G9e k1l p2l p1k p3k", "w - 1"), NULL, "3k2k? ", GV_WIN, 0, NULL);
+    /* Black's capture of White's last mobile piece ends it. */
+    RESULT(pos("K12a G9e k1l p2l p1k p2k s9d", "b - 1"), NULL, "9e9d", GV_WIN, 0,
+           "no legal move");
 }
 
 /* Moving into check and leaving one's King attacked are legal ("suicide"); the King is
@@ -790,6 +943,16 @@ static void test_bare_king_kings_only_draw(void)
     RESULT(pos("K5b k5a", "b - 1"), NULL, "5b5a", GV_WIN, 0, "royal captured");
 }
 
+/* Royals as shogiops counts them: a Prince alone is a bare royal; a side with King and
+ * Prince is never the "other side" of a bare King, nor bared. */
+static void test_bare_king_prince(void)
+{
+    RESULT(pos("K5l G3k +e5a", "b - 1"), NULL, NULL, GV_WIN, 0, "bare king");
+    ONGOING(pos("K5l +E7l k5a", "b - 1"), NULL, NULL);
+    ONGOING(pos("K5l G3k k5a +e7a", "b - 1"), NULL, NULL);
+    RESULT(pos("+E5l k5a", "b - 1"), NULL, NULL, GV_DRAW, -1, "kings only");
+}
+
 /* Option bare_king=off: the bared side plays on. */
 static void test_bare_king_option_off(void)
 {
@@ -802,8 +965,8 @@ static void test_bare_king_option_off(void)
  * Repetition and perpetual check (chu.md "Repetition")
  * =================================================================================== */
 
-/* A three-move cycle of Golds, repeated: the fourth occurrence of the position with the
- * same side to move is a draw ("repetition"); not the third. */
+/* A four-ply cycle of Gold moves, repeated: the fourth occurrence of the position with the
+ * same side to move is a draw ("repetition"); the third is not. */
 #define SHUFFLE "9i9h 9b9c 9h9i 9c9b "
 static void test_repetition_fourth_occurrence_draw(void)
 {
@@ -824,8 +987,10 @@ static void test_repetition_perpetual_check_loses(void)
     const char *s = pos("K12l R5b G9i k1a g9b s10a", "b - 1");
     ONGOING(s, NULL, CHECKS CHECKS);
     RESULT(s, NULL, CHECKS CHECKS CHECKS, GV_WIN, 1, "perpetual check");
-    /* Checks on only some of the moves: a plain draw. */
-    RESULT(s, NULL, CHECKS SHUFFLE CHECKS SHUFFLE CHECKS SHUFFLE, GV_DRAW, -1, "repetition");
+    /* Checks on only some of the moves (the position recurs after each group): a plain
+     * draw at its fourth occurrence. */
+    ONGOING(s, NULL, CHECKS SHUFFLE);
+    RESULT(s, NULL, CHECKS SHUFFLE CHECKS, GV_DRAW, -1, "repetition");
     /* White checking perpetually loses too. */
     const char *w = pos("k12a r5k g9c K1l G9k S10l", "w - 1");
     RESULT(w, NULL, "5k5l 1l2k 5l5k 2k1l 5k5l 1l2k 5l5k 2k1l 5k5l 1l2k 5l5k 2k1l",
@@ -861,14 +1026,6 @@ static void test_repetition_pass_changes_side(void)
     RESULT(s, NULL, "5g5f5g 5d5e5d 5g5f5g 5d5e5d 5g5f5g 5d5e5d", GV_DRAW, -1, "repetition");
 }
 
-/* An irreversible move in between (a capture, a Pawn move, a promotion) starts the count
- * afresh. */
-static void test_repetition_reset_by_irreversible(void)
-{
-    const char *s = pos("K12l R5b G9i P1k k1a g9b s10a p1h", "b - 1");
-    ONGOING(s, NULL, SHUFFLE SHUFFLE "1k1j 1h1i " SHUFFLE);
-}
-
 /* ===================================================================================
  * Moves and their effects (chu.md "Lion power")
  * =================================================================================== */
@@ -891,6 +1048,11 @@ static void test_lion_moves_jump_and_two_steps_one_move(void)
     CHECK(mv(st, "5g5f3f") == 0);                 /* not a king step from 5f */
     CHECK_EQ_INT(moves_from_to(st, "5g", "5e"), 1);
     free(st);
+    /* In a corner the 5x5 area leaves 8 squares. */
+    void *c = st_new(pos("K12l G12k k5a g4a N1l", "b - 1"), NULL);
+    if (c)
+        CHECK_EQ_INT(moves_from(c, "1l"), 8);
+    free(c);
 }
 
 /* With an enemy on the middle square, capturing on the way and jumping over are two
@@ -997,11 +1159,56 @@ static void test_lion_moves_double_capture(void)
     free(st);
 }
 
+/* Illegal moves are refused with a reason, and every listed legal move is written and
+ * read back as itself (generator and parser agree), in the lion-trading positions. */
+static void test_illegal_moves_refused_legal_moves_read_back(void)
+{
+    static const char *lists[] = {
+        "K12l k12a N5g G5h n5f g5e",        "K12l k12a N5h S5i n5f l5c B8c",
+        "K12l k12a N6g G6h n4e b8i",        "K12l k12a N6g G6h p5f n4e b8i",
+        "K12l k12a N5d p5e p4e n5f",        "K12l k12a N3c n1a r3a n5a s2b i4b p4c g5d s6c",
+        "K12l k12a g1a N8g n8e n6e R8j",    "K12l k12a g1a r3g +H9g n9e +D5g n3e N2d",
+    };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        for (int jcsa = 0; jcsa < 2; jcsa++) {
+            void *st = st_new(pos(lists[i], "b - 1"), jcsa ? "lion_double=jcsa" : NULL);
+            if (!st)
+                continue;
+            static gv_move all[GV_MAX_MOVES];
+            int n = chu()->legal_moves(st, all);
+            CHECK(n > 0);
+            for (int k = 0; k < n; k++) {
+                char text[32];
+                gv_move back = 0;
+                char err[GV_ERRLEN];
+                CHECK(chu()->write_move(st, all[k], text, sizeof text) > 0);
+                if (chu()->parse_move(st, text, &back, err, sizeof err) != 0 || back != all[k])
+                    FAILF(__LINE__, "'%s': listed move %s does not read back (%s)",
+                          lists[i], text, err);
+            }
+            free(st);
+        }
+    }
+    void *st = st_new(pos("K12l k12a N5h S5i n5f l5c B8c", "b - 1"), NULL);
+    if (st) {
+        gv_move m = 0;
+        char err[GV_ERRLEN] = "";
+        CHECK(chu()->parse_move(st, "5h5f", &m, err, sizeof err) == -1);
+        CHECK(err[0] != 0);
+        CHECK(chu()->parse_move(st, "5h5c", &m, err, sizeof err) == -1);
+        CHECK(chu()->parse_move(st, "5i5h", &m, err, sizeof err) == -1);   /* own piece */
+    }
+    free(st);
+}
+
 /* ===================================================================================
  * The table
  * =================================================================================== */
 
 const t_case chu_rules_tests[] = {
+    /* Board and pieces */
+    T(test_board_start_position),
+    T(test_pieces_moves_from_table),
     /* Lion trading */
     T(test_lion_trade_I),
     T(test_lion_trade_II),
@@ -1011,6 +1218,7 @@ const t_case chu_rules_tests[] = {
     T(test_lion_trade_VI),
     T(test_lion_trade_VII_counterstrike),
     T(test_lion_trade_VII_kirin_promotes),
+    T(test_lion_trade_counterstrike_not_after_lion_capture),
     T(test_lion_trade_counterstrike_lionpower_pieces),
     T(test_lion_trade_VIII),
     T(test_lion_trade_promoted_kirin_is_lion),
@@ -1037,18 +1245,19 @@ const t_case chu_rules_tests[] = {
     T(test_bare_king_other_king_attacked),
     T(test_bare_king_dead_pieces),
     T(test_bare_king_kings_only_draw),
+    T(test_bare_king_prince),
     T(test_bare_king_option_off),
     /* Repetition */
     T(test_repetition_fourth_occurrence_draw),
     T(test_repetition_perpetual_check_loses),
     T(test_repetition_option_off),
     T(test_repetition_pass_changes_side),
-    T(test_repetition_reset_by_irreversible),
     /* Move effects */
     T(test_lion_moves_jump_and_two_steps_one_move),
     T(test_lion_moves_capture_on_the_way),
     T(test_lion_moves_all_passes_one_move),
     T(test_lion_moves_igui_one_per_victim),
     T(test_lion_moves_double_capture),
+    T(test_illegal_moves_refused_legal_moves_read_back),
     {0},
 };
