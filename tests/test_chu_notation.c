@@ -9,17 +9,6 @@
 #include "games/chu/chu.h"
 #include "tharness.h"
 
-/* A check that currently fails because of a reported core bug: it prints instead of
- * failing, and says so once the bug is fixed (then turn it into a CHECK). */
-#define KNOWN_BUG(cond, what)                                                          \
-    do {                                                                               \
-        if (!(cond))                                                                   \
-            fprintf(stderr, "known core bug (%s:%d): %s\n", __FILE__, __LINE__, what); \
-        else                                                                           \
-            fprintf(stderr, "known core bug now FIXED (%s:%d): %s -- make it a CHECK\n", \
-                    __FILE__, __LINE__, what);                                         \
-    } while (0)
-
 /* Kings in the corners and a Gote Gold, so that Gote is not bare (rules: Bare King). */
 #define BASE "K12l k1a g2a "
 
@@ -310,10 +299,8 @@ static void test_sfen_malformed(void)
          "PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1", "11 ranks"},
         {"lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/"
          "PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCF b - 1", "last with 11 squares"},
-        {"lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/5K6/12/3I4I3/"
-         "PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1", "Sente has 2 kings"},
-        {"lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/+e+e10/12/3I4I3/"
-         "PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1", "2 princes"},
+        {"11k/12/12/12/12/12/12/12/12/12/12/KK10 b - 1", "Sente has 2 kings"},
+        {"+e+ek9/12/12/12/12/12/12/12/12/12/12/K11 b - 1", "Gote has 1 kings and 2 princes"},
         {"lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/PPPPPPPPPPPP/12/3I4I3/"
          "PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1", "at most 46"},
         {START_SFEN " x - 1", "side to move"},
@@ -329,7 +316,7 @@ static void test_sfen_malformed(void)
         {START_SFEN " b - 1a", "move number"},
         {START_SFEN " b - 12345678", "move number"},
         {START_SFEN " b - 1 extra", "extra text"},
-        {"startpo", "unknown piece"},
+        {"startpo", "1 ranks"},
     };
     const gv_game *g = gv_game_find("chu");
     chu_state *s = new_state(), *copy = malloc(sizeof *copy);
@@ -463,11 +450,35 @@ static void test_usi_lion_spellings(void)
         gv_move m = 0;
         char err[GV_ERRLEN] = "";
         int rc = chu_parse_move(s, "9b9c9b", &m, err, sizeof err);
-        KNOWN_BUG(rc == -1, "USI '9b9c9b' (a pass spelled with Gote's Lion, Sente to move) "
-                            "is accepted as Sente's pass");
+        CHECK(rc == -1 && strstr(err, "not Sente's"));
     }
     set_pos(s, build(BASE "P6f n9b", 'b'));
     refused(s, "9b9c9b", NULL);
+    free(s);
+}
+
+/* Rule (Lion power, igui): an igui's effect is the victim's removal, so igui of one victim
+ * by different pieces is one move, however spelled; unless one of them sets the
+ * counter-strike square (a non-Lion taking a Lion), which is another effect. */
+static void test_igui_one_move_per_victim(void)
+{
+    chu_state *s = new_state();
+    set_pos(s, build(BASE "N6f +H5f p5e", 'b'));
+    writes(s, "6f5e6f", "6f5e6f", "Lnx!5e");
+    same(s, "6f5e6f", "5f5e5f");
+    same(s, "Lnx!5e", "+DHx!5e");
+    same(s, "Lnx!5e", "5f5e5f");
+    gv_move all[GV_MAX_MOVES];
+    int n = chu_legal_moves(s, all), iguis = 0;
+    for (int i = 0; i < n; i++)
+        iguis += CHU_MID(all[i]) && CHU_TO(all[i]) == CHU_FROM(all[i]);
+    CHECK_EQ_INT(iguis, 1);
+    /* The victim is a Lion: the Falcon's igui sets the counter-strike square. */
+    set_pos(s, build(BASE "N6f +H5f n5e", 'b'));
+    writes(s, "6f5e6f", "6f5e6f", "Lnx!5e");
+    writes(s, "5f5e5f", "5f5e5f", "+DHx!5e");
+    gv_move a = parse(s, "Lnx!5e"), b = parse(s, "+DHx!5e");
+    CHECK(a && b && a != b);
     free(s);
 }
 
@@ -568,7 +579,7 @@ static void test_tsa_piece_names(void)
         CHECK(seen > 0);
     }
     /* The King. */
-    set_pos(s, build("K6f k1a g2a", 'b'));
+    set_pos(s, build("K6f G12l k1a g2a", 'b'));
     writes(s, "6f6e", "6f6e", "K-6e");
     free(s);
 }
@@ -618,7 +629,7 @@ static void test_tsa_ambiguity(void)
     /* Different pieces of one kind moving to one square. */
     set_pos(s, build(BASE "R9f R3f", 'b'));
     writes(s, "9f6f", "9f6f", "R9f-6f");
-    writes(s, "9f9a", "9f9a", "R-9a");
+    writes(s, "9f9a", "9f9a", "R-9a=");   /* into the zone: a choice */
     free(s);
 }
 
@@ -709,6 +720,7 @@ const t_case chu_notation_tests[] = {
     T(test_sfen_small_buffer),
     T(test_usi_canonical),
     T(test_usi_lion_spellings),
+    T(test_igui_one_move_per_victim),
     T(test_usi_refusals),
     T(test_tsa_piece_names),
     T(test_tsa_writing),

@@ -163,7 +163,12 @@ static void conf_check_move(conf_ctx *c, gv_move m)
         return;
     }
 
+    int mover = g->to_move(c->st);
     g->make(c->st, m);
+    /* A move that hands the turn to another player leads to another position, so (short
+     * of a 64-bit collision) to another hash; this covers passes too. */
+    if (g->to_move(c->st) != mover && g->hash(c->st) == h0)
+        conf_fail(c, "the hash did not change although the player to move did", c->mtext);
     /* The incremental hash equals the hash of the same position built from its text. */
     char err2[GV_ERRLEN];
     if (g->get_position(c->st, c->text2, sizeof c->text2) <= 0)

@@ -10,7 +10,7 @@ int t_failures;
 const char *t_current;
 
 extern const t_case core_tests[], conformance_tests[], chu_perft_tests[], chu_rules_tests[],
-    chu_notation_tests[];
+    chu_notation_tests[], fuzz_tests[];
 
 static const struct {
     const char *name;
@@ -21,6 +21,7 @@ static const struct {
     {"chu_perft", chu_perft_tests},
     {"chu_rules", chu_rules_tests},
     {"chu_notation", chu_notation_tests},
+    {"fuzz", fuzz_tests},
 };
 
 int main(int argc, char **argv)

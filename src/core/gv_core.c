@@ -1,6 +1,7 @@
 /* Core helpers: error formatting, PRNG and integer parsing. */
 #include "core/gv_core.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +53,8 @@ int gv_parse_int(const char *s, long lo, long hi, long *out, char *err, size_t e
     char *end;
     if (!s || !*s)
         return gv_err(err, errlen, "expected a number, got nothing");
+    if (isspace((unsigned char)*s))
+        return gv_err(err, errlen, "'%s' is not a whole number", s);
     errno = 0;
     long v = strtol(s, &end, 10);
     if (*end || errno || end == s)

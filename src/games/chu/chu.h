@@ -15,7 +15,12 @@ enum {
     CHU_N = 12,
     CHU_W = 16,
     CHU_SQUARES = 256,
-    CHU_HIST = 2048,          /* plies of history kept for repetition (a ring) */
+    /* Plies of history kept (a ring): repetition looks back over the last
+     * CHU_HIST - 1 plies, and unmake can take back that many. A bounded state cannot
+     * undo without limit: once more than CHU_HIST plies were made since the position was
+     * set, make + unmake restores everything but the oldest history entry, which is
+     * forgotten (byte-for-byte equality holds up to that point). */
+    CHU_HIST = 2048,
 };
 
 #define CHU_SQ(row, col) ((uint8_t)(((row) + 2) * CHU_W + (col) + 2))

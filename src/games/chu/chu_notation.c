@@ -170,6 +170,8 @@ int chu_parse_usi(chu_state *s, const char *text, gv_move *out, char *err, size_
         int pc = p->board[from];
         if (!is_piece(pc))
             return gv_err(err, errlen, "no piece on %.3s", text);
+        if (CHU_COLOR(pc) != p->stm)
+            return gv_err(err, errlen, "the piece on %.3s is not %s's", text, side_name(p->stm));
         if (!chu_has_lionpower(CHU_TYPE(pc)))
             return gv_err(err, errlen, "only a piece with lion power moves in two steps");
         if (!lion_path_ok(p, from, mid, to))

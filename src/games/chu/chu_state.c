@@ -199,7 +199,9 @@ static int kings_only_draw(const chu_pos *p)
 static int fourfold(const chu_state *s, int *loser)
 {
     const chu_pos *p = &s->pos;
-    uint32_t avail = s->ply < CHU_HIST ? s->ply : CHU_HIST;
+    /* The slot the next move will overwrite is left out, so what is seen does not
+     * depend on whether it was ever unmade into. */
+    uint32_t avail = s->ply < CHU_HIST - 1 ? s->ply : CHU_HIST - 1;
     int seen = 1;
     uint32_t first = s->ply;
     for (uint32_t back = 1; back <= avail; back++) {
