@@ -17,6 +17,11 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *cli_new_state(const char *game, const char *options, const char *position,
                     const gv_game **g);
 
+/* Prints every legal move of st in the game's notation, separated by sep, then a
+ * newline (nothing at all when there is no move and sep is "\n"). buf has room for
+ * GV_MAX_MOVES moves. */
+void cli_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep);
+
 int cli_perft(int argc, char **argv);
 int cli_moves(int argc, char **argv);
 int cli_play(int argc, char **argv);

@@ -129,13 +129,7 @@ static int moves_batch(const cli_args *a)
             printf("error: %s\n", err);
             continue;
         }
-        int n = g->legal_moves(st, moves);
-        for (int i = 0; i < n; i++) {
-            char mv[64];
-            g->write_move(st, moves[i], mv, sizeof mv);
-            printf("%s%s", i ? " " : "", mv);
-        }
-        putchar('\n');
+        cli_print_moves(g, st, moves, " ");
         fflush(stdout);
     }
     free(fresh);
@@ -162,12 +156,7 @@ int cli_moves(int argc, char **argv)
         free(st);
         return CLI_FAIL;
     }
-    int n = g->legal_moves(st, moves);
-    for (int i = 0; i < n; i++) {
-        char mv[64];
-        g->write_move(st, moves[i], mv, sizeof mv);
-        puts(mv);
-    }
+    cli_print_moves(g, st, moves, "\n");
     free(moves);
     free(st);
     return CLI_OK;

@@ -111,12 +111,7 @@ int cli_play(int argc, char **argv)
         } else if (strcmp(cmd, "board") == 0) {
             show(g, st);
         } else if (strcmp(cmd, "moves") == 0) {
-            int n = g->legal_moves(st, moves);
-            for (int i = 0; i < n; i++) {
-                char mv[64];
-                g->write_move(st, moves[i], mv, sizeof mv);
-                printf("%s%s", mv, i + 1 < n ? " " : "\n");
-            }
+            cli_print_moves(g, st, moves, " ");
         } else if (strcmp(cmd, "undo") == 0) {
             if (made == 0) {
                 puts("Nothing to undo.");

@@ -41,6 +41,20 @@ void *cli_new_state(const char *game, const char *options, const char *position,
     return st;
 }
 
+void cli_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep)
+{
+    int n = g->legal_moves(st, buf);
+    for (int i = 0; i < n; i++) {
+        char mv[64];
+        g->write_move(st, buf[i], mv, sizeof mv);
+        fputs(mv, stdout);
+        if (i + 1 < n)
+            fputs(sep, stdout);
+    }
+    if (n || strcmp(sep, "\n") != 0)
+        putchar('\n');
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: gravulien <command> [arguments]\n"
