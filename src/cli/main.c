@@ -64,6 +64,8 @@ static void usage(FILE *f)
           "        count the leaves of the legal-move tree; last line 'nodes <N>'\n"
           "  moves <game> [position] [--options k=v,...]\n"
           "        list the legal moves, one per line, in the game's notation\n"
+          "  moves <game> --batch [--options k=v,...]\n"
+          "        read positions from stdin, one per line; print each one's moves on a line\n"
           "  play <game> [--options k=v,...] [--position TEXT]\n"
           "        play at the terminal, two people at one keyboard\n"
           "  games      list the games and their options\n"

@@ -1,7 +1,10 @@
 // Cross-check of Gravulien's Chu Shogi legal moves against shogiops (lishogi's rules
 // library, test-only, GPL, never shipped).
 //
-//   node crosscheck.mjs <path-to-gravulien> [--seed=N] [--scale=F] [--verbose]
+//   node crosscheck.mjs <path-to-gravulien> [--seed=N] [--scale=F] [--workers=N] [--verbose]
+//
+// (run by run.sh; exit 0 on agreement, 1 on any disagreement). --seed changes the sample,
+// --scale multiplies its size, --verbose lists every expected difference.
 //
 // Positions come from (1) seeded random playouts from the start position, (2) random
 // positions rich in Lions, Falcons, Eagles and counter-strike squares, (3) sparse
@@ -21,34 +24,18 @@
 // "expected"; every other difference is a failure (exit 1).
 
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { parseSfen } from 'shogiops/sfen';
 import { secondLionStepDests } from 'shogiops/variant/chushogi';
-import { pieceCanPromote } from 'shogiops/variant/util';
+import { pieceCanPromote, promote } from 'shogiops/variant/util';
 import { makeSquareName, makeUsi, parseUsi, opposite, squareDist } from 'shogiops/util';
 
-const bin = process.argv[2];
-if (!bin) {
-  console.error('usage: node crosscheck.mjs <path-to-gravulien> [--seed=N] [--scale=F] [--verbose]');
-  process.exit(2);
-}
-let seed = 20240601;
-let scale = 1;
-let verbose = false;
-for (const a of process.argv.slice(3)) {
-  if (a.startsWith('--seed=')) seed = Number(a.slice(7)) >>> 0;
-  else if (a.startsWith('--scale=')) scale = Number(a.slice(8));
-  else if (a === '--verbose') verbose = true;
-  else {
-    console.error(`unknown argument ${a}`);
-    process.exit(2);
-  }
-}
-
-const t0 = Date.now();
 const START =
   'lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1';
 const canPromote = pieceCanPromote('chushogi');
+const promoteRole = promote('chushogi');
 const LION_POWER = new Set(['lion', 'lionpromoted', 'falcon', 'eagle']);
 const LIONS = new Set(['lion', 'lionpromoted']);
 
@@ -61,7 +48,7 @@ function mulberry32(a) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const rnd = mulberry32(seed);
+let rnd = Math.random; // seeded in main()
 const randInt = n => Math.floor(rnd() * n); // 0..n-1
 const pick = arr => arr[randInt(arr.length)];
 function pickWeighted(table) {
@@ -81,9 +68,9 @@ function parse(sfen) {
 
 // All legal moves as shogiops enumerates them (debug.perft's enumeration, with the
 // two legs of a lion move in the right fields).
-function shogiopsMoves(pos) {
+function shogiopsMoves(pos, ctx) {
   const moves = [];
-  for (const [from, dests] of pos.allMoveDests()) {
+  for (const [from, dests] of pos.allMoveDests(ctx)) {
     const piece = pos.board.get(from);
     for (const to of dests) {
       if (canPromote(piece, from, to, pos.board.get(to))) {
@@ -101,24 +88,73 @@ function shogiopsMoves(pos) {
 const pieceStr = p => (p ? `${p.color[0]}:${p.role}` : '.');
 
 // The effect of a move: the squares it changes, the side to move and the counter-strike
-// square of the child (shogiops' play only touches from, midStep and to).
-function effectKey(pos, move) {
+// square of the child. Computed from the move the way shogiops' play() applies it (take
+// the origin, set the destination - promoted if asked and pieceCanPromote allows - then
+// take the mid-step square; a non-Lion capturing a Lion sets the counter-strike square).
+// Playing every move on a clone would triple the run time, so effectKeyChecked() below
+// confirms this against clone()+play() for a sample of the moves.
+// `cells` is the position's board as an array indexed by square (board.get is slow).
+function effectChanges(pos, cells, move) {
+  const piece = cells[move.from];
+  if (!piece) return undefined;
+  const captured = move.to === move.from ? undefined : cells[move.to];
+  let role = piece.role;
+  if (move.promotion && canPromote(piece, move.from, move.to, captured)) role = promoteRole(role) || role;
+  const changes = new Map();
+  changes.set(move.from, undefined);
+  changes.set(move.to, { color: piece.color, role });
+  let cs;
+  if (move.midStep !== undefined) {
+    const mid = cells[move.midStep];
+    changes.set(move.midStep, undefined);
+    if (mid && mid.color !== pos.turn && !LIONS.has(piece.role) && LIONS.has(mid.role)) cs = move.midStep;
+  }
+  if (captured && captured.color !== pos.turn && !LIONS.has(piece.role) && LIONS.has(captured.role)) cs = move.to;
+  return { changes, cs, turn: opposite(pos.turn) };
+}
+function effectKey(pos, cells, move) {
+  const e = effectChanges(pos, cells, move);
+  if (!e) return `no piece on ${move.from}`;
+  const sqs = [...e.changes.keys()];
+  if (sqs.length > 1) sqs.sort((a, b) => a - b);
+  let key = '';
+  for (const sq of sqs) {
+    const after = pieceStr(e.changes.get(sq));
+    if (after !== pieceStr(cells[sq])) key += `${sq}=${after},`;
+  }
+  return `${key}${e.turn[0]}${e.cs === undefined ? '-' : e.cs}`;
+}
+function boardCells(pos) {
+  const cells = new Array(256);
+  for (const [sq, p] of pos.board) cells[sq] = p;
+  return cells;
+}
+let sampleCounter = 0,
+  playChecks = 0;
+function effectKeyChecked(pos, cells, move) {
+  const key = effectKey(pos, cells, move);
+  if (++sampleCounter % 16 !== 0) return key;
+  playChecks++;
+  const e = effectChanges(pos, cells, move);
   const child = pos.clone();
   child.play(move);
-  const sqs = [move.from, move.to];
-  if (move.midStep !== undefined) sqs.push(move.midStep);
-  sqs.sort((a, b) => a - b);
-  const parts = [];
-  let prev = -1;
-  for (const sq of sqs) {
-    if (sq === prev) continue;
-    prev = sq;
-    const before = pieceStr(pos.board.get(sq)),
-      after = pieceStr(child.board.get(sq));
-    if (before !== after) parts.push(`${makeSquareName(sq)}=${after}`);
-  }
-  const cs = child.lastLionCapture === undefined ? '-' : makeSquareName(child.lastLionCapture);
-  return `${parts.join(',')} ${child.turn[0]} ${cs}`;
+  let ok = child.turn === e.turn && child.lastLionCapture === e.cs;
+  for (const [sq, want] of e.changes) if (pieceStr(child.board.get(sq)) !== pieceStr(want)) ok = false;
+  // and nothing else changed
+  for (const sq of child.board.occupied.xor(pos.board.occupied)) if (!e.changes.has(sq)) ok = false;
+  if (!ok) throw new Error(`internal: effect of ${makeUsi(move)} differs from shogiops play() in ${sfenOf(pos)}`);
+  return key;
+}
+
+// Per-position memo of moveDests (isLegal recomputes it for every move otherwise).
+function memoizeMoveDests(pos) {
+  const orig = pos.moveDests.bind(pos),
+    memo = new Map();
+  pos.moveDests = (sq, ctx) => {
+    let d = memo.get(sq);
+    if (d === undefined) memo.set(sq, (d = orig(sq, ctx)));
+    return d;
+  };
 }
 
 // The intended difference: a Lion steps onto an enemy Pawn/Go-Between, then takes a
@@ -173,7 +209,6 @@ function nameCell(name) {
 }
 const isUpper = t => t !== t.toLowerCase();
 const colorOf = t => (isUpper(t) ? 'b' : 'w');
-const roleLetter = t => t.replace('+', '').toLowerCase();
 const withColor = (t, color) => (color === 'b' ? t.toUpperCase() : t.toLowerCase());
 
 // ---------------------------------------------------------------- position sources
@@ -199,18 +234,19 @@ function randomMove(pos) {
   }
   return { from, to, promotion: canPromote(piece, from, to, pos.board.get(to)) && rnd() < 0.7 };
 }
-function playouts(games, plies) {
-  for (let g = 0; g < games; g++) {
-    const pos = parse(START);
-    for (let ply = 0; ply <= plies; ply++) {
-      const sfen = `${sfenOf(pos)}`;
-      addPosition(sfen, `playout ${g} ply ${ply}`);
-      if (pos.outcome() !== undefined) break;
-      const m = randomMove(pos);
-      if (!m) break;
-      pos.play(m);
-    }
+// One game; its own PRNG stream, so the sample does not depend on the thread count.
+function playout(seed, g, plies) {
+  rnd = mulberry32((seed ^ Math.imul(g + 1, 0x9e3779b1)) >>> 0);
+  const out = [];
+  const pos = parse(START);
+  for (let ply = 0; ply <= plies; ply++) {
+    out.push(sfenOf(pos));
+    if (pos.outcome() !== undefined) break;
+    const m = randomMove(pos);
+    if (!m) break;
+    pos.play(m);
   }
+  return out;
 }
 function sfenOf(pos) {
   const grid = emptyGrid();
@@ -282,10 +318,8 @@ function placePawnish(grid, color) {
 
 function randomPosition(minOthers, maxOthers, lionRich) {
   const grid = emptyGrid();
-  const royals = {};
   for (const color of ['b', 'w']) {
     const royal = rnd() < 0.08 ? '+e' : 'k';
-    royals[color] = royal;
     placeAt(grid, emptyCells(grid), withColor(royal, color));
     if (royal === 'k' && rnd() < 0.05) placeAt(grid, emptyCells(grid), withColor('+e', color));
   }
@@ -379,8 +413,8 @@ const HAND = [
   // Adjacent Lions: always capturable; igui and double capture of two Lions.
   [{ '1a': 'k', '12l': 'K', '6h': 'N', '6g': 'n', '6f': 'n', '5f': 'g', '7f': '+o' }, 'b'],
   [{ '1a': 'k', '12l': 'K', '6h': 'N', '6g': 'n', '5g': '+o', '7g': 'p', '6e': 'g' }, 'w'],
-  // Counter-strike: a Lion was just taken at 6f by a Gote Gold; Sente's non-Lions may not
-  // take the Lion at 3c, Sente's Lion may.
+  // Counter-strike: a Lion was just taken at 6f by a Gote Gold; Sente's Gold may not take
+  // the Lion at 3c, Sente's Lion may; the Rook may take the Gold.
   [{ '1a': 'k', '12l': 'K', '6f': 'g', '3c': 'n', '3d': 'G', '4d': 'N', '6h': 'R' }, 'b', '6f'],
   // Kirin-promotion case: the capturer became a Lion; it may be taken on that square.
   [{ '1a': 'k', '12l': 'K', '6f': '+o', '6g': 'G', '3c': 'n', '3d': 'G', '2f': '+H', '4f': '+D' }, 'b', '6f'],
@@ -390,26 +424,100 @@ const HAND = [
   // Lions facing each other in a crowd.
   [{ '1a': 'k', '12l': 'K', '6h': 'N', '6f': 'n', '5g': 'p', '7g': 'P', '6g': 'i', '5f': 'G', '7h': 'n', '5i': 'P' }, 'b'],
   [{ '1a': 'k', '12l': 'K', '6h': 'N', '6f': 'n', '5g': 'p', '7g': 'P', '6g': 'i', '5f': 'G', '7h': 'n', '5i': 'P' }, 'w'],
-  // A Lion that can only pass, and a position with no legal move for Sente but a pass.
-  [{ '1a': 'k', '12l': 'K', '6h': 'N', '6g': 'P', '5g': 'P', '7g': 'P', '5h': 'P', '7h': 'P', '5i': 'P', '6i': 'P' }, 'b'],
+  // A Lion boxed in by its own Pawns (one empty neighbour: a step, a pass and jumps).
+  [{ '1a': 'k', '2b': 'g', '3b': 's', '12l': 'K', '6h': 'N', '6g': 'P', '5g': 'P', '7g': 'P', '5h': 'P', '7h': 'P', '5i': 'P', '6i': 'P' }, 'b'],
+  // Three pieces can take the Gold at 6g by igui (Falcon, Lion, Eagle): one effect, so
+  // one move; Lion, Falcon and Eagle can all pass: one pass.
+  [{ '1a': 'k', '2b': 'g', '12l': 'K', '6g': 'g', '6h': '+H', '5f': 'N', '7h': '+D', '9i': '+H', '9j': '+D' }, 'b'],
+  [{ '1l': 'K', '2k': 'G', '12a': 'k', '6f': 'G', '6e': '+h', '5g': 'n', '7e': '+d', '9c': '+h', '9d': '+d' }, 'w'],
 ];
 
-// ---------------------------------------------------------------- build the sample
-const nGames = Math.round(150 * scale);
-playouts(nGames, 200);
-const nPlayout = positions.length;
-for (const [pieces, stm, cs] of HAND) addPosition(handPosition(pieces, stm, cs), 'hand-made');
-const nRandom = Math.round(9000 * scale);
-for (let i = 0; i < nRandom; i++) {
-  const lionRich = i % 3 !== 2;
-  addPosition(randomPosition(6, 30, lionRich), lionRich ? 'random lion-rich' : 'random');
+// ---------------------------------------------------------------- compare (in workers)
+// items: [{ i, sfen, source, line }] -> counts, failure reports, expected differences.
+function compareChunk(items) {
+  const res = { checked: 0, skipped: 0, expected: 0, moves: 0, playChecks: 0, outcomes: {}, failures: [], expectedLines: [] };
+  for (const { i, sfen, source, line } of items) {
+    const problems = compareOne(sfen, line, res);
+    if (problems.length) res.failures.push({ i, text: [`FAIL [${source}] ${sfen}`, ...problems.map(l => `  ${l}`)] });
+    else if (res.lastExpected) res.expectedLines.push({ i, text: `expected difference [${source}] ${sfen}: ${res.lastExpected}` });
+    res.lastExpected = undefined;
+  }
+  res.playChecks = playChecks;
+  delete res.lastExpected;
+  return res;
 }
-const nEnd = Math.round(3000 * scale);
-for (let i = 0; i < nEnd; i++) addPosition(endgamePosition(), 'endgame');
-if (verbose) console.log(`generated ${positions.length} positions (${nPlayout} from playouts) in ${Date.now() - t0} ms`);
+
+function compareOne(sfen, line, res) {
+  if (line.startsWith('error:')) return [`gravulien refused the position: ${line}`];
+  const pos = parse(sfen);
+  memoizeMoveDests(pos);
+  const ours = line === '' ? [] : line.split(' ');
+  const ctx = pos.ctx();
+  const outcome = pos.outcome(ctx);
+  if (outcome !== undefined) {
+    res.skipped++;
+    res.outcomes[outcome.result] = (res.outcomes[outcome.result] || 0) + 1;
+    if (ours.length) return [`game over for shogiops (${outcome.result}) but gravulien lists ${ours.length} moves: ${line}`];
+    return [];
+  }
+  res.checked++;
+  res.moves += ours.length;
+
+  const problems = [];
+  const cells = boardCells(pos);
+  // B: shogiops' moves.
+  const theirByKey = new Map(),
+    theirUsis = new Set();
+  for (const m of shogiopsMoves(pos, ctx)) {
+    const key = effectKeyChecked(pos, cells, m),
+      usi = makeUsi(m);
+    theirUsis.add(usi);
+    if (!theirByKey.has(key)) theirByKey.set(key, usi);
+  }
+  // A: our moves, played in shogiops.
+  const ourByKey = new Map();
+  const unparsable = [],
+    illegal = [];
+  for (const usi of ours) {
+    const m = parseUsi(usi);
+    if (!m || m.role !== undefined || makeUsi(m) !== usi || !pos.board.get(m.from)) {
+      unparsable.push(usi);
+      continue;
+    }
+    const key = effectKeyChecked(pos, cells, m);
+    // isLegal(m) holds for every move of shogiops' enumeration; ask it for the others.
+    if (!theirUsis.has(usi) && !pos.isLegal(m, ctx)) illegal.push({ usi, key });
+    if (!ourByKey.has(key)) ourByKey.set(key, []);
+    ourByKey.get(key).push(usi);
+  }
+  if (unparsable.length) problems.push(`moves not in lishogi USI form or from an empty square: ${unparsable.join(' ')}`);
+  // Each move must have its own effect: two passes, a jump also listed as a step-step
+  // over an empty square, or an igui of one victim by two pieces are duplicates.
+  const dups = [...ourByKey.values()].filter(v => v.length > 1);
+  if (dups.length) problems.push(`moves with the same effect: ${dups.map(v => v.join('=')).join(' ')}`);
+
+  const onlyOurs = [],
+    onlyTheirs = [],
+    expectedHere = [];
+  for (const [key, usis] of ourByKey) {
+    if (theirByKey.has(key)) continue;
+    if (usis.every(u => isExpectedDifference(pos, parseUsi(u)))) expectedHere.push(...usis);
+    else onlyOurs.push(...usis);
+  }
+  for (const [key, usi] of theirByKey) if (!ourByKey.has(key)) onlyTheirs.push(usi);
+  // Moves with a legal effect that shogiops' isLegal refuses as written.
+  const illegalSpelled = illegal.filter(x => theirByKey.has(x.key));
+  if (illegalSpelled.length)
+    problems.push(`moves shogiops' isLegal refuses (same effect as a legal move): ${illegalSpelled.map(x => x.usi).join(' ')}`);
+  if (onlyOurs.length) problems.push(`only gravulien: ${onlyOurs.join(' ')}`);
+  if (onlyTheirs.length) problems.push(`only shogiops: ${onlyTheirs.join(' ')}`);
+  res.expected += expectedHere.length;
+  if (expectedHere.length) res.lastExpected = expectedHere.join(' ');
+  return problems;
+}
 
 // ---------------------------------------------------------------- run gravulien
-function runGravulien(lines) {
+function runGravulien(bin, lines) {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, ['moves', 'chu', '--batch'], { stdio: ['pipe', 'pipe', 'inherit'] });
     const out = [];
@@ -425,105 +533,118 @@ function runGravulien(lines) {
   });
 }
 
-let output;
-try {
-  output = await runGravulien(positions.map(p => p.sfen));
-} catch (e) {
-  console.error(`crosscheck: cannot run ${bin}: ${e.message}`);
-  process.exit(1);
-}
-if (output.length !== positions.length) {
-  console.error(`crosscheck: ${positions.length} positions sent, ${output.length} lines received`);
-  process.exit(1);
-}
-const tEngine = Date.now();
-
-// ---------------------------------------------------------------- compare
-let checked = 0,
-  skipped = 0,
-  expected = 0,
-  failures = 0,
-  ourMoveCount = 0;
-const MAX_REPORTS = 20;
-function report(p, lines) {
-  failures++;
-  if (failures > MAX_REPORTS) return;
-  console.log(`FAIL [${p.source}] ${p.sfen}`);
-  for (const l of lines) console.log(`  ${l}`);
+// Runs this file in one worker thread per element of `data`; resolves to their answers.
+function inWorkers(data) {
+  return Promise.all(
+    data.map(
+      d =>
+        new Promise((resolve, reject) => {
+          const w = new Worker(new URL(import.meta.url), { workerData: d });
+          w.once('message', resolve);
+          w.once('error', reject);
+          w.once('exit', code => code && reject(new Error(`worker exited with status ${code}`)));
+        })
+    )
+  ).catch(e => {
+    console.error(`crosscheck: internal error: ${e.stack || e}`);
+    process.exit(1);
+  });
 }
 
-for (let i = 0; i < positions.length; i++) {
-  const p = positions[i],
-    line = output[i];
-  if (line.startsWith('error:')) {
-    report(p, [`gravulien refused the position: ${line}`]);
-    continue;
+async function main() {
+  const bin = process.argv[2];
+  if (!bin) {
+    console.error('usage: node crosscheck.mjs <path-to-gravulien> [--seed=N] [--scale=F] [--workers=N] [--verbose]');
+    process.exit(2);
   }
-  const pos = parse(p.sfen);
-  const ours = line === '' ? [] : line.split(' ');
-  const outcome = pos.outcome();
-  if (outcome !== undefined) {
-    skipped++;
-    if (ours.length) report(p, [`game over for shogiops (${outcome.result}) but gravulien lists ${ours.length} moves: ${line}`]);
-    continue;
-  }
-  checked++;
-  ourMoveCount += ours.length;
-
-  const problems = [];
-  // A: our moves, played in shogiops.
-  const ourByKey = new Map();
-  const unparsable = [],
-    illegal = [];
-  for (const usi of ours) {
-    const m = parseUsi(usi);
-    if (!m || m.role !== undefined || makeUsi(m) !== usi) {
-      unparsable.push(usi);
-      continue;
+  let seed = 20240601,
+    scale = 1,
+    workers = Math.max(1, Math.min(4, availableParallelism())),
+    verbose = false;
+  for (const a of process.argv.slice(3)) {
+    if (a.startsWith('--seed=')) seed = Number(a.slice(7)) >>> 0;
+    else if (a.startsWith('--scale=')) scale = Number(a.slice(8));
+    else if (a.startsWith('--workers=')) workers = Math.max(1, Number(a.slice(10)) | 0);
+    else if (a === '--verbose') verbose = true;
+    else {
+      console.error(`unknown argument ${a}`);
+      process.exit(2);
     }
-    const key = effectKey(pos, m);
-    if (!pos.isLegal(m)) illegal.push({ usi, m, key });
-    if (!ourByKey.has(key)) ourByKey.set(key, []);
-    ourByKey.get(key).push(usi);
   }
-  if (unparsable.length) problems.push(`moves not in lishogi USI form: ${unparsable.join(' ')}`);
-  const dups = [...ourByKey.values()].filter(v => v.length > 1);
-  if (dups.length) problems.push(`moves with the same effect: ${dups.map(v => v.join('=')).join(' ')}`);
+  const t0 = Date.now();
+  rnd = mulberry32(seed);
 
-  // B: shogiops' moves.
-  const theirByKey = new Map();
-  for (const m of shogiopsMoves(pos)) {
-    const key = effectKey(pos, m);
-    if (!theirByKey.has(key)) theirByKey.set(key, makeUsi(m));
+  // ---------------------------------------------------------------- build the sample
+  const nGames = Math.round(70 * scale),
+    plies = 200;
+  const gameChunks = Array.from({ length: workers }, () => []);
+  for (let g = 0; g < nGames; g++) gameChunks[g % workers].push(g);
+  const games = [];
+  (await inWorkers(gameChunks.map(c => ({ games: c, seed, plies })))).forEach((res, w) =>
+    res.forEach((sfens, k) => (games[gameChunks[w][k]] = sfens))
+  );
+  games.forEach((sfens, g) => sfens.forEach((sfen, ply) => addPosition(sfen, `playout ${g} ply ${ply}`)));
+  const nPlayout = positions.length;
+  for (const [pieces, stm, cs] of HAND) addPosition(handPosition(pieces, stm, cs), 'hand-made');
+  const nRandom = Math.round(8000 * scale);
+  for (let i = 0; i < nRandom; i++) {
+    const lionRich = i % 3 !== 2;
+    addPosition(randomPosition(6, 30, lionRich), lionRich ? 'random lion-rich' : 'random');
   }
+  const nEnd = Math.round(3000 * scale);
+  for (let i = 0; i < nEnd; i++) addPosition(endgamePosition(), 'endgame');
+  if (verbose) console.log(`generated ${positions.length} positions (${nPlayout} from playouts) in ${Date.now() - t0} ms`);
 
-  const onlyOurs = [],
-    onlyTheirs = [],
-    expectedHere = [];
-  for (const [key, usis] of ourByKey) {
-    if (theirByKey.has(key)) continue;
-    const allExpected = usis.every(u => isExpectedDifference(pos, parseUsi(u)));
-    if (allExpected) expectedHere.push(...usis);
-    else onlyOurs.push(...usis);
+  const tGen = Date.now();
+
+  let output;
+  try {
+    output = await runGravulien(bin, positions.map(p => p.sfen));
+  } catch (e) {
+    console.error(`crosscheck: cannot run ${bin}: ${e.message}`);
+    process.exit(1);
   }
-  for (const [key, usi] of theirByKey) if (!ourByKey.has(key)) onlyTheirs.push(usi);
-  const expectedSet = new Set(expectedHere);
-  const illegalUnexpected = illegal.filter(x => !expectedSet.has(x.usi) && theirByKey.has(x.key));
-  if (illegalUnexpected.length)
-    problems.push(`moves shogiops' isLegal refuses (same effect as a legal move): ${illegalUnexpected.map(x => x.usi).join(' ')}`);
-  if (onlyOurs.length) problems.push(`only gravulien: ${onlyOurs.join(' ')}`);
-  if (onlyTheirs.length) problems.push(`only shogiops: ${onlyTheirs.join(' ')}`);
-  expected += expectedHere.length;
-  if (verbose && expectedHere.length) console.log(`expected difference [${p.source}] ${p.sfen}: ${expectedHere.join(' ')}`);
-  if (problems.length) report(p, problems);
+  if (output.length !== positions.length) {
+    console.error(`crosscheck: ${positions.length} positions sent, ${output.length} lines received`);
+    process.exit(1);
+  }
+  const tEngine = Date.now();
+
+  // Compare in worker threads (interleaved chunks).
+  const chunks = Array.from({ length: workers }, () => []);
+  positions.forEach((p, i) => chunks[i % workers].push({ i, sfen: p.sfen, source: p.source, line: output[i] }));
+  const results = await inWorkers(chunks.map(items => ({ items })));
+
+  const total = { checked: 0, skipped: 0, expected: 0, moves: 0, playChecks: 0 };
+  const failures = [],
+    expectedLines = [],
+    outcomes = {};
+  for (const r of results) {
+    for (const k of Object.keys(total)) total[k] += r[k];
+    for (const [k, v] of Object.entries(r.outcomes)) outcomes[k] = (outcomes[k] || 0) + v;
+    failures.push(...r.failures);
+    expectedLines.push(...r.expectedLines);
+  }
+  failures.sort((a, b) => a.i - b.i);
+  expectedLines.sort((a, b) => a.i - b.i);
+  const MAX_REPORTS = 20;
+  for (const f of failures.slice(0, MAX_REPORTS)) console.log(f.text.join('\n'));
+  if (failures.length > MAX_REPORTS) console.log(`... ${failures.length - MAX_REPORTS} more failing positions not shown`);
+  for (const e of expectedLines.slice(0, verbose ? Infinity : 3)) console.log(e.text);
+  if (!verbose && expectedLines.length > 3) console.log(`... ${expectedLines.length - 3} more positions with expected differences (--verbose lists them)`);
+  const tEnd = Date.now();
+  const sec = ms => (ms / 1000).toFixed(1);
+  console.log(
+    `crosscheck: ${positions.length} positions (${nPlayout} from ${nGames} playouts, ${HAND.length} hand-made, ` +
+      `${nRandom} random, ${nEnd} endgames, seed ${seed}): ${total.checked} checked (${total.moves} moves), ` +
+      `${total.skipped} skipped terminal (${Object.entries(outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}), ${total.expected} expected differences, ${failures.length} failures ` +
+      `[${sec(tEnd - t0)} s: generate ${sec(tGen - t0)}, gravulien ${sec(tEngine - tGen)}, ` +
+      `compare ${sec(tEnd - tEngine)} on ${workers} threads; ${total.playChecks} effects confirmed by play()]`
+  );
+  process.exit(failures.length ? 1 : 0);
 }
 
-if (failures > MAX_REPORTS) console.log(`... ${failures - MAX_REPORTS} more failing positions not shown`);
-const tEnd = Date.now();
-console.log(
-  `crosscheck: ${positions.length} positions (${nPlayout} from ${nGames} playouts), ` +
-    `${checked} checked (${ourMoveCount} moves), ${skipped} skipped terminal, ` +
-    `${expected} expected differences, ${failures} failures ` +
-    `[${((tEnd - t0) / 1000).toFixed(1)} s, gravulien ${((tEngine - t0) / 1000).toFixed(1)} s incl. generation]`
-);
-process.exit(failures ? 1 : 0);
+if (isMainThread) await main();
+else if (workerData.games)
+  parentPort.postMessage(workerData.games.map(g => playout(workerData.seed, g, workerData.plies)));
+else parentPort.postMessage(compareChunk(workerData.items));
