@@ -61,15 +61,10 @@ static const char *conf_options(const gv_game *g, int k, gv_rng *r, char *buf, s
     size_t n = 0;
     buf[0] = 0;
     for (const gv_option_def *o = g->options; o->name; o++) {
-        int nvals = 1;
-        for (const char *p = o->values; *p; p++)
-            nvals += *p == '|';
-        int pick = (int)gv_rng_below(r, (uint32_t)nvals);
-        const char *v = o->values;
-        for (int i = 0; i < pick; i++)
-            v = strchr(v, '|') + 1;
-        size_t vlen = strcspn(v, "|");
-        n += (size_t)snprintf(buf + n, len - n, "%s%s=%.*s", n ? "," : "", o->name, (int)vlen, v);
+        char v[64];
+        int nvals = gv_option_sample(o, 0, NULL, 0);
+        gv_option_sample(o, (int)gv_rng_below(r, (uint32_t)nvals), v, sizeof v);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? "," : "", o->name, v);
     }
     return buf;
 }
@@ -387,18 +382,17 @@ static void test_registry(void)
         CHECK(g->init(st, "", err, sizeof err) == 0);
         for (const gv_option_def *o = g->options; o && o->name; o++) {
             char text[256];
-            size_t dl = strlen(o->def);
-            int found = 0;
-            for (const char *v = o->values; *v;) {
-                size_t vl = strcspn(v, "|");
-                found |= vl == dl && strncmp(v, o->def, vl) == 0;
-                snprintf(text, sizeof text, "%s=%.*s", o->name, (int)vl, v);
+            int found = gv_option_value_ok(o, o->def);
+            int nvals = gv_option_sample(o, 0, NULL, 0);
+            for (int vi = 0; vi < nvals; vi++) {
+                char v[64];
+                gv_option_sample(o, vi, v, sizeof v);
+                snprintf(text, sizeof text, "%s=%s", o->name, v);
                 err[0] = 0;
                 if (g->init(st, text, err, sizeof err) != 0) {
                     fprintf(stderr, "FAIL %s: %s: init('%s'): %s\n", t_current, g->name, text, err);
                     t_failures++;
                 }
-                v += vl + (v[vl] == '|');
             }
             if (!found) {
                 fprintf(stderr, "FAIL %s: %s option %s default '%s' not in '%s'\n", t_current,

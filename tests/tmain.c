@@ -10,7 +10,8 @@ int t_failures;
 const char *t_current;
 
 extern const t_case core_tests[], conformance_tests[], chu_perft_tests[], chu_rules_tests[],
-    chu_notation_tests[], fuzz_tests[];
+    chu_notation_tests[], fuzz_tests[], exac_perft_tests[], exac_rules_tests[],
+    exac_notation_tests[];
 
 static const struct {
     const char *name;
@@ -21,6 +22,9 @@ static const struct {
     {"chu_perft", chu_perft_tests},
     {"chu_rules", chu_rules_tests},
     {"chu_notation", chu_notation_tests},
+    {"exac_perft", exac_perft_tests},
+    {"exac_rules", exac_rules_tests},
+    {"exac_notation", exac_notation_tests},
     {"fuzz", fuzz_tests},
 };
 

@@ -23,7 +23,7 @@ void *cli_new_state(const char *game, const char *options, const char *position,
     const gv_game *g = gv_game_find(game);
     char err[GV_ERRLEN];
     if (!g) {
-        cli_usage_error("unknown game '%s' (known: chu)", game ? game : "");
+        cli_usage_error("unknown game '%s' (known: chu, exac)", game ? game : "");
         return NULL;
     }
     void *st = calloc(1, g->state_size);
@@ -41,18 +41,40 @@ void *cli_new_state(const char *game, const char *options, const char *position,
     return st;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 void cli_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep)
 {
     int n = g->legal_moves(st, buf);
+    char (*text)[64] = n ? malloc((size_t)n * sizeof *text) : NULL;
+    char **order = n ? malloc((size_t)n * sizeof *order) : NULL;
+    if (n && (!text || !order)) {
+        free(text);
+        free(order);
+        fputs("gravulien: out of memory\n", stderr);
+        return;
+    }
     for (int i = 0; i < n; i++) {
-        char mv[64];
-        g->write_move(st, buf[i], mv, sizeof mv);
-        fputs(mv, stdout);
+        if (g->describe_move)
+            g->describe_move(st, buf[i], text[i], sizeof text[i]);
+        else
+            g->write_move(st, buf[i], text[i], sizeof text[i]);
+        order[i] = text[i];
+    }
+    /* Sorted as plain byte strings, so the listing does not depend on generation order. */
+    qsort(order, (size_t)n, sizeof *order, cmp_str);
+    for (int i = 0; i < n; i++) {
+        fputs(order[i], stdout);
         if (i + 1 < n)
             fputs(sep, stdout);
     }
     if (n || strcmp(sep, "\n") != 0)
         putchar('\n');
+    free(text);
+    free(order);
 }
 
 static void usage(FILE *f)
@@ -71,7 +93,8 @@ static void usage(FILE *f)
           "  games      list the games and their options\n"
           "  help       this text\n"
           "\n"
-          "games: chu (Chu Shogi; positions are SFEN, 'startpos' is the start)\n",
+          "games: chu   Chu Shogi (positions are SFEN; 'startpos' is the start)\n"
+          "       exac  Exac (positions like 1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1)\n",
           f);
 }
 

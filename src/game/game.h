@@ -28,7 +28,8 @@ typedef struct gv_result {
     char reason[64];     /* short machine-friendly reason: "royal captured", ... */
 } gv_result;
 
-/* One option of a game: a name, its allowed values ("|"-separated) and its default. */
+/* One option of a game: a name, its allowed values ("a|b|c", or "LO..HI" for a whole
+ * number in that range) and its default. */
 typedef struct gv_option_def {
     const char *name;
     const char *values;
@@ -68,6 +69,8 @@ typedef struct gv_game {
     int (*parse_move)(void *st, const char *text, gv_move *m, char *err, size_t errlen);
     /* Writes a legal move in the game's canonical notation. Returns length or -1. */
     int (*write_move)(void *st, gv_move m, char *buf, size_t len);
+    /* Optional: the line `gravulien moves` prints for a legal move (NULL: write_move). */
+    int (*describe_move)(void *st, gv_move m, char *buf, size_t len);
 } gv_game;
 
 /* Registry: the games this build knows. gv_games_init must be called once before any
@@ -76,6 +79,13 @@ void gv_games_init(void);
 const gv_game *gv_game_find(const char *name);
 int gv_game_count(void);
 const gv_game *gv_game_at(int i);
+
+/* Is value allowed for this option? */
+int gv_option_value_ok(const gv_option_def *def, const char *value);
+/* Representative values of an option, for tests and menus: every listed value, or for a
+ * range its low end, its default and its high end. Writes value i into buf; returns the
+ * number of representative values. */
+int gv_option_sample(const gv_option_def *def, int i, char *buf, size_t len);
 
 /* Splits "k=v,k=v" and checks every key and value against defs; calls set(ctx, def
  * index, value) for each. Returns 0, or -1 with a message in err. */

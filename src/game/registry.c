@@ -1,19 +1,24 @@
 /* Registry of games and the shared option parser. */
 #include "game/game.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/gv_core.h"
 #include "games/chu/chu_game.h"
+#include "games/exac/exac_game.h"
 
 static const gv_game *const games[] = {
     &gv_chu_game,
+    &gv_exac_game,
 };
 
 void gv_games_init(void)
 {
     gv_chu_init_tables();
+    gv_exac_init_tables();
 }
 
 int gv_game_count(void)
@@ -34,8 +39,14 @@ const gv_game *gv_game_find(const char *name)
     return NULL;
 }
 
+/* values is "a|b|c", or "LO..HI" for a whole number in that range. */
 static int value_allowed(const char *values, const char *v, size_t vlen)
 {
+    const char *dots = strstr(values, "..");
+    if (dots && isdigit((unsigned char)values[0])) {
+        long lo = strtol(values, NULL, 10), hi = strtol(dots + 2, NULL, 10), x;
+        return vlen > 0 && vlen < 12 && gv_parse_int(v, lo, hi, &x, NULL, 0) == 0;
+    }
     const char *p = values;
     while (*p) {
         const char *bar = strchr(p, '|');
@@ -47,6 +58,31 @@ static int value_allowed(const char *values, const char *v, size_t vlen)
         p = bar + 1;
     }
     return 0;
+}
+
+int gv_option_value_ok(const gv_option_def *def, const char *value)
+{
+    return value_allowed(def->values, value, strlen(value));
+}
+
+int gv_option_sample(const gv_option_def *def, int i, char *buf, size_t len)
+{
+    const char *v = def->values, *dots = strstr(v, "..");
+    if (dots && isdigit((unsigned char)v[0])) {
+        const char *pick = i == 0 ? v : i == 1 ? def->def : dots + 2;
+        if (buf && len)
+            snprintf(buf, len, "%.*s", (int)strcspn(pick, "."), pick);
+        return 3;
+    }
+    int n = 0;
+    for (const char *p = v;; n++) {
+        size_t k = strcspn(p, "|");
+        if (n == i && buf && len)
+            snprintf(buf, len, "%.*s", (int)k, p);
+        if (!p[k])
+            return n + 1;
+        p += k + 1;
+    }
 }
 
 int gv_options_apply(const gv_option_def *defs, const char *text,
