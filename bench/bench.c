@@ -43,9 +43,10 @@ static void bench_perft(const char *game, int depth, int runs)
 int main(int argc, char **argv)
 {
     gv_games_init();
-    int runs = argc > 1 ? atoi(argv[1]) : 5;
+    int runs = argc > 1 ? atoi(argv[1]) : 7;
     if (runs < 1 || runs > 16)
-        runs = 5;
+        runs = 7;
     bench_perft("chu", 4, runs);
+    bench_perft("exac", 4, runs);
     return 0;
 }
