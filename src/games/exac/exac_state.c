@@ -103,13 +103,11 @@ static int ended_by_rule(exac_state *s, gv_result *res)
         strcpy(res->reason, why);
         return 1;
     }
-    if ((p->opt.repetition && threefold(s)) ||
-        (p->opt.quiet_limit && p->quiet >= p->opt.quiet_limit)) {
+    int repeated = p->opt.repetition && threefold(s);
+    if (repeated || (p->opt.quiet_limit && p->quiet >= p->opt.quiet_limit)) {
         res->status = GV_DRAW;
         res->winner = -1;
-        strcpy(res->reason, p->opt.quiet_limit && p->quiet >= p->opt.quiet_limit &&
-                                !(p->opt.repetition && threefold(s))
-                                ? "quiet limit" : "repetition");
+        strcpy(res->reason, repeated ? "repetition" : "quiet limit");
         return 1;
     }
     return 0;
