@@ -45,6 +45,15 @@ grep -qx '7j7h' "$out" || { echo "FAIL moves chu: lion jump 7j7h missing"; fail=
 run 0 "moves of an ended game print nothing" "$BIN" moves chu '12/12/12/12/12/12/12/12/12/12/12/5K6 w - 1'
 [ -s "$out" ] && { echo "FAIL ended game has moves"; fail=1; }
 
+# Exac
+run 0 "perft exac 2" "$BIN" perft exac 2 && last_line_is "perft exac 2" "nodes 1849"
+run 0 "perft exac 3 from text" "$BIN" perft exac 3 '1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1' && last_line_is "perft exac 3" "nodes 105189"
+run 0 "moves exac" "$BIN" moves exac
+[ "$(wc -l <"$out")" -eq 43 ] || { echo "FAIL moves exac: expected 43 lines"; fail=1; }
+sort -c "$out" 2>/dev/null || { echo "FAIL moves exac: not sorted"; fail=1; }
+run 2 "exac malformed position" "$BIN" moves exac '1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFX1 f 0 1' && one_line_error "exac malformed" "rank 7"
+run 2 "exac bad option" "$BIN" moves exac --options quiet_limit=-3 && one_line_error "exac bad option" "quiet_limit"
+
 # errors: one line, exit status 2
 run 2 "unknown game" "$BIN" perft nosuchgame 2 && one_line_error "unknown game" "unknown game 'nosuchgame'"
 run 2 "bad depth" "$BIN" perft chu x && one_line_error "bad depth" "bad depth"

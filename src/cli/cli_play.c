@@ -41,19 +41,50 @@ static void draw_sfen_board(const char *sfen, FILE *out)
     }
 }
 
+/* Draws an Exac position text as a 7x7 grid (files g..z, ranks 1..7 from the top). */
+static void draw_exac_board(const char *text, FILE *out)
+{
+    fputs("\n    g n m s d v z\n", out);
+    const char *s = text;
+    for (int r = 1; r <= 7; r++) {
+        fprintf(out, " %d  ", r);
+        while (*s && *s != '/' && *s != ' ') {
+            if (isdigit((unsigned char)*s)) {
+                for (int i = 0; i < *s - '0'; i++)
+                    fputs(". ", out);
+            } else {
+                fprintf(out, "%c ", *s);
+            }
+            s++;
+        }
+        if (*s == '/')
+            s++;
+        fputs("\n", out);
+    }
+}
+
 static void show(const gv_game *g, void *st)
 {
     char pos[GV_MAX_TEXT];
     g->get_position(st, pos, sizeof pos);
     if (strcmp(g->name, "chu") == 0)
         draw_sfen_board(pos, stdout);
+    else if (strcmp(g->name, "exac") == 0)
+        draw_exac_board(pos, stdout);
     printf("\nposition: %s\n", pos);
 }
 
 static const char play_help[] =
-    "Type a move in USI (7i7h, 7i7h+, lion 6i5h4h, igui 6i5h6i, pass 7g7f7g) or TSA\n"
-    "(P-7h, Px7d=, Lnx!9d, Lnx3hx2i, pass). Commands: moves, undo, board, help, resign,\n"
-    "quit.\n";
+    "Chu: type a move in USI (7i7h, 7i7h+, lion 6i5h4h, igui 6i5h6i, pass 7g7f7g) or TSA\n"
+    "(P-7h, Px7d=, Lnx!9d, Lnx3hx2i, pass). Exac: the game's notation (m5, Hxd3) or\n"
+    "from-to (m6-m5). Commands: moves, undo, board, help, resign, quit.\n";
+
+static const char *side_name(const gv_game *g, int side)
+{
+    if (strcmp(g->name, "chu") == 0)
+        return side ? "Gote" : "Sente";
+    return side ? "Second" : "First";
+}
 
 int cli_play(int argc, char **argv)
 {
@@ -91,10 +122,10 @@ int cli_play(int argc, char **argv)
             if (res.status == GV_DRAW)
                 printf("Game over: draw (%s).\n", res.reason);
             else
-                printf("Game over: %s wins (%s).\n", res.winner ? "Gote" : "Sente", res.reason);
+                printf("Game over: %s wins (%s).\n", side_name(g, res.winner), res.reason);
             break;
         }
-        printf("%s to move> ", g->to_move(st) ? "Gote" : "Sente");
+        printf("%s to move> ", side_name(g, g->to_move(st)));
         fflush(stdout);
         if (!fgets(line, sizeof line, stdin))
             break;
@@ -121,8 +152,8 @@ int cli_play(int argc, char **argv)
                 show(g, st);
             }
         } else if (strcmp(cmd, "resign") == 0) {
-            printf("%s resigns; %s wins.\n", g->to_move(st) ? "Gote" : "Sente",
-                   g->to_move(st) ? "Sente" : "Gote");
+            printf("%s resigns; %s wins.\n", side_name(g, g->to_move(st)),
+                   side_name(g, !g->to_move(st)));
             break;
         } else {
             gv_move m;
