@@ -50,7 +50,7 @@ run 0 "perft exac 2" "$BIN" perft exac 2 && last_line_is "perft exac 2" "nodes 1
 run 0 "perft exac 3 from text" "$BIN" perft exac 3 '1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1' && last_line_is "perft exac 3" "nodes 105189"
 run 0 "moves exac" "$BIN" moves exac
 [ "$(wc -l <"$out")" -eq 43 ] || { echo "FAIL moves exac: expected 43 lines"; fail=1; }
-sort -c "$out" 2>/dev/null || { echo "FAIL moves exac: not sorted"; fail=1; }
+LC_ALL=C sort -c "$out" 2>/dev/null || { echo "FAIL moves exac: not sorted"; fail=1; }
 run 2 "exac malformed position" "$BIN" moves exac '1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFX1 f 0 1' && one_line_error "exac malformed" "rank 7"
 run 2 "exac bad option" "$BIN" moves exac --options quiet_limit=-3 && one_line_error "exac bad option" "quiet_limit"
 
