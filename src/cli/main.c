@@ -65,7 +65,8 @@ void cli_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep)
         order[i] = text[i];
     }
     /* Sorted as plain byte strings, so the listing does not depend on generation order. */
-    qsort(order, (size_t)n, sizeof *order, cmp_str);
+    if (n > 1)
+        qsort(order, (size_t)n, sizeof *order, cmp_str);
     for (int i = 0; i < n; i++) {
         fputs(order[i], stdout);
         if (i + 1 < n)

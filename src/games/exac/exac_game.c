@@ -100,6 +100,11 @@ static int g_write_move(void *st, gv_move m, char *buf, size_t len)
     return exac_write_move(st, m, buf, len);
 }
 
+static int g_describe_move(void *st, gv_move m, char *buf, size_t len)
+{
+    return exac_describe_move(st, m, buf, len);
+}
+
 const gv_game gv_exac_game = {
     .name = "exac",
     .title = "Exac",
@@ -118,4 +123,5 @@ const gv_game gv_exac_game = {
     .hash = g_hash,
     .parse_move = g_parse_move,
     .write_move = g_write_move,
+    .describe_move = g_describe_move,
 };
