@@ -10,6 +10,8 @@ command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v make  >/dev/null 2>&1 || need="$need make"
 command -v node  >/dev/null 2>&1 || need="$need nodejs"
 command -v npm   >/dev/null 2>&1 || need="$need npm"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+[ -f /usr/include/jansson.h ] || need="$need libjansson-dev"
 
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then

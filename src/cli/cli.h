@@ -25,5 +25,6 @@ void cli_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep);
 int cli_perft(int argc, char **argv);
 int cli_moves(int argc, char **argv);
 int cli_play(int argc, char **argv);
+int cli_vectors(int argc, char **argv);
 
 #endif

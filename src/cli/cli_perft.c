@@ -41,7 +41,7 @@ static int parse_args(int argc, char **argv, cli_args *a, int allow_divide)
         }
     }
     if (!a->game)
-        return cli_usage_error("missing game name (known: chu, exac)");
+        return cli_usage_error("missing game name (known: chu, exac, grav)");
     return 0;
 }
 

@@ -23,7 +23,7 @@ void *cli_new_state(const char *game, const char *options, const char *position,
     const gv_game *g = gv_game_find(game);
     char err[GV_ERRLEN];
     if (!g) {
-        cli_usage_error("unknown game '%s' (known: chu, exac)", game ? game : "");
+        cli_usage_error("unknown game '%s' (known: chu, exac, grav)", game ? game : "");
         return NULL;
     }
     void *st = calloc(1, g->state_size);
@@ -91,11 +91,14 @@ static void usage(FILE *f)
           "        read positions from stdin, one per line; print each one's moves on a line\n"
           "  play <game> [--options k=v,...] [--position TEXT]\n"
           "        play at the terminal, two people at one keyboard\n"
+          "  vectors grav FILE\n"
+          "        replay Grav test vectors; one line per disagreement, then 'N passed, M failed'\n"
           "  games      list the games and their options\n"
           "  help       this text\n"
           "\n"
           "games: chu   Chu Shogi (positions are SFEN; 'startpos' is the start)\n"
-          "       exac  Exac (positions like 1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1)\n",
+          "       exac  Exac (positions like 1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1)\n"
+          "       grav  Grav (options size=13,players=2,seed=0,...; see 'gravulien games')\n",
           f);
 }
 
@@ -124,6 +127,8 @@ int main(int argc, char **argv)
         return cli_moves(argc - 2, argv + 2);
     if (strcmp(cmd, "play") == 0)
         return cli_play(argc - 2, argv + 2);
+    if (strcmp(cmd, "vectors") == 0)
+        return cli_vectors(argc - 2, argv + 2);
     if (strcmp(cmd, "games") == 0)
         return cmd_games();
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

@@ -83,7 +83,7 @@ const gv_game *gv_game_at(int i);
 /* Is value allowed for this option? */
 int gv_option_value_ok(const gv_option_def *def, const char *value);
 /* Representative values of an option, for tests and menus: every listed value, or for a
- * range its low end, its default and its high end. Writes value i into buf; returns the
+ * range its low end and its default. Writes value i into buf; returns the
  * number of representative values. */
 int gv_option_sample(const gv_option_def *def, int i, char *buf, size_t len);
 

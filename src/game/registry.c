@@ -9,10 +9,12 @@
 #include "core/gv_core.h"
 #include "games/chu/chu_game.h"
 #include "games/exac/exac_game.h"
+#include "games/grav/grav_game.h"
 
 static const gv_game *const games[] = {
     &gv_chu_game,
     &gv_exac_game,
+    &gv_grav_game,
 };
 
 void gv_games_init(void)
@@ -45,7 +47,7 @@ static int value_allowed(const char *values, const char *v, size_t vlen)
     const char *dots = strstr(values, "..");
     if (dots && isdigit((unsigned char)values[0])) {
         long lo = strtol(values, NULL, 10), hi = strtol(dots + 2, NULL, 10), x;
-        return vlen > 0 && vlen < 12 && gv_parse_int(v, lo, hi, &x, NULL, 0) == 0;
+        return vlen > 0 && vlen < 24 && gv_parse_int(v, lo, hi, &x, NULL, 0) == 0;
     }
     const char *p = values;
     while (*p) {
@@ -69,10 +71,13 @@ int gv_option_sample(const gv_option_def *def, int i, char *buf, size_t len)
 {
     const char *v = def->values, *dots = strstr(v, "..");
     if (dots && isdigit((unsigned char)v[0])) {
-        const char *pick = i == 0 ? v : i == 1 ? def->def : dots + 2;
+        /* The ends of a range may be invalid together with other options' defaults (a
+         * Grav parameter bounded by the board size), so only the low end and the default
+         * are representative. */
+        const char *pick = i == 0 ? v : def->def;
         if (buf && len)
             snprintf(buf, len, "%.*s", (int)strcspn(pick, "."), pick);
-        return 3;
+        return 2;
     }
     int n = 0;
     for (const char *p = v;; n++) {
