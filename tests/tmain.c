@@ -11,7 +11,7 @@ const char *t_current;
 
 extern const t_case core_tests[], conformance_tests[], chu_perft_tests[], chu_rules_tests[],
     chu_notation_tests[], fuzz_tests[], exac_perft_tests[], exac_rules_tests[],
-    exac_notation_tests[], grav_rules_tests[];
+    exac_notation_tests[], grav_rules_tests[], grav_record_tests[], grav_flow_rules_tests[];
 
 static const struct {
     const char *name;
@@ -26,6 +26,8 @@ static const struct {
     {"exac_rules", exac_rules_tests},
     {"exac_notation", exac_notation_tests},
     {"grav_rules", grav_rules_tests},
+    {"grav_record", grav_record_tests},
+    {"grav_flow_rules", grav_flow_rules_tests},
     {"fuzz", fuzz_tests},
 };
 

@@ -100,51 +100,85 @@ unsigned grav_violations(const uint8_t *board, int n, const grav_params *pr,
 /* ---- Bonus shapes ---------------------------------------------------------------------
  * The centres worth looking at are those for which q's mirror is a stone: c = (q + r)/2
  * for each stone r (r = q gives c = q). Coordinates are kept doubled so that half-integer
- * centres are exact: the mirror of x about c is (cx2 - x, cy2 - y). */
-
-enum { GR_SET_WORDS = (GR_POINTS + 63) / 64 };
+ * centres are exact: the mirror of x about c is (cx2 - x, cy2 - y).
+ *
+ * Sets of points are row bitsets (bit x of row y; N <= 23 fits a 32-bit row), so S_c is
+ * one AND per row against the mirrored stones, and K_c is grown from q by 8-neighbour
+ * dilation inside S_c. Cost per centre: O(N) for S_c, O(N * radius of K_c) for K_c; the
+ * maximality check compares the qualifying sets pairwise, O(k^2 N). Stack: one set per
+ * stone in the worst case (about 50 KB on a full 23x23 board). */
 
 typedef struct shape_set {
-    uint64_t w[GR_SET_WORDS];
-    int size;
+    uint32_t row[GR_MAXN];
+    uint8_t lo, hi;  /* rows outside lo..hi are zero */
+    uint16_t size;
 } shape_set;
 
-/* Is point (x, y) a stone whose mirror about the doubled centre (cx2, cy2) is a stone,
- * i.e. a member of S_c? */
-static int in_symmetric(const uint8_t *board, int n, int cx2, int cy2, int x, int y)
+/* Row v (bits 0..n-1) mirrored: bit x goes to bit n-1-x. */
+static uint32_t row_reverse(uint32_t v, int n)
 {
-    int mx = cx2 - x, my = cy2 - y;
-    return x >= 0 && x < n && y >= 0 && y < n && mx >= 0 && mx < n && my >= 0 && my < n &&
-           board[y * n + x] && board[my * n + mx];
+    v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+    v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+    v = ((v >> 4) & 0x0F0F0F0Fu) | ((v & 0x0F0F0F0Fu) << 4);
+    v = ((v >> 8) & 0x00FF00FFu) | ((v & 0x00FF00FFu) << 8);
+    v = (v >> 16) | (v << 16);
+    return v >> (32 - n);
 }
 
-/* K_c by the connected reading: the stones of S_c joined to q through 8-neighbour steps
- * within S_c. seen[] holds stamps; a point is in K_c when seen[p] == stamp. */
-static void connected_part(const uint8_t *board, int n, int cx2, int cy2, int q,
-                           uint16_t *seen, uint16_t stamp, shape_set *k)
+/* S_c for the doubled centre (cx2, cy2): stones whose mirror is a stone. st holds the
+ * stones, rv the same rows reversed. */
+static void symmetric_stones(const uint32_t *st, const uint32_t *rv, int n, int cx2, int cy2,
+                             shape_set *s)
 {
-    int stack[GR_POINTS], top = 0;
-    seen[q] = stamp;
-    stack[top++] = q;
-    k->w[q >> 6] |= 1ULL << (q & 63);
-    k->size = 1;
-    while (top) {
-        int p = stack[--top], px = p % n, py = p / n;
-        for (int dy = -1; dy <= 1; dy++) {
-            for (int dx = -1; dx <= 1; dx++) {
-                int x = px + dx, y = py + dy;
-                if ((!dx && !dy) || !in_symmetric(board, n, cx2, cy2, x, y))
-                    continue;
-                int t = y * n + x;
-                if (seen[t] == stamp)
-                    continue;
-                seen[t] = stamp;
-                stack[top++] = t;
-                k->w[t >> 6] |= 1ULL << (t & 63);
-                k->size++;
+    int lo = cy2 - (n - 1) > 0 ? cy2 - (n - 1) : 0, hi = cy2 < n - 1 ? cy2 : n - 1;
+    int sh = cx2 - (n - 1);
+    memset(s->row, 0, sizeof s->row);
+    s->lo = (uint8_t)lo;
+    s->hi = (uint8_t)hi;
+    for (int y = lo; y <= hi; y++) {
+        uint32_t m = rv[cy2 - y];
+        s->row[y] = st[y] & (sh >= 0 ? m << sh : m >> -sh);
+    }
+}
+
+/* K_c by the connected reading: the points of S joined to (qx, qy) through 8-neighbour
+ * steps within S. Grows k from q until it stops changing (sweeping down then up, so a
+ * compact shape takes few rounds), within the band of non-empty rows of S around q. */
+static void connected_part(const shape_set *s, int qx, int qy, shape_set *k)
+{
+    int lo = qy, hi = qy;
+    while (lo > s->lo && s->row[lo - 1])
+        lo--;
+    while (hi < s->hi && s->row[hi + 1])
+        hi++;
+    memset(k->row, 0, sizeof k->row);
+    k->lo = (uint8_t)lo;
+    k->hi = (uint8_t)hi;
+    k->row[qy] = 1u << qx;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i <= hi - lo; i++) {
+                int y = pass ? hi - i : lo + i;
+                uint32_t d = k->row[y] | (y > lo ? k->row[y - 1] : 0) |
+                             (y < hi ? k->row[y + 1] : 0);
+                d |= d << 1 | d >> 1;
+                d &= s->row[y];
+                if (d != k->row[y]) {
+                    k->row[y] = d;
+                    changed = 1;
+                }
             }
         }
     }
+}
+
+static int set_size(const shape_set *s)
+{
+    int size = 0;
+    for (int y = s->lo; y <= s->hi; y++)
+        size += __builtin_popcount(s->row[y]);
+    return size;
 }
 
 /* Is a a strict subset of b? */
@@ -152,52 +186,48 @@ static int strict_subset(const shape_set *a, const shape_set *b)
 {
     if (a->size >= b->size)
         return 0;
-    for (int i = 0; i < GR_SET_WORDS; i++)
-        if (a->w[i] & ~b->w[i])
+    for (int y = a->lo; y <= a->hi; y++)
+        if (a->row[y] & ~b->row[y])
             return 0;
     return 1;
 }
 
 int grav_bonus_count(const uint8_t *board, int n, const grav_options *opt, int q)
 {
-    int stones[GR_POINTS], m = 0;
-    uint16_t seen[GR_POINTS];
-    shape_set found[GR_POINTS];
+    uint32_t st[GR_MAXN], rv[GR_MAXN];
+    shape_set found[GR_POINTS], sym;
     int nfound = 0;
     int qx = q % n, qy = q / n;
 
     if (!board[q])
         return 0;
-    for (int p = 0; p < n * n; p++)
-        if (board[p])
-            stones[m++] = p;
-    memset(seen, 0, sizeof(uint16_t) * (size_t)(n * n));
+    for (int y = 0; y < n; y++) {
+        uint32_t row = 0;
+        for (int x = 0; x < n; x++)
+            row |= (uint32_t)(board[y * n + x] != 0) << x;
+        st[y] = row;
+        rv[y] = row_reverse(row, n);
+    }
 
     /* Step 1. For each centre c = (q + r)/2, K_c and whether it qualifies: q's mirror r in
-     * K_c and |K_c| >= 4. */
-    for (int i = 0; i < m; i++) {
-        int r = stones[i];
-        int cx2 = qx + r % n, cy2 = qy + r / n;
-        shape_set *k = &found[nfound];
-        memset(k->w, 0, sizeof k->w);
-        k->size = 0;
-        if (opt->shapes_any) {
-            /* Literal reading: K_c = S_c (q and r are members by construction). */
-            for (int j = 0; j < m; j++) {
-                int p = stones[j];
-                if (in_symmetric(board, n, cx2, cy2, p % n, p / n)) {
-                    k->w[p >> 6] |= 1ULL << (p & 63);
-                    k->size++;
-                }
+     * K_c (by the literal reading K_c = S_c, which holds q and r by construction) and
+     * |K_c| >= 4. */
+    for (int ry = 0; ry < n; ry++) {
+        for (uint32_t bits = st[ry]; bits; bits &= bits - 1) {
+            int rx = __builtin_ctz(bits);
+            shape_set *k = &found[nfound];
+            if (opt->shapes_any) {
+                symmetric_stones(st, rv, n, qx + rx, qy + ry, k);
+            } else {
+                symmetric_stones(st, rv, n, qx + rx, qy + ry, &sym);
+                connected_part(&sym, qx, qy, k);
+                if (!(k->row[ry] >> rx & 1))
+                    continue;
             }
-        } else {
-            uint16_t stamp = (uint16_t)(i + 1);
-            connected_part(board, n, cx2, cy2, q, seen, stamp, k);
-            if (seen[r] != stamp)
-                continue;
+            k->size = (uint16_t)set_size(k);
+            if (k->size >= 4)
+                nfound++;
         }
-        if (k->size >= 4)
-            nfound++;
     }
 
     /* Step 2. Count the maximal ones: no other qualifying centre's set strictly contains

@@ -252,16 +252,26 @@ static void do_pass(flow *f, int pl)
     start_regular(f, next_active(p, pl));
 }
 
-static void do_accept(flow *f, int pl)
+/* Takes pl off the list of players still to answer; the stone stands once nobody is
+ * left. Returns 0 if pl was not on the list. */
+static int answered(flow *f, int pl)
 {
     grav_ctl *c = &f->p->c;
     int i = 0;
     while (i < c->nasked && c->asked[i] != pl)
         i++;
+    if (i == c->nasked)
+        return 0;
     memmove(&c->asked[i], &c->asked[i + 1], (size_t)(c->nasked - i - 1));
     c->asked[--c->nasked] = 0;
     if (c->nasked == 0)
         stands(f, c->pend_q, c->pend_player);
+    return 1;
+}
+
+static void do_accept(flow *f, int pl)
+{
+    answered(f, pl);
 }
 
 static void do_grav(flow *f, int caller)
@@ -328,12 +338,7 @@ static void do_resign(flow *f, int pl)
             if (c->phase == GR_DECLARE)
                 continue_turn(f, pl);
         } else {
-            for (int i = 0; i < c->nasked; i++)
-                if (c->asked[i] == pl) {
-                    c->asked[i] = 0;
-                    do_accept(f, 0);
-                    break;
-                }
+            answered(f, pl);
         }
         break;
     case GR_DECLARE:
