@@ -294,7 +294,8 @@ int grav_set_text(grav_pos *out, const char *text, char *err, size_t errlen)
     if (strlen(text) >= sizeof copy)
         return gv_err(err, errlen, "position text too long");
     strcpy(copy, text);
-    for (char *tok = strtok(copy, " "); tok; tok = strtok(NULL, " ")) {
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq)
             return gv_err(err, errlen, "field '%.20s' must be written key=value", tok);
