@@ -54,6 +54,14 @@ LC_ALL=C sort -c "$out" 2>/dev/null || { echo "FAIL moves exac: not sorted"; fai
 run 2 "exac malformed position" "$BIN" moves exac '1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFX1 f 0 1' && one_line_error "exac malformed" "rank 7"
 run 2 "exac bad option" "$BIN" moves exac --options quiet_limit=-3 && one_line_error "exac bad option" "quiet_limit"
 
+# Grav
+run 0 "moves grav" "$BIN" moves grav --options size=7,players=3
+grep -qx '1 pass' "$out" || { echo "FAIL moves grav: '1 pass' missing"; fail=1; }
+[ "$(grep -c ' place ' "$out")" -eq 49 ] || { echo "FAIL moves grav: expected 49 placements"; fail=1; }
+run 2 "grav bad size" "$BIN" moves grav --options size=9 && one_line_error "grav bad size" "size"
+run 2 "grav bad position" "$BIN" moves grav 'N=7 players=2' && one_line_error "grav bad position" "missing"
+run 2 "vectors missing file" "$BIN" vectors grav /nonexistent.jsonl && one_line_error "vectors missing" "cannot open"
+
 # errors: one line, exit status 2
 run 2 "unknown game" "$BIN" perft nosuchgame 2 && one_line_error "unknown game" "unknown game 'nosuchgame'"
 run 2 "bad depth" "$BIN" perft chu x && one_line_error "bad depth" "bad depth"

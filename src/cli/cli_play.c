@@ -63,6 +63,28 @@ static void draw_exac_board(const char *text, FILE *out)
     }
 }
 
+/* Draws the board= field of a Grav position text as a grid ('.' empty, digits stones). */
+static void draw_grav_board(const char *text, FILE *out)
+{
+    const char *b = strstr(text, " board=");
+    if (!b)
+        return;
+    b += 7;
+    int n = (int)strcspn(b, "/ ");
+    fputs("\n    ", out);
+    for (int x = 0; x < n; x++)
+        fprintf(out, "%c ", n == 7 ? "gnmsdvz"[x] : 'a' + x);
+    fputs("\n", out);
+    for (int y = 1; *b && *b != ' '; y++) {
+        fprintf(out, "%3d ", y);
+        for (; *b && *b != '/' && *b != ' '; b++)
+            fprintf(out, "%c ", *b);
+        fputs("\n", out);
+        if (*b == '/')
+            b++;
+    }
+}
+
 static void show(const gv_game *g, void *st)
 {
     char pos[GV_MAX_TEXT];
@@ -71,19 +93,26 @@ static void show(const gv_game *g, void *st)
         draw_sfen_board(pos, stdout);
     else if (strcmp(g->name, "exac") == 0)
         draw_exac_board(pos, stdout);
+    else if (strcmp(g->name, "grav") == 0)
+        draw_grav_board(pos, stdout);
     printf("\nposition: %s\n", pos);
 }
 
 static const char play_help[] =
     "Chu: type a move in USI (7i7h, 7i7h+, lion 6i5h4h, igui 6i5h6i, pass 7g7f7g) or TSA\n"
     "(P-7h, Px7d=, Lnx!9d, Lnx3hx2i, pass). Exac: the game's notation (m5, Hxd3) or\n"
-    "from-to (m6-m5). Commands: moves, undo, board, help, resign, quit.\n";
+    "from-to (m6-m5). Grav: a point (d4), pass, accept, grav, declare <m>, remove <point>.\n"
+    "Commands: moves, undo, board, help, resign, quit.\n";
 
 static const char *side_name(const gv_game *g, int side)
 {
+    static const char *const players[] = {"Player 1", "Player 2", "Player 3", "Player 4",
+                                          "Player 5", "Player 6"};
     if (strcmp(g->name, "chu") == 0)
         return side ? "Gote" : "Sente";
-    return side ? "Second" : "First";
+    if (strcmp(g->name, "exac") == 0)
+        return side ? "Second" : "First";
+    return side >= 0 && side < 6 ? players[side] : "nobody";
 }
 
 int cli_play(int argc, char **argv)
@@ -151,6 +180,13 @@ int cli_play(int argc, char **argv)
                 made--;
                 show(g, st);
             }
+        } else if (strcmp(cmd, "resign") == 0 && !g->parse_move(st, cmd, &(gv_move){0}, NULL, 0)) {
+            /* Games where resigning is a move of their own (Grav) take it as one. */
+            gv_move m;
+            g->parse_move(st, cmd, &m, NULL, 0);
+            g->make(st, m);
+            made++;
+            show(g, st);
         } else if (strcmp(cmd, "resign") == 0) {
             printf("%s resigns; %s wins.\n", side_name(g, g->to_move(st)),
                    side_name(g, !g->to_move(st)));
