@@ -627,6 +627,18 @@ static void mask_names(unsigned v, char *out, size_t len)
              v & GR_V_DISTANCE ? "distance" : "");
 }
 
+/* Does grav_violation_map give the map `got` (digits, '.' for occupied points)? */
+static int map_matches(const uint8_t *board, int n, const vec_game *vg, int ref, int player,
+                       const char *got)
+{
+    uint8_t map[GR_POINTS];
+    grav_violation_map(board, n, &vg->params, &vg->opt, ref, player, map);
+    for (int p = 0; p < n * n; p++)
+        if (map[p] != (board[p] ? 0xFF : got[p] - '0'))
+            return 0;
+    return 1;
+}
+
 static void vec_step_line(json_t *o, const vec_game *games, vec_tally *t)
 {
     int g = (int)json_integer_value(json_object_get(o, "g"));
@@ -639,6 +651,8 @@ static void vec_step_line(json_t *o, const vec_game *games, vec_tally *t)
     if (g < 0 || g >= VEC_MAX_GAMES || !games[g].n || (!is_place && !vmap))
         return;
     const vec_game *vg = &games[g];
+    if (vg->n < GR_MINN || vg->n > GR_MAXN)
+        return;
     int n = vg->n, player = (int)json_integer_value(json_object_get(ev, "player"));
     char a[64], b[64];
 
@@ -720,6 +734,10 @@ static void vec_step_line(json_t *o, const vec_game *games, vec_tally *t)
                               : (char)('0' + grav_violations(board, n, &vg->params, &vg->opt,
                                                              ref, p, player));
         got[n * n] = 0;
+        if (!map_matches(board, n, vg, ref, player, got)) {
+            vec_report(t, g, i, "grav_violation_map differs from grav_violations%s%s", "", "");
+            got[0] = '?';
+        }
         t->vmaps++;
         if (want && !strcmp(got, want))
             t->vmaps_ok++;
@@ -799,6 +817,152 @@ static void test_vectors_verdict_replay(void)
     CHECK_EQ_INT(t.vmaps_ok, t.vmaps);
 }
 
+/* ===================================================================================
+ * Randomized equivalence: grav_violation_map against grav_violations point by point, and
+ * grav_bonus_count against a plain reading of grav.md (every half-integer centre, S_c by
+ * definition, K_c by a point-by-point search, maximality by pairwise inclusion).
+ * =================================================================================== */
+
+enum { REF_WORDS = (GR_POINTS + 63) / 64 };
+typedef struct ref_set {
+    uint64_t w[REF_WORDS];
+    int size;
+} ref_set;
+
+static int ref_bonus(const uint8_t *board, int n, int any, int q)
+{
+    static const int dx8[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, dy8[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+    ref_set found[GR_POINTS];
+    int nfound = 0, qx = q % n, qy = q / n;
+    if (!board[q])
+        return 0;
+    for (int cy2 = 0; cy2 <= 2 * (n - 1); cy2++) {
+        for (int cx2 = 0; cx2 <= 2 * (n - 1); cx2++) {
+            int mx = cx2 - qx, my = cy2 - qy;  /* q's mirror */
+            if (mx < 0 || mx >= n || my < 0 || my >= n || !board[my * n + mx])
+                continue;
+            uint8_t in_s[GR_POINTS], in_k[GR_POINTS];
+            for (int y = 0; y < n; y++)
+                for (int x = 0; x < n; x++) {
+                    int ox = cx2 - x, oy = cy2 - y;
+                    in_s[y * n + x] = board[y * n + x] && ox >= 0 && ox < n && oy >= 0 &&
+                                      oy < n && board[oy * n + ox];
+                }
+            if (any) {
+                memcpy(in_k, in_s, sizeof in_k);
+            } else {
+                int stack[GR_POINTS], sp = 0;
+                memset(in_k, 0, sizeof in_k);
+                in_k[q] = 1;
+                stack[sp++] = q;
+                while (sp) {
+                    int p = stack[--sp];
+                    for (int d = 0; d < 8; d++) {
+                        int x = p % n + dx8[d], y = p / n + dy8[d];
+                        if (x >= 0 && x < n && y >= 0 && y < n && in_s[y * n + x] &&
+                            !in_k[y * n + x]) {
+                            in_k[y * n + x] = 1;
+                            stack[sp++] = y * n + x;
+                        }
+                    }
+                }
+            }
+            ref_set k;
+            memset(&k, 0, sizeof k);
+            for (int p = 0; p < n * n; p++)
+                if (in_k[p]) {
+                    k.w[p / 64] |= 1ull << (p % 64);
+                    k.size++;
+                }
+            if (in_k[my * n + mx] && k.size >= 4)
+                found[nfound++] = k;
+        }
+    }
+    int count = 0;
+    for (int i = 0; i < nfound; i++) {
+        int maximal = 1;
+        for (int j = 0; j < nfound && maximal; j++) {
+            int sub = j != i && found[i].size < found[j].size;
+            for (int w = 0; w < REF_WORDS && sub; w++)
+                sub = !(found[i].w[w] & ~found[j].w[w]);
+            if (sub)
+                maximal = 0;
+        }
+        count += maximal;
+    }
+    return count;
+}
+
+static void test_random_map_and_bonus_match_references(void)
+{
+    static const int sizes[] = {5, 7, 11, 13, 17, 19, 23};
+    gv_rng r;
+    gv_rng_seed(&r, 20240611);
+    int boards = 0, maps_bad = 0, bonus_bad = 0, bonus_checked = 0, shapes = 0;
+    for (int round = 0; round < 40; round++) {
+        for (int si = 0; si < 7; si++) {
+            int n = sizes[si];
+            /* Density from nearly empty to nearly full, clumped half of the time. */
+            int fill = 5 + (int)gv_rng_below(&r, 91);
+            int clump = (int)gv_rng_below(&r, 2);
+            uint8_t board[GR_POINTS];
+            memset(board, 0, sizeof board);
+            int players = 2 + (int)gv_rng_below(&r, 5);
+            for (int p = 0; p < n * n; p++) {
+                int x = p % n, y = p / n;
+                int f = clump && (x < n / 3 || y > 2 * n / 3) ? fill / 3 : fill;
+                if ((int)gv_rng_below(&r, 100) < f)
+                    board[p] = (uint8_t)(1 + gv_rng_below(&r, (uint64_t)players));
+            }
+            grav_params prm;
+            prm.a = (uint16_t)(3 + gv_rng_below(&r, round % 5 ? 4 : (uint64_t)n));
+            prm.b = (uint16_t)(2 + gv_rng_below(&r, (uint64_t)(round % 3 ? (n < 5 ? n : 5) - 1
+                                                                      : n - 1)));
+            prm.c = (uint16_t)(2 + gv_rng_below(&r, (uint64_t)(prm.b * prm.b - 1)));
+            prm.d = (uint16_t)(1 + gv_rng_below(&r, 4));
+            prm.e = (uint16_t)(prm.d + gv_rng_below(&r, 9));
+            for (int o = 0; o < 4; o++) {
+                grav_options opt = {(uint8_t)(o & 1), 0, (uint8_t)(o >> 1), 1, 0};
+                int ref = (int)gv_rng_below(&r, (uint64_t)(n * n + 1)) - 1;
+                if (ref >= 0 && !board[ref])
+                    ref = -1;
+                int player = 1 + (int)gv_rng_below(&r, (uint64_t)players);
+                uint8_t map[GR_POINTS];
+                grav_violation_map(board, n, &prm, &opt, ref, player, map);
+                boards++;
+                for (int p = 0; p < n * n; p++) {
+                    unsigned want = board[p] ? 0xFF
+                                             : grav_violations(board, n, &prm, &opt, ref, p,
+                                                               player);
+                    if (map[p] != want && maps_bad++ < 5)
+                        FAILF(__LINE__,
+                              "map N=%d a=%d b=%d c=%d own=%d point %d: %u, expected %u", n,
+                              prm.a, prm.b, prm.c, opt.consecutive_own, p, map[p], want);
+                }
+                /* Bonus counts at a few stones (every stone on the small boards). */
+                int tries = n <= 7 ? n * n : n <= 13 ? 12 : 4;
+                for (int t = 0; t < tries; t++) {
+                    int q = n <= 7 ? t : (int)gv_rng_below(&r, (uint64_t)(n * n));
+                    if (!board[q])
+                        continue;
+                    int got = grav_bonus_count(board, n, &opt, q);
+                    int want = ref_bonus(board, n, opt.shapes_any, q);
+                    bonus_checked++;
+                    shapes += want;
+                    if (got != want && bonus_bad++ < 5)
+                        FAILF(__LINE__, "bonus N=%d any=%d q=%d fill=%d: %d, expected %d", n,
+                              opt.shapes_any, q, fill, got, want);
+                }
+            }
+        }
+    }
+    printf("grav random: %d maps, %d bonus counts (%d shapes) compared\n", boards,
+           bonus_checked, shapes);
+    CHECK_EQ_INT(maps_bad, 0);
+    CHECK_EQ_INT(bonus_bad, 0);
+    CHECK(bonus_checked > 1000);
+}
+
 const t_case grav_rules_tests[] = {
     T(test_sizes_valid_are_primes_5_to_23),
     T(test_params_draw_rejects_bad_size),
@@ -822,5 +986,6 @@ const t_case grav_rules_tests[] = {
     T(test_bonus_smaller_inside_larger_not_counted),
     T(test_bonus_connected_versus_any),
     T(test_vectors_verdict_replay),
+    T(test_random_map_and_bonus_match_references),
     {0},
 };

@@ -49,6 +49,10 @@ int grav_valid_size(int n);  /* prime, 5..23 */
  * board is not changed). */
 unsigned grav_violations(const uint8_t *board, int n, const grav_params *pr,
                          const grav_options *opt, int ref, int q, int player);
+/* The whole map at once for `player`: out[p] (n*n) is p's violation bits as
+ * grav_violations gives them when p is empty, 0xFF when p is occupied. */
+void grav_violation_map(const uint8_t *board, int n, const grav_params *pr,
+                        const grav_options *opt, int ref, int player, uint8_t *out);
 /* The number k of shapes the stone on q (already on the board) completes, by the
  * connected reading (or the literal one with opt->shapes_any). */
 int grav_bonus_count(const uint8_t *board, int n, const grav_options *opt, int q);

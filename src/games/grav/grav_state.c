@@ -93,10 +93,11 @@ static int empty_points(const grav_pos *p)
 /* An empty point where `pl` may place (with referee=strict: one that violates nothing). */
 static int has_admissible_point(const grav_pos *p, int pl)
 {
-    int ref = grav_reference(p);
+    uint8_t map[GR_POINTS];  /* strict: violation bits, 0xFF on occupied points */
+    if (p->opt.strict)
+        grav_violation_map(p->board, p->n, &p->prm, &p->opt, grav_reference(p), pl, map);
     for (int q = 0; q < p->n * p->n; q++)
-        if (!p->board[q] &&
-            (!p->opt.strict || !grav_violations(p->board, p->n, &p->prm, &p->opt, ref, q, pl)))
+        if (!p->board[q] && (!p->opt.strict || !map[q]))
             return 1;
     return 0;
 }
@@ -409,10 +410,11 @@ unsigned grav_placement_violations(const grav_pos *p, int q)
 
 static int add_placements(const grav_pos *p, int pl, gv_move *out, int n)
 {
-    int ref = grav_reference(p);
+    uint8_t map[GR_POINTS];  /* strict: violation bits, 0xFF on occupied points */
+    if (p->opt.strict)
+        grav_violation_map(p->board, p->n, &p->prm, &p->opt, grav_reference(p), pl, map);
     for (int q = 0; q < p->n * p->n; q++)
-        if (!p->board[q] &&
-            (!p->opt.strict || !grav_violations(p->board, p->n, &p->prm, &p->opt, ref, q, pl)))
+        if (!p->board[q] && (!p->opt.strict || !map[q]))
             out[n++] = GR_MOVE(GA_PLACE, pl, q);
     return n;
 }
