@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "games/grav/grav.h"
+#include "record/grav_record.h"
 
 static const char *const phase_names[] = {"turn", "bonus", "window", "declare", "remove", "over"};
 static const char *const viol_names[] = {"consecutive", "density", "distance"};
@@ -74,32 +75,15 @@ static json_t *state_json(const grav_pos *p)
     json_object_set_new(o, "victim", c->victim ? json_integer(c->victim) : json_null());
     json_object_set_new(o, "declare_k", c->declare_k >= 0 ? json_integer(c->declare_k) : json_null());
     json_object_set_new(o, "resigned", res);
-    if (c->phase == GR_OVER) {
-        json_t *counts = json_array();
-        for (int i = 1; i <= p->players; i++)
-            json_array_append_new(counts, json_integer(p->count[i]));
-        static const char *const reasons[] = {"none", "passes", "max_turns", "resign"};
-        json_object_set_new(o, "result", json_pack("{s:i,s:o,s:s}", "winner", c->winner, "counts",
-                                                   counts, "reason", reasons[c->reason]));
-    } else {
-        json_object_set_new(o, "result", json_null());
-    }
+    json_object_set_new(o, "result", grav_result_json(p));
     return o;
 }
 
 static json_t *autos_json(const grav_auto *a, int n)
 {
     json_t *arr = json_array();
-    static const char *const reasons[] = {"none", "passes", "max_turns", "resign"};
-    for (int i = 0; i < n && i < GR_MAX_AUTO; i++) {
-        switch (a[i].type) {
-        case GR_AUTO_SKIP: json_array_append_new(arr, json_pack("{s:s,s:i}", "type", "skip", "player", a[i].player)); break;
-        case GR_AUTO_FORFEIT: json_array_append_new(arr, json_pack("{s:s,s:i,s:i}", "type", "forfeit", "player", a[i].player, "owed", a[i].value)); break;
-        case GR_AUTO_NO_REMOVAL: json_array_append_new(arr, json_pack("{s:s,s:i}", "type", "no_removal", "player", a[i].player)); break;
-        case GR_AUTO_ACCEPT: json_array_append_new(arr, json_pack("{s:s,s:i,s:b}", "type", "accept", "player", a[i].player, "implicit", 1)); break;
-        case GR_AUTO_END: json_array_append_new(arr, json_pack("{s:s,s:i,s:s}", "type", "end", "winner", a[i].player, "reason", reasons[a[i].value])); break;
-        }
-    }
+    for (int i = 0; i < n && i < GR_MAX_AUTO; i++)
+        json_array_append_new(arr, grav_auto_json(&a[i]));
     return arr;
 }
 

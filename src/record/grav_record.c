@@ -87,7 +87,7 @@ static json_t *action_json(int n, gv_move m, int correct)
     return NULL;
 }
 
-static json_t *auto_json(const grav_auto *a)
+json_t *grav_auto_json(const grav_auto *a)
 {
     switch (a->type) {
     case GR_AUTO_SKIP: return json_pack("{s:s,s:i}", "type", "skip", "player", a->player);
@@ -101,7 +101,7 @@ static json_t *auto_json(const grav_auto *a)
     return json_pack("{s:s}", "type", "unknown");
 }
 
-static json_t *result_json(const grav_pos *p)
+json_t *grav_result_json(const grav_pos *p)
 {
     if (p->c.phase != GR_OVER)
         return json_null();
@@ -131,13 +131,13 @@ int grav_record_add(grav_record *r, gv_move m, int correct, const grav_auto *aut
     /* The implicit accept comes before the action that made it. */
     for (int i = 0; i < nauto; i++)
         if (autos[i].type == GR_AUTO_ACCEPT)
-            json_array_append_new(r->events, auto_json(&autos[i]));
+            json_array_append_new(r->events, grav_auto_json(&autos[i]));
     json_array_append_new(r->events, action_json(r->n, m, correct));
     for (int i = 0; i < nauto; i++)
         if (autos[i].type != GR_AUTO_ACCEPT)
-            json_array_append_new(r->events, auto_json(&autos[i]));
+            json_array_append_new(r->events, grav_auto_json(&autos[i]));
     json_decref(r->result);
-    r->result = after ? result_json(after) : json_null();
+    r->result = after ? grav_result_json(after) : json_null();
     return 0;
 }
 
@@ -161,7 +161,7 @@ int grav_record_undo(grav_record *r, const grav_pos *after)
     while (json_array_size(r->events) > keep)
         json_array_remove(r->events, json_array_size(r->events) - 1);
     json_decref(r->result);
-    r->result = after ? result_json(after) : json_null();
+    r->result = after ? grav_result_json(after) : json_null();
     return 0;
 }
 
@@ -767,7 +767,7 @@ int grav_record_read_json(json_t *rec, grav_replay *out, char *err, size_t errle
         for (int a = 0; a < na; a++) {
             if (autos[a].type == GR_AUTO_ACCEPT)
                 continue;   /* matched before the action */
-            json_t *want = auto_json(&autos[a]), *got = json_array_get(events, (size_t)j);
+            json_t *want = grav_auto_json(&autos[a]), *got = json_array_get(events, (size_t)j);
             if (!json_equal(want, got)) {
                 char wd[128];
                 describe(want, wd, sizeof wd);
@@ -782,7 +782,7 @@ int grav_record_read_json(json_t *rec, grav_replay *out, char *err, size_t errle
     }
     free(legal);
     if (rc == 0) {
-        json_t *want = result_json(&s->pos), *got = json_object_get(rec, "result");
+        json_t *want = grav_result_json(&s->pos), *got = json_object_get(rec, "result");
         if (!json_equal(want, got)) {
             char *a = json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY),
                  *b = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);

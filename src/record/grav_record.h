@@ -45,6 +45,11 @@ int grav_record_make(grav_record *r, grav_state *s, gv_move m, grav_auto *autos)
  * position after grav_unmake. Returns 0, or -1 when there is nothing to drop. */
 int grav_record_undo(grav_record *r, const grav_pos *after);
 
+/* One automatic event, and the result of p (null while the game is on), as the record
+ * and the vectors write them (new references). */
+json_t *grav_auto_json(const grav_auto *a);
+json_t *grav_result_json(const grav_pos *p);
+
 /* Number of events (action and automatic) recorded so far. */
 int grav_record_events(const grav_record *r);
 

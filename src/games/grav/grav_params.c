@@ -51,14 +51,13 @@ int grav_check_params(int n, const grav_params *p, char *err, size_t errlen)
     return check_values(n, v, err, errlen);
 }
 
-/* One SplitMix64 output; *state is the stream's state (grav.md, "Parameters"). */
+/* One SplitMix64 output; *state is the stream's state (grav.md, "Parameters").
+ * gv_mix64 is SplitMix64's step: it adds the increment and mixes. */
 static uint64_t splitmix64_next(uint64_t *state)
 {
+    uint64_t z = gv_mix64(*state);
     *state += 0x9E3779B97F4A7C15ULL;
-    uint64_t z = *state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+    return z;
 }
 
 /* lo + x mod (hi - lo + 1); an empty range (hi < lo, only reachable from inconsistent
