@@ -1,12 +1,19 @@
 /* make bench: perft speed per game (leaves per second, every leaf made and unmade). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "game/game.h"
 #include "game/perft.h"
 #include "games/grav/grav.h"
 #include "core/gv_core.h"
+#include "engine/engine.h"
+
+/* Benchmarks of the AI players' parts (bench_chu.c, bench_exac.c, bench_grav.c). */
+void bench_chu_eval(void);
+void bench_exac_eval(void);
+void bench_grav_mcts(void);
 
 static double now(void)
 {
@@ -94,6 +101,54 @@ static void bench_grav(int runs)
     free(p);
 }
 
+/* Search speed: nodes per second of the whole alpha-beta search from a few positions,
+ * each searched to a fixed node budget (median over runs). */
+static void bench_search(const char *game, const char *const *positions, uint64_t nodes,
+                         double target, int runs)
+{
+    double rates[16];
+    for (int i = 0; i < runs; i++) {
+        uint64_t total = 0;
+        int64_t ms = 0;
+        for (const char *const *pos = positions; *pos; pos++) {
+            char err[GV_ERRLEN];
+            gv_engine *e = gv_engine_new(game, NULL, err, sizeof err);
+            if (!e || gv_engine_set_position(e, *pos, err, sizeof err) != 0) {
+                printf("%s search: %s\n", game, err);
+                gv_engine_free(e);
+                return;
+            }
+            gv_go go;
+            memset(&go, 0, sizeof go);
+            go.nodes = nodes;
+            gv_search_result r = gv_engine_think(e, &go, NULL);
+            total += r.nodes;
+            ms += r.time_ms;
+            gv_engine_free(e);
+        }
+        rates[i] = ms ? total * 1000.0 / (double)ms : 0;
+    }
+    qsort(rates, (size_t)runs, sizeof rates[0], cmp_double);
+    printf("%s search: median %.2f M nodes/s (min %.2f, max %.2f, %d runs; target %.1f M)\n",
+           game, rates[runs / 2] / 1e6, rates[0] / 1e6, rates[runs - 1] / 1e6, runs, target / 1e6);
+}
+
+static const char *const chu_search_positions[] = {
+    "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/"
+    "MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1",
+    "lfcsgekgscfl/a1b1txot1bva/mvr1dq1d1r1m/pppp1p1pp1p1/3ipn3p1p/6pN3h/8I3/3IP2P3Q/"
+    "PPPP1PP1PPPP/MVRHD2D1RVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 25",
+    "5k6/12/3g1p2g3/4pn1p4/5I6/3N1b6/6P5/2+H9/12/12/4+D7/5K6 b - 1",
+    NULL,
+};
+
+static const char *const exac_search_positions[] = {
+    "1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1",
+    "2SS1S1/S1SSSSS/3S1S1/7/2FF3/FF1FF1F/2FFFF1 f 0 5",
+    "3SSS1/S1SSSS1/3SS2/7/2F4/FFFFFFF/3FF2 f 5 9",
+    NULL,
+};
+
 int main(int argc, char **argv)
 {
     gv_games_init();
@@ -103,5 +158,10 @@ int main(int argc, char **argv)
     bench_perft("chu", 4, runs);
     bench_perft("exac", 4, runs);
     bench_grav(runs);
+    bench_search("chu", chu_search_positions, 1000000, 1.5e6, runs < 5 ? runs : 5);
+    bench_search("exac", exac_search_positions, 3000000, 5e6, runs < 5 ? runs : 5);
+    bench_chu_eval();
+    bench_exac_eval();
+    bench_grav_mcts();
     return 0;
 }

@@ -11,7 +11,8 @@ const char *t_current;
 
 extern const t_case core_tests[], conformance_tests[], chu_perft_tests[], chu_rules_tests[],
     chu_notation_tests[], fuzz_tests[], exac_perft_tests[], exac_rules_tests[],
-    exac_notation_tests[], grav_rules_tests[], grav_record_tests[], grav_flow_rules_tests[];
+    exac_notation_tests[], grav_rules_tests[], grav_record_tests[], grav_flow_rules_tests[],
+    search_tests[], chu_search_tests[], exac_search_tests[], grav_ai_tests[], engine_tests[];
 
 static const struct {
     const char *name;
@@ -29,6 +30,11 @@ static const struct {
     {"grav_record", grav_record_tests},
     {"grav_flow_rules", grav_flow_rules_tests},
     {"fuzz", fuzz_tests},
+    {"search", search_tests},
+    {"chu_search", chu_search_tests},
+    {"exac_search", exac_search_tests},
+    {"grav_ai", grav_ai_tests},
+    {"engine", engine_tests},
 };
 
 int main(int argc, char **argv)

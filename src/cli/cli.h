@@ -26,5 +26,8 @@ int cli_perft(int argc, char **argv);
 int cli_moves(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_vectors(int argc, char **argv);
+int cli_selfplay(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_think(int argc, char **argv);
 
 #endif

@@ -91,6 +91,17 @@ static void usage(FILE *f)
           "        read positions from stdin, one per line; print each one's moves on a line\n"
           "  play <game> [--options k=v,...] [--position TEXT]\n"
           "        play at the terminal, two people at one keyboard\n"
+          "  think <game> [position] [--options k=v,...] [--moves 'm1 m2 ...'] [--depth D]\n"
+          "        [--nodes N] [--movetime MS] [--level 1..10] [--seed S]\n"
+          "        let the AI search a position; prints its reports and 'bestmove <move>'\n"
+          "  bench [game]\n"
+          "        search a fixed set of positions; prints 'Nodes searched: N' (the search's\n"
+          "        signature) and nodes per second\n"
+          "  selfplay <game> [--a SPEC] [--b SPEC] [--games N] [--seed S] [--tc BASE+INC]\n"
+          "        [--openings PLIES] [--max-plies N] [--concurrency N] [--rules k=v,...]\n"
+          "        [--resign CP] [--hash MB] [--quiet]\n"
+          "        engine against engine; SPEC is level=1..10[,nodes=N][,movetime=MS] or greedy;\n"
+          "        prints A's score with a 95% interval and an Elo estimate\n"
           "  vectors grav FILE\n"
           "        replay Grav test vectors; one line per disagreement, then 'N passed, M failed'\n"
           "  games      list the games and their options\n"
@@ -127,6 +138,12 @@ int main(int argc, char **argv)
         return cli_moves(argc - 2, argv + 2);
     if (strcmp(cmd, "play") == 0)
         return cli_play(argc - 2, argv + 2);
+    if (strcmp(cmd, "think") == 0)
+        return cli_think(argc - 2, argv + 2);
+    if (strcmp(cmd, "bench") == 0)
+        return cli_bench(argc - 2, argv + 2);
+    if (strcmp(cmd, "selfplay") == 0)
+        return cli_selfplay(argc - 2, argv + 2);
     if (strcmp(cmd, "vectors") == 0)
         return cli_vectors(argc - 2, argv + 2);
     if (strcmp(cmd, "games") == 0)

@@ -134,6 +134,11 @@ char chu_type_letter(int t);                    /* SFEN letter of base type */
 int chu_attacked(const uint8_t *board, int sq, int by);
 int chu_in_check(const chu_pos *p, int side);
 int chu_gen_moves(const chu_pos *p, gv_move *out);   /* ignores game end */
+/* The moves of chu_gen_moves that capture at least one piece (on the destination or,
+ * for a lion move, on the middle square), promotion choices and lion-trading rules
+ * included; the same set, possibly in another order, generated without visiting empty
+ * targets. out needs room for GV_MAX_MOVES. Returns the count. */
+int chu_gen_captures(const chu_pos *p, gv_move *out);
 /* As chu_gen_moves; trades == 0 leaves out the lion-trading rules (for explanations);
  * all_igui == 1 lists an igui for every capturer, not one per victim (for reading
  * notation; chu_canonical then maps the move read to the generated one). */

@@ -1,5 +1,5 @@
 /* Chu Shogi move generation: one move per distinct effect, lion powers, promotion,
- * the lion-trading rules, and attack detection. */
+ * the lion-trading rules, attack detection, and captures alone (for quiescence). */
 #include <string.h>
 
 #include "games/chu/chu.h"
@@ -67,8 +67,9 @@ static inline int in_zone(int side, int sq)
     return side == CHU_SENTE ? r < 4 : r >= CHU_N - 4;
 }
 
-/* Step 2. Promotion. May `piece` moving from -> to (capturing or not) promote? */
-int chu_can_promote(const chu_pos *p, int piece, int from, int to, int captures)
+/* Step 2. Promotion. May `piece` moving from -> to (capturing or not) promote? Inlined
+ * into the generators, which ask it of every plain move. */
+static inline int can_promote(const chu_pos *p, int piece, int from, int to, int captures)
 {
     int t = CHU_TYPE(piece), side = CHU_COLOR(piece);
     if (!chu_can_promote_type(t))
@@ -86,6 +87,11 @@ int chu_can_promote(const chu_pos *p, int piece, int from, int to, int captures)
     if (p->opt.promotion_msm && zf && zt)
         return 1;
     return 0;
+}
+
+int chu_can_promote(const chu_pos *p, int piece, int from, int to, int captures)
+{
+    return can_promote(p, piece, from, to, captures);
 }
 
 typedef struct gen_ctx {
@@ -182,7 +188,7 @@ static void add_plain(gen_ctx *g, int pc, int from, int to)
     int cap = g->p->board[to];
     if (cap && !counterstrike_ok(g, CHU_TYPE(pc), to))
         return;
-    if (chu_can_promote(g->p, pc, from, to, cap != 0))
+    if (can_promote(g->p, pc, from, to, cap != 0))
         push(g, from, to, 0, CHU_MF_PROMO);
     push(g, from, to, 0, 0);
 }
@@ -319,4 +325,238 @@ int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades, int all_igui)
 int chu_gen_moves(const chu_pos *p, gv_move *out)
 {
     return chu_gen_moves_ex(p, out, 1, 0);
+}
+
+/* Step 4. Captures only: the moves of gen_piece that take at least one piece, found
+ * without walking past a ray's first occupied square or trying empty targets. The same
+ * add_plain / add_lion filters run in the same piece order, so the igui chosen for each
+ * victim and the lion-trading verdicts are those of chu_gen_moves. */
+
+/* ---- Neighbourhood words ----------------------------------------------------------
+ * The capture generator looks at the 8 squares around a piece at once: three 4-byte
+ * loads (the rows in front, at and behind it for Sente, starting one file to its left)
+ * turned into one word with a flag bit per square: bit 8k + j for byte k (0..2) of row j
+ * (0 in front, 1 same row, 2 behind). A direction mask (bit d = absolute direction d,
+ * Sente's frame) becomes that layout with NB_LAYOUT. */
+#define NB_BIT(m, d, pos) ((((unsigned)(m) >> (d)) & 1u) << (pos))
+#define NB_LAYOUT(m)                                                                     \
+    (NB_BIT(m, D_FL, 0) | NB_BIT(m, D_F, 8) | NB_BIT(m, D_FR, 16) | NB_BIT(m, D_L, 1) |   \
+     NB_BIT(m, D_R, 17) | NB_BIT(m, D_BL, 2) | NB_BIT(m, D_B, 10) | NB_BIT(m, D_BR, 18))
+/* Gote's relative direction d is Sente's direction d + 4. */
+#define NB_ROT4(m) ((((unsigned)(m) << 4) | ((unsigned)(m) >> 4)) & 0xFFu)
+
+/* Square offset of layout bit b. */
+static inline int nb_offset(int b)
+{
+    return ((b & 7) << 4) - 17 + (b >> 3);
+}
+
+static inline uint32_t load32(const uint8_t *p)
+{
+    uint32_t x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the SWAR helpers read little-endian");
+
+/* Flags (bit 0 of each byte) of the bytes of x holding a piece of colour bit `gote`
+ * (CHU_GOTE or 0), and of the empty bytes. A type is never 0; CHU_EDGE has no type bits. */
+static inline uint32_t swar_colour(uint32_t x, unsigned gote)
+{
+    const uint32_t low6 = 0x3F3F3F3Fu, bit6 = 0x40404040u;
+    uint32_t any = ((x & low6) + low6) & bit6;
+    return (any & (gote ? x : ~x)) >> 6;
+}
+
+static inline uint32_t swar_empty(uint32_t x)
+{
+    const uint32_t low7 = 0x7F7F7F7Fu;
+    return (~(((x & low7) + low7) | x) & 0x80808080u) >> 7;
+}
+
+/* The 8 squares around sq: flags of enemy pieces and of empty squares in the layout. */
+static inline void neighbours(const uint8_t *b, int sq, unsigned enemy_bit, uint32_t *enemy,
+                              uint32_t *empty)
+{
+    uint32_t a = load32(b + sq - 17), m = load32(b + sq - 1), c = load32(b + sq + 15);
+    *enemy = (swar_colour(a, enemy_bit) | swar_colour(m, enemy_bit) << 1 |
+              swar_colour(c, enemy_bit) << 2) & 0x070707u;
+    *empty = (swar_empty(a) | swar_empty(m) << 1 | swar_empty(c) << 2) & 0x070707u;
+}
+
+/* chu_moves in the neighbourhood layout (per side) for steps and slide starts, and as
+ * relative-direction masks for jumps and lion lines, so the capture generator tests a
+ * piece's whole neighbourhood at once instead of switching on every direction.
+ * tests/test_chu_search.c checks every type against chu_gen_moves on random boards. */
+typedef struct type_masks {
+    uint32_t step[2], slide[2];   /* layouts, [side] */
+    uint8_t jump, lionline;       /* relative directions */
+} type_masks;
+
+#define TM(step, jump, slide, lionline)                                                   \
+    {{NB_LAYOUT(step), NB_LAYOUT(NB_ROT4(step))},                                         \
+     {NB_LAYOUT(slide), NB_LAYOUT(NB_ROT4(slide))}, jump, lionline}
+#define P CHU_PROMO
+static const type_masks tmasks[CHU_NTYPES] = {
+    /*                       step  jump  slide lionline */
+    [CT_LANCE]         = TM(0x00, 0x00, 0x01, 0x00),
+    [CT_LEOPARD]       = TM(0xBB, 0x00, 0x00, 0x00),
+    [CT_COPPER]        = TM(0x93, 0x00, 0x00, 0x00),
+    [CT_SILVER]        = TM(0xAB, 0x00, 0x00, 0x00),
+    [CT_GOLD]          = TM(0xD7, 0x00, 0x00, 0x00),
+    [CT_KING]          = TM(0xFF, 0x00, 0x00, 0x00),
+    [CT_ELEPHANT]      = TM(0xEF, 0x00, 0x00, 0x00),
+    [CT_CHARIOT]       = TM(0x00, 0x00, 0x11, 0x00),
+    [CT_BISHOP]        = TM(0x00, 0x00, 0xAA, 0x00),
+    [CT_TIGER]         = TM(0xFE, 0x00, 0x00, 0x00),
+    [CT_PHOENIX]       = TM(0x55, 0xAA, 0x00, 0x00),
+    [CT_KIRIN]         = TM(0xAA, 0x55, 0x00, 0x00),
+    [CT_SIDE]          = TM(0x11, 0x00, 0x44, 0x00),
+    [CT_VERTICAL]      = TM(0x44, 0x00, 0x11, 0x00),
+    [CT_ROOK]          = TM(0x00, 0x00, 0x55, 0x00),
+    [CT_HORSE]         = TM(0x55, 0x00, 0xAA, 0x00),
+    [CT_DRAGON]        = TM(0xAA, 0x00, 0x55, 0x00),
+    [CT_QUEEN]         = TM(0x00, 0x00, 0xFF, 0x00),
+    [CT_LION]          = TM(0x00, 0x00, 0x00, 0xFF),
+    [CT_PAWN]          = TM(0x01, 0x00, 0x00, 0x00),
+    [CT_GOBETWEEN]     = TM(0x11, 0x00, 0x00, 0x00),
+    [CT_LANCE + P]     = TM(0x00, 0x00, 0x93, 0x00),   /* White Horse */
+    [CT_LEOPARD + P]   = TM(0x00, 0x00, 0xAA, 0x00),   /* Bishop */
+    [CT_COPPER + P]    = TM(0x11, 0x00, 0x44, 0x00),   /* Side Mover */
+    [CT_SILVER + P]    = TM(0x44, 0x00, 0x11, 0x00),   /* Vertical Mover */
+    [CT_GOLD + P]      = TM(0x00, 0x00, 0x55, 0x00),   /* Rook */
+    [CT_ELEPHANT + P]  = TM(0xFF, 0x00, 0x00, 0x00),   /* Prince */
+    [CT_CHARIOT + P]   = TM(0x00, 0x00, 0x39, 0x00),   /* Whale */
+    [CT_BISHOP + P]    = TM(0x55, 0x00, 0xAA, 0x00),   /* Dragon Horse */
+    [CT_TIGER + P]     = TM(0xEE, 0x00, 0x11, 0x00),   /* Flying Stag */
+    [CT_PHOENIX + P]   = TM(0x00, 0x00, 0xFF, 0x00),   /* Queen */
+    [CT_KIRIN + P]     = TM(0x00, 0x00, 0x00, 0xFF),   /* Lion */
+    [CT_SIDE + P]      = TM(0x00, 0x00, 0xEE, 0x00),   /* Free Boar */
+    [CT_VERTICAL + P]  = TM(0x00, 0x00, 0xBB, 0x00),   /* Flying Ox */
+    [CT_ROOK + P]      = TM(0xAA, 0x00, 0x55, 0x00),   /* Dragon King */
+    [CT_HORSE + P]     = TM(0x00, 0x00, 0xFE, 0x01),   /* Horned Falcon */
+    [CT_DRAGON + P]    = TM(0x00, 0x00, 0x7D, 0x82),   /* Soaring Eagle */
+    [CT_PAWN + P]      = TM(0xD7, 0x00, 0x00, 0x00),   /* Gold */
+    [CT_GOBETWEEN + P] = TM(0xEF, 0x00, 0x00, 0x00),   /* Drunk Elephant */
+};
+#undef P
+#undef TM
+
+/* A Lion's captures: for each adjacent enemy the step capture, the igui and every
+ * second step; then the enemies two squares away (jumps). */
+static void gen_lion_captures(gen_ctx *g, int t, int from)
+{
+    const uint8_t *b = g->p->board;
+    const int8_t *dir = chu_dir[g->side];
+    for (int d = 0; d < 8; d++) {
+        int m = from + dir[d];
+        if (!is_enemy(g, b[m]))
+            continue;
+        add_lion(g, t, from, 0, m);            /* step capture */
+        add_lion(g, t, from, m, from);         /* igui */
+        for (int e = 0; e < 8; e++) {          /* capture, then a second step */
+            int to = m + dir[e];
+            if (to == from || b[to] == CHU_EDGE || is_own(g, b[to]))
+                continue;
+            add_lion(g, t, from, m, to);
+        }
+    }
+    for (int d = 0; d < 8; d++) {              /* jumps to the 5x5 ring */
+        int to = from + 2 * dir[d];
+        if (is_enemy(g, b[to]))
+            add_lion(g, t, from, 0, to);
+    }
+    for (int i = 0; i < 8; i++) {
+        int to = from + ring_knight[i];
+        if (is_enemy(g, b[to]))
+            add_lion(g, t, from, 0, to);
+    }
+}
+
+/* Jumps (Kirin, Phoenix) and lion lines (Horned Falcon, Soaring Eagle). */
+static void gen_rare_captures(gen_ctx *g, int t, int from, const type_masks *mk)
+{
+    const uint8_t *b = g->p->board;
+    const int8_t *dir = chu_dir[g->side];
+    for (unsigned m = mk->jump; m; m &= m - 1) {
+        int to = from + 2 * dir[__builtin_ctz(m)];
+        if (is_enemy(g, b[to]))
+            add_plain(g, b[from], from, to);
+    }
+    for (unsigned m = mk->lionline; m; m &= m - 1) {
+        int v = dir[__builtin_ctz(m)], mid = from + v, far = from + 2 * v;
+        if (!is_enemy(g, b[mid])) {                    /* own, edge or empty: only a jump */
+            if (is_enemy(g, b[far]))
+                add_lion(g, t, from, 0, far);
+            continue;
+        }
+        add_lion(g, t, from, 0, mid);                  /* step capture */
+        if (is_enemy(g, b[far]))
+            add_lion(g, t, from, 0, far);
+        add_lion(g, t, from, mid, from);               /* igui */
+        if (b[far] != CHU_EDGE && !is_own(g, b[far]))
+            add_lion(g, t, from, mid, far);            /* capture, then on along the line */
+    }
+}
+
+static void gen_piece_captures(gen_ctx *g, int from)
+{
+    const uint8_t *b = g->p->board;
+    int pc = b[from], t = CHU_TYPE(pc);
+    if (chu_is_lion(t)) {
+        gen_lion_captures(g, t, from);
+        return;
+    }
+    const type_masks *mk = &tmasks[t];
+    uint32_t enemy, empty, slide = mk->slide[g->side];
+    neighbours(b, from, (unsigned)g->own ^ CHU_GOTE, &enemy, &empty);
+    /* Adjacent enemies taken by a step or by the first square of a slide. */
+    for (uint32_t m = enemy & (mk->step[g->side] | slide); m; m &= m - 1)
+        add_plain(g, pc, from, from + nb_offset(__builtin_ctz(m)));
+    /* Slides that start on an empty square: the first piece further on. */
+    for (uint32_t m = empty & slide; m; m &= m - 1) {
+        int v = nb_offset(__builtin_ctz(m)), to = from + 2 * v;
+        while (!b[to])
+            to += v;
+        if (is_enemy(g, b[to]))
+            add_plain(g, pc, from, to);
+    }
+    if (mk->jump | mk->lionline)
+        gen_rare_captures(g, t, from, mk);
+}
+
+/* Bit 6 of byte i is set when byte i of x (8 squares of a board row) holds a piece of
+ * the colour whose bit is `gote` (a type is never 0; CHU_EDGE has no type bits). */
+static inline uint64_t own_pieces8(uint64_t x, int gote)
+{
+    const uint64_t low6 = 0x3F3F3F3F3F3F3F3FULL, bit6 = 0x4040404040404040ULL;
+    uint64_t any = ((x & low6) + low6) & bit6;
+    return any & (gote ? x : ~x);
+}
+
+/* One bit per byte flag (bit 6 of each byte of x) gathered into the low 8 bits. */
+static inline unsigned gather8(uint64_t flags6)
+{
+    return (unsigned)((((flags6 >> 6) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
+}
+
+int chu_gen_captures(const chu_pos *p, gv_move *out)
+{
+    gen_ctx g = {p, out, 0, p->stm, p->stm ? CHU_GOTE : 0, 1, 0, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
+    /* The mover's pieces as three words of four 16-square rows (bit i of word w is
+     * square (4w + 2) * 16 + i), visited in increasing square order: the order of
+     * chu_gen_moves, which decides which capturer's igui is kept. */
+    for (int w = 0; w < 3; w++) {
+        int base = (4 * w + 2) * CHU_W;
+        uint64_t bits = 0;
+        for (int k = 0; k < 8; k++) {
+            uint64_t x;
+            memcpy(&x, p->board + base + 8 * k, sizeof x);
+            bits |= (uint64_t)gather8(own_pieces8(x, p->stm)) << (8 * k);
+        }
+        for (; bits; bits &= bits - 1)
+            gen_piece_captures(&g, base + __builtin_ctzll(bits));
+    }
+    return g.n;
 }

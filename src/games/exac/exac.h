@@ -89,6 +89,10 @@ uint64_t exac_diag_mask(int sq);
 uint64_t exac_yachis(const exac_pos *p, int side);     /* pieces meeting the Yachi condition */
 void exac_piece_dests(const exac_pos *p, int sq, exac_dests *d);
 int exac_gen_moves(const exac_pos *p, gv_move *out);   /* ignores game end */
+/* The captures among exac_gen_moves(p): the moves whose destination holds a piece of the
+ * side not to move (the same set, possibly in another order), without generating the
+ * quiet moves. out needs room for GV_MAX_MOVES; returns the count. Ignores game end. */
+int exac_gen_captures(const exac_pos *p, gv_move *out);
 
 /* exac_state.c */
 void exac_state_reset(exac_state *s);
@@ -96,6 +100,10 @@ void exac_make(exac_state *s, gv_move m);
 void exac_unmake(exac_state *s);
 gv_status exac_status(exac_state *s, gv_result *res);
 int exac_legal_moves(exac_state *s, gv_move *out);
+/* Decides every ending but "no legal move", in exac.md's order (the mover's win by rules
+ * 1-3, repetition, the quiet limit), without generating moves. Returns 1 with res set
+ * when the game is over, else 0. */
+int exac_ended_by_rule(const exac_state *s, gv_result *res);
 /* Does the side that just moved win by rules 1-3 in p (toppled, camp parity, three or
  * fewer)? Sets reason. */
 int exac_mover_wins(const exac_pos *p, const char **reason);

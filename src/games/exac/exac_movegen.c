@@ -24,6 +24,8 @@ typedef struct far_sq {
 } far_sq;
 static far_sq potersin_far[EX_SQUARES][12];
 static int8_t potersin_nfar[EX_SQUARES];
+/* Each ray as a mask (gen_shifts finds the origin of a long slide with it). */
+static uint64_t ray_mask[EX_SQUARES][8];
 
 static int on_board(int x, int y)
 {
@@ -88,6 +90,9 @@ void exac_gen_tables(void)
                 n++;
             }
         potersin_nfar[sq] = (int8_t)n;
+        for (int d = 0; d < 8; d++)
+            for (int k = 0; k < EX_N && ray[sq][d][k] >= 0; k++)
+                ray_mask[sq][d] |= EX_BIT(ray[sq][d][k]);
     }
     for (int sq = 0; sq < EX_SQUARES; sq++) {
         if (EX_Y(sq) >= 4)
@@ -229,19 +234,222 @@ void exac_piece_dests(const exac_pos *p, int sq, exac_dests *d)
     dests(p, sq, me, exac_yachis(p, me), d);
 }
 
-int exac_gen_moves(const exac_pos *p, gv_move *out)
+/* ---- Move generation by whole-board shifts ---------------------------------------------
+ * The same rules as dests(), for every piece at once. Every move is an offset from its
+ * origin. For each offset, the set of pieces having a move of that offset (the union over
+ * roles, with their "the square passed through is empty" conditions) is shifted by the
+ * offset and masked with the wanted destinations (enemy pieces for captures, every square
+ * not friendly for all moves), so each (origin, destination) pair comes from one offset
+ * only. Slides of 3 squares or more, the only moves of no fixed offset, are filled along
+ * their line and traced back to the first occupied square. (ox, oy) = (1, 0) is towards
+ * file z, (0, 1) towards rank 7. */
+#define CB_INLINE static inline __attribute__((always_inline))
+#define CB_FILE_G 0x0000040810204081ULL                   /* x = 0 */
+#define CB_COLS_BELOW(k) (CB_FILE_G * ((1ULL << (k)) - 1)) /* x < k */
+#define CB_FILE_Z (CB_FILE_G << 6)
+#define CB_RANK_1 0x7FULL
+#define CB_RANK_7 (0x7FULL << 42)
+
+/* b moved by (ox, oy) with |ox| <= 3; squares leaving the board vanish. */
+CB_INLINE uint64_t bsh(uint64_t b, int ox, int oy)
+{
+    if (ox > 0)
+        b &= CB_COLS_BELOW(EX_N - ox);
+    else if (ox < 0)
+        b &= ~CB_COLS_BELOW(-ox);
+    int s = ox + EX_N * oy;
+    return (s >= 0 ? b << s : b >> -s) & EX_ALL;
+}
+
+CB_INLINE uint64_t braw(uint64_t b, int s)
+{
+    return s >= 0 ? b << s : b >> -s;
+}
+
+/* Squares reached sliding from every square of g along (ox, oy) over empty squares, the
+ * first occupied square included (Kogge-Stone: 3 doublings cover the 7 squares). */
+CB_INLINE uint64_t bfill(uint64_t g, uint64_t empty, int ox, int oy)
+{
+    uint64_t pro = empty & (ox > 0 ? ~CB_FILE_G : ox < 0 ? ~CB_FILE_Z : ~0ULL);
+    int s = ox + EX_N * oy;
+    g |= pro & braw(g, s);
+    pro &= braw(pro, s);
+    g |= pro & braw(g, 2 * s);
+    pro &= braw(pro, 2 * s);
+    g |= pro & braw(g, 4 * s);
+    return bsh(g, ox, oy);
+}
+
+CB_INLINE uint64_t bmaj(uint64_t a, uint64_t b, uint64_t c)
+{
+    return (a & b) | (c & (a | b));
+}
+
+/* Records the destinations t of moves whose origin is destination - delta: as moves in out
+ * (dest NULL), or as destination sets per origin in dest. */
+CB_INLINE int emit(gv_move *out, uint64_t *dest, int n, uint64_t t, int delta)
+{
+    for (; t; t &= t - 1) {
+        int to = __builtin_ctzll(t);
+        if (dest)
+            dest[to - delta] |= EX_BIT(to);
+        else
+            out[n++] = EX_MOVE(to - delta, to);
+    }
+    return n;
+}
+
+/* Pieces g that have a move of offset (ox, oy), onto the wanted squares. */
+#define MOVES(g, ox, oy) \
+    (n = emit(out, dest, n, bsh((g), (ox), (oy)) & wanted, (ox) + EX_N * (oy)))
+
+/* Slides of g along direction d = (ox, oy) that travel 3 squares or more and end on a
+ * wanted square. */
+CB_INLINE int far_slides(gv_move *out, uint64_t *dest, int n, uint64_t g, uint64_t empty,
+                         uint64_t wanted, int d, int ox, int oy)
+{
+    g &= bsh(empty, -ox, -oy) & bsh(empty, -2 * ox, -2 * oy);
+    if (!g)
+        return n;
+    uint64_t t = bfill(bsh(g, 2 * ox, 2 * oy), empty, ox, oy) & wanted;
+    uint64_t occ = EX_ALL & ~empty;
+    int back = (d + 4) & 7, up = back >= E_ && back <= SW_;
+    for (; t; t &= t - 1) {
+        int to = __builtin_ctzll(t);
+        uint64_t line = ray_mask[to][back] & occ;
+        int from = up ? __builtin_ctzll(line) : 63 - __builtin_clzll(line);
+        if (dest)
+            dest[from] |= EX_BIT(to);
+        else
+            out[n++] = EX_MOVE(from, to);
+    }
+    return n;
+}
+
+/* The moves of the side to move onto the squares `wanted` (never friendly ones): into out
+ * (returns the count), or, when dest is not NULL, as destination sets per origin. */
+CB_INLINE int gen_shifts(const exac_pos *p, uint64_t wanted, gv_move *out, uint64_t *dest)
 {
     int me = p->stm, n = 0;
-    uint64_t yachis = exac_yachis(p, me);
-    exac_dests d;
-    for (uint64_t b = p->bb[me]; b; b &= b - 1) {
-        int sq = __builtin_ctzll(b);
-        dests(p, sq, me, yachis, &d);
-        uint64_t all = 0;
-        for (int r = 0; r < EX_NROLES; r++)
-            all |= d.base[r] | d.boost[r];
-        for (; all; all &= all - 1)
-            out[n++] = EX_MOVE(sq, __builtin_ctzll(all));
+    uint64_t own = p->bb[me];
+    uint64_t empty = EX_ALL & ~(own | p->bb[!me]);
+
+    /* Step 1. Roles of every piece at once. fX: a friendly piece next to it towards X. */
+    uint64_t fn = bsh(own, 0, 1), fs = bsh(own, 0, -1), fe = bsh(own, -1, 0),
+             fw = bsh(own, 1, 0), fne = bsh(own, -1, 1), fse = bsh(own, -1, -1),
+             fsw = bsh(own, 1, -1), fnw = bsh(own, 1, 1);
+    uint64_t yachi = own & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
+    uint64_t s1 = fn ^ fe ^ fs, c1 = bmaj(fn, fe, fs), s2 = fw ^ fne ^ fse,
+             c2 = bmaj(fw, fne, fse), s3 = fsw ^ fnw, c3 = fsw & fnw;
+    uint64_t pot = own & (bmaj(c1, c2, c3) | ((c1 | c2 | c3) & (s1 | s2 | s3)) | (s1 & s2 & s3));
+    uint64_t yh = bsh(yachi, 1, 0) | bsh(yachi, -1, 0), yv = yachi | yh;
+    uint64_t boost = own & (yh | bsh(yv, 0, 1) | bsh(yv, 0, -1));
+    uint64_t lapah = own & camp_mask[!me], lapah_b = lapah & boost;
+    uint64_t an = own & fn, ae = own & fe, as = own & fs, aw = own & fw;    /* Adrib */
+    uint64_t anb = an & boost, aeb = ae & boost, asb = as & boost, awb = aw & boost;
+    uint64_t pot_b = pot & boost;
+    /* Slide generators: Perits away from its edge, Lapah along the orthogonals. */
+    uint64_t gn = (own & CB_RANK_7) | lapah, gs = (own & CB_RANK_1) | lapah;
+    uint64_t ge = (own & CB_FILE_G) | lapah, gw = (own & CB_FILE_Z) | lapah;
+    uint64_t bv = boost & (CB_FILE_G | CB_FILE_Z), bh = boost & (CB_RANK_1 | CB_RANK_7);
+    /* e_X: the neighbour towards X is empty (the square a two-step move passes). */
+    uint64_t e_n = bsh(empty, 0, 1), e_s = bsh(empty, 0, -1), e_e = bsh(empty, -1, 0),
+             e_w = bsh(empty, 1, 0), e_ne = bsh(empty, -1, 1), e_se = bsh(empty, -1, -1),
+             e_sw = bsh(empty, 1, -1), e_nw = bsh(empty, 1, 1);
+
+    /* Step 2. One-square moves. Forward: every piece (Polus); the rest: Yachi,
+     * Potersin, boosted Perits along its edge, slides; diagonals: Potersin, Lapah. */
+    uint64_t step = yachi | pot;
+    if (me == EX_FIRST) {
+        MOVES(own, 0, -1);
+        MOVES(step | bv | gs, 0, 1);
+        MOVES((boost | gn) & e_n, 0, -2);
+        MOVES((pot_b | gs) & e_s, 0, 2);
+    } else {
+        MOVES(own, 0, 1);
+        MOVES(step | bv | gn, 0, -1);
+        MOVES((boost | gs) & e_s, 0, 2);
+        MOVES((pot_b | gn) & e_n, 0, -2);
+    }
+    MOVES(step | bh | ge, 1, 0);
+    MOVES(step | bh | gw, -1, 0);
+    MOVES((pot_b | ge) & e_e, 2, 0);
+    MOVES((pot_b | gw) & e_w, -2, 0);
+    uint64_t diag = pot | lapah;
+    MOVES(diag, 1, -1);
+    MOVES(diag, 1, 1);
+    MOVES(diag, -1, 1);
+    MOVES(diag, -1, -1);
+
+    /* Step 3. Adrib knight leaps (towards a friend) and boosted Potersin far squares
+     * through a diagonal neighbour share offsets. */
+    MOVES(an | (pot_b & e_ne), 1, -2);
+    MOVES(an | (pot_b & e_nw), -1, -2);
+    MOVES(as | (pot_b & e_se), 1, 2);
+    MOVES(as | (pot_b & e_sw), -1, 2);
+    MOVES(ae | (pot_b & e_ne), 2, -1);
+    MOVES(ae | (pot_b & e_se), 2, 1);
+    MOVES(aw | (pot_b & e_nw), -2, -1);
+    MOVES(aw | (pot_b & e_sw), -2, 1);
+
+    /* Step 4. Boosted Adrib one step beyond an empty knight square: along the leap's
+     * direction (a, 3b) / (3a, b), or sideways (2a, 2b), which boosted Lapah diagonal
+     * slides of two squares share. */
+    if (anb | asb | aeb | awb | lapah_b) {
+        /* Boosted Adrib whose knight square (a, 2b) or (2a, b) is empty. */
+        uint64_t n_e = anb & bsh(empty, -1, 2), n_w = anb & bsh(empty, 1, 2);
+        uint64_t s_e = asb & bsh(empty, -1, -2), s_w = asb & bsh(empty, 1, -2);
+        uint64_t e_n2 = aeb & bsh(empty, -2, 1), e_s2 = aeb & bsh(empty, -2, -1);
+        uint64_t w_n2 = awb & bsh(empty, 2, 1), w_s2 = awb & bsh(empty, 2, -1);
+        MOVES(n_e, 1, -3);
+        MOVES(n_w, -1, -3);
+        MOVES(s_e, 1, 3);
+        MOVES(s_w, -1, 3);
+        MOVES(e_n2, 3, -1);
+        MOVES(e_s2, 3, 1);
+        MOVES(w_n2, -3, -1);
+        MOVES(w_s2, -3, 1);
+        MOVES(n_e | e_n2 | (lapah_b & e_ne), 2, -2);
+        MOVES(n_w | w_n2 | (lapah_b & e_nw), -2, -2);
+        MOVES(s_e | e_s2 | (lapah_b & e_se), 2, 2);
+        MOVES(s_w | w_s2 | (lapah_b & e_sw), -2, 2);
+    }
+
+    /* Step 5. Slides of three squares or more. */
+    n = far_slides(out, dest, n, gn, empty, wanted, N_, 0, -1);
+    n = far_slides(out, dest, n, gs, empty, wanted, S_, 0, 1);
+    n = far_slides(out, dest, n, ge, empty, wanted, E_, 1, 0);
+    n = far_slides(out, dest, n, gw, empty, wanted, W_, -1, 0);
+    if (lapah_b) {
+        n = far_slides(out, dest, n, lapah_b, empty, wanted, NE_, 1, -1);
+        n = far_slides(out, dest, n, lapah_b, empty, wanted, SE_, 1, 1);
+        n = far_slides(out, dest, n, lapah_b, empty, wanted, SW_, -1, 1);
+        n = far_slides(out, dest, n, lapah_b, empty, wanted, NW_, -1, -1);
+    }
+    return n;
+}
+
+/* The captures of the side to move (see exac.h), by whole-board shifts. */
+int exac_gen_captures(const exac_pos *p, gv_move *out)
+{
+    uint64_t enemy = p->bb[!p->stm];
+    return enemy ? gen_shifts(p, enemy, out, NULL) : 0;
+}
+
+/* Every move of the side to move, ignoring the end of the game: by whole-board shifts
+ * into destination sets per origin, then written origin by origin, each origin's
+ * destinations in increasing square order (the order of the per-piece generator,
+ * exac_piece_dests). */
+int exac_gen_moves(const exac_pos *p, gv_move *out)
+{
+    uint64_t own = p->bb[p->stm], dest[EX_SQUARES];
+    memset(dest, 0, sizeof dest);
+    gen_shifts(p, EX_ALL & ~own, NULL, dest);
+    int n = 0;
+    for (uint64_t b = own; b; b &= b - 1) {
+        int from = __builtin_ctzll(b);
+        for (uint64_t t = dest[from]; t; t &= t - 1)
+            out[n++] = EX_MOVE(from, __builtin_ctzll(t));
     }
     return n;
 }

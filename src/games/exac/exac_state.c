@@ -92,8 +92,7 @@ static int threefold(const exac_state *s)
     return 0;
 }
 
-/* Decides every ending but "no legal move", in exac.md's order. */
-static int ended_by_rule(exac_state *s, gv_result *res)
+int exac_ended_by_rule(const exac_state *s, gv_result *res)
 {
     const exac_pos *p = &s->pos;
     const char *why;
@@ -120,7 +119,7 @@ gv_status exac_status(exac_state *s, gv_result *res)
         res = &tmp;
     memset(res, 0, sizeof *res);
     res->winner = -1;
-    if (ended_by_rule(s, res))
+    if (exac_ended_by_rule(s, res))
         return res->status;
     gv_move buf[GV_MAX_MOVES];
     if (exac_gen_moves(&s->pos, buf) == 0) {
@@ -136,7 +135,7 @@ gv_status exac_status(exac_state *s, gv_result *res)
 int exac_legal_moves(exac_state *s, gv_move *out)
 {
     gv_result r;
-    if (ended_by_rule(s, &r))
+    if (exac_ended_by_rule(s, &r))
         return 0;
     return exac_gen_moves(&s->pos, out);
 }

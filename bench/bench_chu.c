@@ -1,0 +1,133 @@
+/* Chu Shogi search-support speed: evaluations per second, and capture generation
+ * (chu_gen_captures, quiescence's generator) against full move generation, on a fixed
+ * set of middlegame positions. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "core/gv_core.h"
+#include "game/game.h"
+#include "games/chu/chu.h"
+#include "search/chu_eval.h"
+
+void bench_chu_eval(void);
+
+enum {
+    BC_POSITIONS = 32,       /* middlegame positions */
+    BC_RUNS = 7,             /* median of this many runs */
+    BC_REPS = 2000,          /* passes over the positions per run */
+};
+
+static double bc_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int bc_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Fills set[0..BC_POSITIONS) with positions 40..71 plies into seeded random games from
+ * the start position (a capture chosen 40% of the time when one exists, so material is
+ * traded as in real play). Returns the number of positions made. */
+static int bc_positions(chu_state *set, gv_move *buf)
+{
+    const gv_game *g = gv_game_find("chu");
+    char err[GV_ERRLEN];
+    chu_state *st = malloc(sizeof *st);
+    int made = 0;
+    if (!st)
+        return 0;
+    for (int k = 0; made < BC_POSITIONS && k < 4 * BC_POSITIONS; k++) {
+        gv_rng r;
+        gv_rng_seed(&r, 0xBE7C4u + (uint64_t)k);
+        if (g->init(st, NULL, err, sizeof err) < 0)
+            break;
+        int plies = 40 + k % 32, ok = 1;
+        for (int ply = 0; ply < plies && ok; ply++) {
+            int n = chu_legal_moves(st, buf);
+            if (n == 0) {
+                ok = 0;
+                break;
+            }
+            gv_move m = buf[gv_rng_below(&r, (uint32_t)n)];
+            if (gv_rng_below(&r, 10) < 4) {
+                int nc = 0;
+                for (int i = 0; i < n; i++)
+                    if (CHU_MID(buf[i]) || (CHU_TO(buf[i]) != CHU_FROM(buf[i]) &&
+                                            st->pos.board[CHU_TO(buf[i])]))
+                        buf[nc++] = buf[i];
+                if (nc)
+                    m = buf[gv_rng_below(&r, (uint32_t)nc)];
+            }
+            chu_make(st, m);
+        }
+        if (ok && chu_legal_moves(st, buf) > 0)
+            set[made++] = *st;
+    }
+    free(st);
+    return made;
+}
+
+/* Prints evals/s, capture generations/s and full generations/s (median of BC_RUNS runs)
+ * with the average number of moves each generator returns. */
+void bench_chu_eval(void)
+{
+    chu_state *set = malloc(BC_POSITIONS * sizeof *set);
+    gv_move *buf = malloc(GV_MAX_MOVES * sizeof *buf);
+    if (!set || !buf) {
+        free(set);
+        free(buf);
+        return;
+    }
+    int np = bc_positions(set, buf);
+    double ev[BC_RUNS], cap[BC_RUNS], full[BC_RUNS], noisy[BC_RUNS];
+    long ncap = 0, nfull = 0;
+    volatile long sink = 0;
+    for (int run = 0; run < BC_RUNS; run++) {
+        long calls = (long)np * BC_REPS, s = 0;
+        double t0 = bc_now();
+        for (int k = 0; k < BC_REPS; k++)
+            for (int i = 0; i < np; i++)
+                s += gv_chu_hooks.eval(&set[i]);
+        ev[run] = calls / (bc_now() - t0);
+        ncap = nfull = 0;
+        t0 = bc_now();
+        for (int k = 0; k < BC_REPS; k++)
+            for (int i = 0; i < np; i++)
+                ncap += chu_gen_captures(&set[i].pos, buf);
+        cap[run] = calls / (bc_now() - t0);
+        t0 = bc_now();
+        for (int k = 0; k < BC_REPS; k++)
+            for (int i = 0; i < np; i++)
+                s += gv_chu_hooks.noisy_moves(&set[i], buf);
+        noisy[run] = calls / (bc_now() - t0);
+        t0 = bc_now();
+        for (int k = 0; k < BC_REPS; k++)
+            for (int i = 0; i < np; i++)
+                nfull += chu_gen_moves(&set[i].pos, buf);
+        full[run] = calls / (bc_now() - t0);
+        sink += s;
+    }
+    qsort(ev, BC_RUNS, sizeof ev[0], bc_cmp_double);
+    qsort(cap, BC_RUNS, sizeof cap[0], bc_cmp_double);
+    qsort(noisy, BC_RUNS, sizeof noisy[0], bc_cmp_double);
+    qsort(full, BC_RUNS, sizeof full[0], bc_cmp_double);
+    double per = (double)np * BC_REPS;
+    printf("chu eval: %d middlegame positions, median of %d runs\n", np, BC_RUNS);
+    printf("  eval               %6.2f M/s (%.0f ns each; best run %.0f ns)\n",
+           ev[BC_RUNS / 2] / 1e6, 1e9 / ev[BC_RUNS / 2], 1e9 / ev[BC_RUNS - 1]);
+    printf("  captures (gen)     %6.2f M/s (%.0f ns each, %.1f moves; best run %.0f ns)\n",
+           cap[BC_RUNS / 2] / 1e6, 1e9 / cap[BC_RUNS / 2], ncap / per, 1e9 / cap[BC_RUNS - 1]);
+    printf("  noisy_moves (hook) %6.2f M/s (%.0f ns each)\n", noisy[BC_RUNS / 2] / 1e6,
+           1e9 / noisy[BC_RUNS / 2]);
+    printf("  full generation    %6.2f M/s (%.0f ns each, %.1f moves); captures %.1fx faster\n",
+           full[BC_RUNS / 2] / 1e6, 1e9 / full[BC_RUNS / 2], nfull / per,
+           cap[BC_RUNS / 2] / full[BC_RUNS / 2]);
+    free(set);
+    free(buf);
+}

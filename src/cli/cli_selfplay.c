@@ -1,0 +1,367 @@
+/* gravulien selfplay: engine against engine, with openings drawn from a seed, and the
+ * score with a 95% interval and an Elo estimate. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/gv_core.h"
+#include "engine/engine.h"
+
+/* One player of a match: "level=N", "greedy", with ",nodes=N" / ",movetime=MS". */
+typedef struct sp_player {
+    char spec[64];
+    int level, greedy;
+    uint64_t nodes;
+    int64_t movetime;
+} sp_player;
+
+typedef struct sp_match {
+    const char *game, *rules;
+    sp_player p[2];
+    int games, openings, max_plies, concurrency, verbose, hash_mb;
+    uint64_t seed;
+    int64_t tc_base, tc_inc;    /* clock per side, ms (0 = none) */
+    int resign_cp;              /* adjudication threshold (0 = off) */
+    /* Results, for player 0 (A). */
+    pthread_mutex_t lock;
+    int next, wins, draws, losses, timeouts, illegal;
+} sp_match;
+
+static int parse_player(const char *s, sp_player *p)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->spec, sizeof p->spec, "%s", s);
+    p->level = 10;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        long v;
+        if (!strcmp(tok, "greedy"))
+            p->greedy = 1;
+        else if (!strncmp(tok, "level=", 6) && gv_parse_int(tok + 6, 1, 10, &v, NULL, 0) == 0)
+            p->level = (int)v;
+        else if (!strncmp(tok, "nodes=", 6) && gv_parse_int(tok + 6, 1, 2000000000L, &v, NULL, 0) == 0)
+            p->nodes = (uint64_t)v;
+        else if (!strncmp(tok, "movetime=", 9) && gv_parse_int(tok + 9, 1, 3600000, &v, NULL, 0) == 0)
+            p->movetime = v;
+        else
+            return -1;
+    }
+    return 0;
+}
+
+/* "10+0.1": seconds + increment seconds. */
+static int parse_tc(const char *s, int64_t *base, int64_t *inc)
+{
+    char *end;
+    double b = strtod(s, &end), i = 0;
+    if (end == s || b <= 0)
+        return -1;
+    if (*end == '+') {
+        const char *t = end + 1;
+        i = strtod(t, &end);
+        if (end == t || i < 0)
+            return -1;
+    }
+    if (*end)
+        return -1;
+    *base = (int64_t)(b * 1000);
+    *inc = (int64_t)(i * 1000);
+    return 0;
+}
+
+/* Openings never resign or pass, and never leave the opponent a win in one move. */
+static int is_opening_move(gv_engine *e, gv_move m)
+{
+    char txt[64];
+    if (gv_engine_move_text(e, m, txt, sizeof txt) < 0 || strstr(txt, "resign") ||
+        strstr(txt, "pass"))
+        return 0;
+    const gv_game *g = gv_engine_game(e);
+    void *st = gv_engine_scratch(e);
+    gv_move *replies = malloc(GV_MAX_MOVES * sizeof *replies);
+    if (!replies)
+        return 0;
+    g->make(st, m);
+    int ok = g->status(st, NULL) == GV_ONGOING;
+    int n = ok ? g->legal_moves(st, replies) : 0;
+    for (int i = 0; i < n && ok; i++) {
+        int opp = g->to_move(st);
+        g->make(st, replies[i]);
+        gv_result r;
+        if (g->status(st, &r) == GV_WIN && r.winner == opp)
+            ok = 0;
+        g->unmake(st);
+    }
+    g->unmake(st);
+    free(replies);
+    return ok;
+}
+
+/* Plays `plies` random moves drawn from seed on both engines. */
+static void play_opening(gv_engine *e[2], int plies, uint64_t seed)
+{
+    gv_rng rng;
+    gv_rng_seed(&rng, seed);
+    const gv_game *g = gv_engine_game(e[0]);
+    gv_move *moves = malloc(GV_MAX_MOVES * sizeof *moves);
+    char err[GV_ERRLEN];
+    for (int i = 0; i < plies && moves; i++) {
+        void *st = gv_engine_scratch(e[0]);
+        int n = g->legal_moves(st, moves);
+        if (n == 0)
+            break;
+        gv_move m = 0;
+        for (int tries = 0; tries < 32 && !m; tries++) {
+            gv_move c = moves[gv_rng_below(&rng, (uint32_t)n)];
+            if (is_opening_move(e[0], c))
+                m = c;
+        }
+        if (!m)
+            break;
+        gv_engine_play_move(e[0], m, err, sizeof err);
+        gv_engine_play_move(e[1], m, err, sizeof err);
+    }
+    free(moves);
+}
+
+/* Plays game number gi; returns +1 if A won, 0 draw, -1 if A lost. */
+static int play_game(sp_match *mt, int gi, char *line, size_t linelen)
+{
+    char err[GV_ERRLEN], hash[16];
+    gv_engine *e[2];
+    snprintf(hash, sizeof hash, "%d", mt->hash_mb);
+    for (int k = 0; k < 2; k++) {
+        e[k] = gv_engine_new(mt->game, mt->rules, err, sizeof err);
+        if (!e[k]) {
+            snprintf(line, linelen, "engine: %s", err);
+            if (k)
+                gv_engine_free(e[0]);
+            return 0;
+        }
+        char v[32];
+        gv_engine_set_option(e[k], "hash", hash, err, sizeof err);
+        snprintf(v, sizeof v, "%d", mt->p[k].level);
+        gv_engine_set_option(e[k], "level", v, err, sizeof err);
+        gv_engine_set_option(e[k], "player", mt->p[k].greedy ? "greedy" : "search", err, sizeof err);
+        snprintf(v, sizeof v, "%llu", (unsigned long long)(mt->seed + (uint64_t)gi * 7919 + (uint64_t)k));
+        gv_engine_set_option(e[k], "seed", v, err, sizeof err);
+    }
+    const gv_game *g = gv_engine_game(e[0]);
+    int first = g->to_move(gv_engine_state(e[0]));
+    /* A pair of games shares an opening; A takes the first seat in even games. */
+    play_opening(e, mt->openings, gv_mix64(mt->seed ^ (uint64_t)(gi / 2) * 0x9E3779B97F4A7C15ULL));
+    /* Seat s (0 = the game's first player) is played by engine seat_engine[s]. */
+    int a_seat = gi & 1;
+    int64_t clock[2] = {mt->tc_base, mt->tc_base};
+    int bad_streak[2] = {0, 0}, last[2] = {0, 0};
+    int outcome = 0, plies = 0;
+    const char *why = NULL;
+    gv_result res;
+    while (gv_engine_status(e[0], &res) == GV_ONGOING) {
+        if (mt->max_plies && plies >= mt->max_plies) {
+            why = "max plies, draw";
+            break;
+        }
+        int seat = g->to_move(gv_engine_state(e[0])) - first;
+        if (seat < 0 || seat > 1)
+            seat = 0;
+        int who = seat == a_seat ? 0 : 1;   /* engine index: 0 = A */
+        gv_go go;
+        memset(&go, 0, sizeof go);
+        go.nodes = mt->p[who].nodes;
+        go.movetime_ms = mt->p[who].movetime;
+        if (mt->tc_base) {
+            int side = g->to_move(gv_engine_state(e[who]));
+            int opp = side == first ? first + 1 : first;
+            go.has_time = 1;
+            go.time_ms[side % GV_ENGINE_MAX_SIDES] = clock[who];
+            go.inc_ms[side % GV_ENGINE_MAX_SIDES] = mt->tc_inc;
+            go.time_ms[opp % GV_ENGINE_MAX_SIDES] = clock[!who];
+            go.inc_ms[opp % GV_ENGINE_MAX_SIDES] = mt->tc_inc;
+        }
+        int64_t t0 = gv_now_ms();
+        gv_search_result r = gv_engine_think(e[who], &go, NULL);
+        int64_t spent = gv_now_ms() - t0;
+        if (mt->tc_base) {
+            clock[who] -= spent;
+            if (clock[who] < 0) {
+                outcome = who == 0 ? -1 : 1;
+                why = "time";
+                pthread_mutex_lock(&mt->lock);
+                mt->timeouts++;
+                pthread_mutex_unlock(&mt->lock);
+                break;
+            }
+            clock[who] += mt->tc_inc;
+        }
+        if (gv_engine_play_move(e[0], r.best, err, sizeof err) != 0 ||
+            gv_engine_play_move(e[1], r.best, err, sizeof err) != 0) {
+            outcome = who == 0 ? -1 : 1;
+            why = "illegal move";
+            pthread_mutex_lock(&mt->lock);
+            mt->illegal++;
+            pthread_mutex_unlock(&mt->lock);
+            break;
+        }
+        plies++;
+        /* Adjudication: the mover's own search sees itself lost by more than the
+         * threshold on two moves in a row, and its opponent agrees. */
+        last[who] = r.score;
+        if (mt->resign_cp && !mt->p[0].greedy && !mt->p[1].greedy) {
+            bad_streak[who] = r.score <= -mt->resign_cp ? bad_streak[who] + 1 : 0;
+            if (bad_streak[who] >= 2 && last[!who] >= mt->resign_cp) {
+                outcome = who == 0 ? -1 : 1;
+                why = "adjudicated";
+                break;
+            }
+        }
+    }
+    if (!why) {
+        if (res.status == GV_WIN) {
+            int seat = res.winner - first;
+            outcome = (seat == a_seat) ? 1 : -1;
+        }
+        why = res.reason;
+    }
+    snprintf(line, linelen, "game %d: A (%s) %s: %s, %d plies (%s)", gi + 1, mt->p[0].spec,
+             a_seat == 0 ? "first" : "second",
+             outcome > 0 ? "A wins" : outcome < 0 ? "B wins" : "draw", plies, why);
+    gv_engine_free(e[0]);
+    gv_engine_free(e[1]);
+    return outcome;
+}
+
+static void *worker(void *arg)
+{
+    sp_match *mt = arg;
+    for (;;) {
+        pthread_mutex_lock(&mt->lock);
+        int gi = mt->next < mt->games ? mt->next++ : -1;
+        pthread_mutex_unlock(&mt->lock);
+        if (gi < 0)
+            return NULL;
+        char line[512];
+        int o = play_game(mt, gi, line, sizeof line);
+        pthread_mutex_lock(&mt->lock);
+        if (o > 0)
+            mt->wins++;
+        else if (o < 0)
+            mt->losses++;
+        else
+            mt->draws++;
+        if (mt->verbose) {
+            printf("%s\n", line);
+            fflush(stdout);
+        }
+        pthread_mutex_unlock(&mt->lock);
+    }
+}
+
+static double elo_of(double s)
+{
+    if (s <= 0.0005)
+        s = 0.0005;
+    if (s >= 0.9995)
+        s = 0.9995;
+    return -400.0 * log10(1.0 / s - 1.0);
+}
+
+int cli_selfplay(int argc, char **argv)
+{
+    sp_match mt;
+    memset(&mt, 0, sizeof mt);
+    if (argc < 1)
+        return cli_usage_error("usage: gravulien selfplay <game> [--a SPEC] [--b SPEC] [--games N] ...");
+    mt.game = argv[0];
+    if (!gv_game_find(mt.game))
+        return cli_usage_error("unknown game '%s' (known: chu, exac, grav)", mt.game);
+    int is_grav = !strcmp(mt.game, "grav");
+    mt.games = 20;
+    mt.openings = is_grav ? 2 : 4;
+    mt.max_plies = !strcmp(mt.game, "chu") ? 500 : !strcmp(mt.game, "exac") ? 300 : 0;
+    mt.concurrency = 1;
+    mt.verbose = 1;
+    mt.hash_mb = 16;
+    mt.resign_cp = !strcmp(mt.game, "chu") ? 2500 : !strcmp(mt.game, "exac") ? 1500 : 0;
+    parse_player("level=10", &mt.p[0]);
+    parse_player("level=9", &mt.p[1]);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long n;
+        if (!strcmp(a, "--quiet")) {
+            mt.verbose = 0;
+            continue;
+        }
+        if (!v)
+            return cli_usage_error("selfplay: %s needs a value", a);
+        i++;
+        if (!strcmp(a, "--a") || !strcmp(a, "--b")) {
+            if (parse_player(v, &mt.p[a[2] == 'b']) != 0)
+                return cli_usage_error("selfplay: bad player '%s' (level=N[,nodes=N][,movetime=MS] or greedy)", v);
+        } else if (!strcmp(a, "--games") && gv_parse_int(v, 1, 100000, &n, NULL, 0) == 0) {
+            mt.games = (int)n;
+        } else if (!strcmp(a, "--openings") && gv_parse_int(v, 0, 100, &n, NULL, 0) == 0) {
+            mt.openings = (int)n;
+        } else if (!strcmp(a, "--max-plies") && gv_parse_int(v, 0, 100000, &n, NULL, 0) == 0) {
+            mt.max_plies = (int)n;
+        } else if (!strcmp(a, "--concurrency") && gv_parse_int(v, 1, 64, &n, NULL, 0) == 0) {
+            mt.concurrency = (int)n;
+        } else if (!strcmp(a, "--hash") && gv_parse_int(v, 1, 4096, &n, NULL, 0) == 0) {
+            mt.hash_mb = (int)n;
+        } else if (!strcmp(a, "--resign") && gv_parse_int(v, 0, 30000, &n, NULL, 0) == 0) {
+            mt.resign_cp = (int)n;
+        } else if (!strcmp(a, "--seed")) {
+            char *end;
+            mt.seed = strtoull(v, &end, 10);
+            if (!*v || *end)
+                return cli_usage_error("selfplay: bad seed '%s'", v);
+        } else if (!strcmp(a, "--rules")) {
+            mt.rules = v;
+        } else if (!strcmp(a, "--tc")) {
+            if (parse_tc(v, &mt.tc_base, &mt.tc_inc) != 0)
+                return cli_usage_error("selfplay: bad time control '%s' (BASE+INC in seconds)", v);
+        } else {
+            return cli_usage_error("selfplay: bad option '%s %s'", a, v);
+        }
+    }
+    char err[GV_ERRLEN];
+    gv_engine *probe = gv_engine_new(mt.game, mt.rules, err, sizeof err);
+    if (!probe)
+        return cli_usage_error("selfplay: %s", err);
+    gv_engine_free(probe);
+    pthread_mutex_init(&mt.lock, NULL);
+    printf("selfplay %s: A = %s, B = %s, %d games, seed %llu%s%s\n", mt.game, mt.p[0].spec,
+           mt.p[1].spec, mt.games, (unsigned long long)mt.seed, mt.rules ? ", rules " : "",
+           mt.rules ? mt.rules : "");
+    fflush(stdout);
+    pthread_t th[64];
+    int started = 0;
+    for (int i = 0; i < mt.concurrency; i++)
+        if (pthread_create(&th[i], NULL, worker, &mt) == 0)
+            started++;
+    if (!started)
+        worker(&mt);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&mt.lock);
+
+    /* Score of A with a 95% interval (normal approximation over game results). */
+    int n = mt.wins + mt.draws + mt.losses;
+    double s = n ? (mt.wins + 0.5 * mt.draws) / n : 0.5;
+    double var = n ? (mt.wins * (1 - s) * (1 - s) + mt.draws * (0.5 - s) * (0.5 - s) +
+                      mt.losses * s * s) / n : 0;
+    double half = n ? 1.96 * sqrt(var / n) : 0;
+    double lo = s - half < 0 ? 0 : s - half, hi = s + half > 1 ? 1 : s + half;
+    printf("A %s vs B %s: +%d =%d -%d of %d, score %.1f%% [95%%: %.1f%%, %.1f%%], "
+           "Elo %+.0f [%+.0f, %+.0f]", mt.p[0].spec, mt.p[1].spec, mt.wins, mt.draws,
+           mt.losses, n, 100 * s, 100 * lo, 100 * hi, elo_of(s), elo_of(lo), elo_of(hi));
+    if (mt.timeouts || mt.illegal)
+        printf(", %d losses on time, %d illegal moves", mt.timeouts, mt.illegal);
+    printf("\n");
+    return mt.illegal ? CLI_FAIL : CLI_OK;
+}

@@ -1,0 +1,526 @@
+/* Engine layer: a game in progress plus its AI player (alpha-beta or MCTS), searching on
+ * its own thread, with time management and strength levels. */
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "engine/engine.h"
+#include "games/grav/grav.h"
+#include "search/chu_eval.h"
+#include "search/exac_eval.h"
+#include "search/grav_mcts.h"
+#include "search/tt.h"
+
+/* ---- Tunables: strength levels and time ------------------------------------------ */
+
+/* Per-move budgets of levels 1..9 (level 10 has none): alpha-beta nodes and MCTS
+ * playouts. Each level searches about 2.7 times as much as the one below and, in
+ * alpha-beta, picks among fewer near-best moves (see ab.c skill_margin). */
+static const uint64_t level_nodes_ab[10] = {0, 150, 400, 1100, 3000, 8000, 22000, 60000,
+                                            160000, 400000};
+static const uint64_t level_playouts[10] = {0, 50, 120, 300, 700, 1600, 4000, 10000, 25000,
+                                            60000};
+/* Moves the clock is spread over when the protocol gives no moves-to-go. */
+enum { MOVES_TO_GO_DEFAULT = 40, MAX_SHARE_PERCENT = 40, HARD_FACTOR = 4 };
+
+typedef enum { AI_AB, AI_MCTS } ai_kind;
+
+static const struct {
+    const char *game;
+    ai_kind kind;
+    const gv_ab_hooks *hooks;
+} ai_table[] = {
+    {"chu", AI_AB, &gv_chu_hooks},
+    {"exac", AI_AB, &gv_exac_hooks},
+    {"grav", AI_MCTS, NULL},
+};
+
+const gv_ab_hooks *gv_ab_hooks_find(const char *game)
+{
+    for (size_t i = 0; i < sizeof ai_table / sizeof ai_table[0]; i++)
+        if (!strcmp(ai_table[i].game, game))
+            return ai_table[i].hooks;
+    return NULL;
+}
+
+struct gv_engine {
+    const gv_game *g;
+    ai_kind kind;
+    const gv_ab_hooks *hooks;
+    char rules[GV_MAX_TEXT];        /* rule options given at creation */
+    void *st;                       /* the game in progress */
+    void *work;                     /* the search's copy */
+    void *scratch;                  /* the owner's scratch copy */
+    gv_tt *tt;                      /* allocated at the first alpha-beta search */
+    size_t hash_mb;
+    int level, greedy;
+    uint64_t seed;
+    int plies;                      /* moves since the position was set */
+
+    /* The running search. */
+    pthread_t thread;
+    int running;                    /* a thread was started and not yet joined */
+    pthread_mutex_t lock;
+    gv_search_ctl ctl;
+    gv_limits lim;
+    gv_engine_cb cb;
+};
+
+/* ---- Creation and options ------------------------------------------------------------ */
+
+gv_engine *gv_engine_new(const char *name, const char *options, char *err, size_t errlen)
+{
+    const gv_game *g = gv_game_find(name ? name : "");
+    if (!g) {
+        gv_err(err, errlen, "unknown game '%s'", name ? name : "");
+        return NULL;
+    }
+    gv_engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        gv_err(err, errlen, "out of memory");
+        return NULL;
+    }
+    e->g = g;
+    e->st = malloc(g->state_size);
+    e->work = malloc(g->state_size);
+    e->scratch = malloc(g->state_size);
+    if (!e->st || !e->work || !e->scratch) {
+        gv_err(err, errlen, "out of memory");
+        gv_engine_free(e);
+        return NULL;
+    }
+    if (g->init(e->st, options, err, errlen) != 0) {
+        gv_engine_free(e);
+        return NULL;
+    }
+    snprintf(e->rules, sizeof e->rules, "%s", options ? options : "");
+    for (size_t i = 0; i < sizeof ai_table / sizeof ai_table[0]; i++)
+        if (!strcmp(ai_table[i].game, g->name)) {
+            e->kind = ai_table[i].kind;
+            e->hooks = ai_table[i].hooks;
+        }
+    e->hash_mb = GV_ENGINE_DEFAULT_HASH_MB;
+    e->level = 10;
+    pthread_mutex_init(&e->lock, NULL);
+    return e;
+}
+
+void gv_engine_free(gv_engine *e)
+{
+    if (!e)
+        return;
+    if (e->g)
+        gv_engine_stop(e);
+    if (e->g)
+        pthread_mutex_destroy(&e->lock);
+    gv_tt_free(e->tt);
+    free(e->st);
+    free(e->work);
+    free(e->scratch);
+    free(e);
+}
+
+const gv_game *gv_engine_game(const gv_engine *e) { return e->g; }
+const void *gv_engine_state(const gv_engine *e) { return e->st; }
+int gv_engine_level(const gv_engine *e) { return e->level; }
+int gv_engine_plies(const gv_engine *e) { return e->plies; }
+
+void *gv_engine_scratch(gv_engine *e)
+{
+    memcpy(e->scratch, e->st, e->g->state_size);
+    return e->scratch;
+}
+
+int gv_engine_busy(gv_engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    int r = e->running;
+    pthread_mutex_unlock(&e->lock);
+    return r;
+}
+
+static int refuse_busy(gv_engine *e, char *err, size_t errlen)
+{
+    if (gv_engine_busy(e)) {
+        gv_err(err, errlen, "a search is running");
+        return 1;
+    }
+    return 0;
+}
+
+int gv_engine_set_option(gv_engine *e, const char *name, const char *value, char *err,
+                         size_t errlen)
+{
+    if (refuse_busy(e, err, errlen))
+        return -1;
+    long v;
+    if (!strcmp(name, "hash")) {
+        if (gv_parse_int(value, 1, 4096, &v, NULL, 0) != 0) {
+            gv_err(err, errlen, "hash must be a whole number of MB from 1 to 4096");
+            return -1;
+        }
+        if ((size_t)v != e->hash_mb) {
+            gv_tt_free(e->tt);
+            e->tt = NULL;
+            e->hash_mb = (size_t)v;
+        }
+        return 0;
+    }
+    if (!strcmp(name, "level")) {
+        if (gv_parse_int(value, 1, 10, &v, NULL, 0) != 0) {
+            gv_err(err, errlen, "level must be a whole number from 1 to 10");
+            return -1;
+        }
+        e->level = (int)v;
+        return 0;
+    }
+    if (!strcmp(name, "player")) {
+        if (strcmp(value, "search") && strcmp(value, "greedy")) {
+            gv_err(err, errlen, "player must be 'search' or 'greedy'");
+            return -1;
+        }
+        e->greedy = !strcmp(value, "greedy");
+        return 0;
+    }
+    if (!strcmp(name, "seed")) {
+        char *end;
+        unsigned long long s = strtoull(value, &end, 10);
+        if (!*value || *end) {
+            gv_err(err, errlen, "seed must be a whole number");
+            return -1;
+        }
+        e->seed = s;
+        return 0;
+    }
+    if (!strcmp(name, "rules")) {
+        void *tmp = malloc(e->g->state_size);
+        if (!tmp) {
+            gv_err(err, errlen, "out of memory");
+            return -1;
+        }
+        if (e->g->init(tmp, value, err, errlen) != 0) {
+            free(tmp);
+            return -1;
+        }
+        memcpy(e->st, tmp, e->g->state_size);
+        free(tmp);
+        snprintf(e->rules, sizeof e->rules, "%s", value);
+        e->plies = 0;
+        if (e->tt)
+            gv_tt_clear(e->tt);
+        return 0;
+    }
+    gv_err(err, errlen, "unknown engine option '%s' (hash, level, player, seed, rules)", name);
+    return -1;
+}
+
+/* ---- The game in progress ------------------------------------------------------------ */
+
+int gv_engine_new_game(gv_engine *e)
+{
+    char err[GV_ERRLEN];
+    if (refuse_busy(e, err, sizeof err))
+        return -1;
+    if (e->g->init(e->st, e->rules, err, sizeof err) != 0)
+        return -1;
+    e->plies = 0;
+    if (e->tt)
+        gv_tt_clear(e->tt);
+    return 0;
+}
+
+int gv_engine_set_position(gv_engine *e, const char *text, char *err, size_t errlen)
+{
+    if (refuse_busy(e, err, errlen))
+        return -1;
+    /* set_position leaves the state unchanged on error. */
+    if (e->g->set_position(e->st, text, err, errlen) != 0)
+        return -1;
+    e->plies = 0;
+    return 0;
+}
+
+int gv_engine_play(gv_engine *e, const char *move, char *err, size_t errlen)
+{
+    if (refuse_busy(e, err, errlen))
+        return -1;
+    gv_move m;
+    if (e->g->parse_move(e->st, move, &m, err, errlen) != 0)
+        return -1;
+    return gv_engine_play_move(e, m, err, errlen);
+}
+
+int gv_engine_play_move(gv_engine *e, gv_move m, char *err, size_t errlen)
+{
+    if (refuse_busy(e, err, errlen))
+        return -1;
+    gv_move *moves = malloc(GV_MAX_MOVES * sizeof *moves);
+    if (!moves) {
+        gv_err(err, errlen, "out of memory");
+        return -1;
+    }
+    int n = e->g->legal_moves(e->st, moves), ok = 0;
+    for (int i = 0; i < n && !ok; i++)
+        ok = moves[i] == m;
+    free(moves);
+    if (!ok) {
+        gv_err(err, errlen, n ? "not a legal move" : "the game is over");
+        return -1;
+    }
+    e->g->make(e->st, m);
+    e->plies++;
+    return 0;
+}
+
+int gv_engine_undo(gv_engine *e)
+{
+    char err[GV_ERRLEN];
+    if (refuse_busy(e, err, sizeof err) || e->plies == 0)
+        return -1;
+    e->g->unmake(e->st);
+    e->plies--;
+    return 0;
+}
+
+gv_status gv_engine_status(gv_engine *e, gv_result *res)
+{
+    return e->g->status(e->st, res);
+}
+
+/* ---- Time management and levels ------------------------------------------------------ */
+
+void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out)
+{
+    memset(out, 0, sizeof *out);
+    out->depth = go->depth;
+    out->nodes = go->nodes;
+    out->level = e->level;
+    out->seed = e->seed ^ gv_mix64(e->g->hash(e->st));
+    if (e->level < 10) {
+        uint64_t cap = e->kind == AI_MCTS ? level_playouts[e->level] : level_nodes_ab[e->level];
+        if (!out->nodes || out->nodes > cap)
+            out->nodes = cap;
+    }
+    if (go->infinite)
+        return;
+    if (go->movetime_ms > 0) {
+        int64_t t = go->movetime_ms - 5 > 1 ? go->movetime_ms - 5 : 1;
+        out->soft_ms = out->hard_ms = t;
+        return;
+    }
+    int side = e->g->to_move(e->st);
+    if (side < 0 || side >= GV_ENGINE_MAX_SIDES)
+        side = 0;
+    if (go->has_time) {
+        int64_t left = go->time_ms[side], inc = go->inc_ms[side], byo = go->byoyomi_ms;
+        int64_t avail = left - GV_ENGINE_MOVE_OVERHEAD_MS;
+        if (left <= 0 && byo > 0) {
+            /* Byoyomi only: a fixed time per move. */
+            int64_t t = byo - GV_ENGINE_MOVE_OVERHEAD_MS > 1 ? byo - GV_ENGINE_MOVE_OVERHEAD_MS : 1;
+            out->soft_ms = out->hard_ms = t;
+            return;
+        }
+        if (avail < 1)
+            avail = 1;
+        int mtg = go->movestogo > 0 ? go->movestogo : MOVES_TO_GO_DEFAULT;
+        if (mtg > MOVES_TO_GO_DEFAULT)
+            mtg = MOVES_TO_GO_DEFAULT;
+        int64_t target = avail / mtg + inc * 3 / 4 + (byo > 0 ? byo / 2 : 0);
+        /* Never spend more than a share of what is left (plus byoyomi, which is not
+         * lost by spending it). */
+        int64_t cap = avail * MAX_SHARE_PERCENT / 100 + (byo > 0 ? byo - GV_ENGINE_MOVE_OVERHEAD_MS : 0);
+        if (go->movestogo == 1)
+            cap = avail * 80 / 100;
+        int64_t hard = target * HARD_FACTOR;
+        if (hard > cap)
+            hard = cap;
+        if (target > hard)
+            target = hard;
+        out->soft_ms = target > 1 ? target : 1;
+        out->hard_ms = hard > 1 ? hard : 1;
+    }
+}
+
+/* ---- Searching ----------------------------------------------------------------------- */
+
+/* The 1-ply baseline: the move whose resulting position the evaluation likes best (a
+ * win at once first); seeded ties. Grav has its own (gv_grav_greedy). */
+static gv_search_result greedy_move(gv_engine *e, void *st, const gv_limits *lim)
+{
+    gv_search_result r;
+    memset(&r, 0, sizeof r);
+    if (e->kind == AI_MCTS) {
+        r.best = gv_grav_greedy(st, lim->seed);
+        r.nodes = 1;
+        return r;
+    }
+    gv_move *moves = malloc(GV_MAX_MOVES * sizeof *moves);
+    if (!moves)
+        return r;
+    int n = e->g->legal_moves(st, moves);
+    gv_rng rng;
+    gv_rng_seed(&rng, lim->seed);
+    int best = INT_MIN;
+    int me = e->g->to_move(st);
+    for (int i = 0; i < n; i++) {
+        e->g->make(st, moves[i]);
+        r.nodes++;
+        gv_result res;
+        int s;
+        if (e->g->status(st, &res) != GV_ONGOING)
+            s = res.status == GV_DRAW ? 0 : res.winner == me ? GV_MATE : -GV_MATE;
+        else
+            s = -e->hooks->eval(st);
+        e->g->unmake(st);
+        s = s * 8 + (int)gv_rng_below(&rng, 8);
+        if (s > best) {
+            best = s;
+            r.best = moves[i];
+            r.score = s / 8;
+        }
+    }
+    free(moves);
+    r.depth = 1;
+    return r;
+}
+
+static gv_search_result run_search(gv_engine *e)
+{
+    gv_search_result r;
+    memcpy(e->work, e->st, e->g->state_size);
+    if (e->greedy) {
+        r = greedy_move(e, e->work, &e->lim);
+    } else if (e->kind == AI_MCTS) {
+        r = gv_grav_mcts(e->work, &e->lim, &e->ctl, e->cb.info, e->cb.ctx);
+    } else {
+        if (!e->tt) {
+            e->tt = gv_tt_new(e->hash_mb);
+            if (!e->tt) {
+                memset(&r, 0, sizeof r);
+                return r;
+            }
+        }
+        r = gv_ab_search(e->g, e->hooks, e->work, e->tt, &e->lim, &e->ctl, e->cb.info,
+                         e->cb.ctx);
+    }
+    r.time_ms = gv_now_ms() - e->ctl.start_ms;
+    return r;
+}
+
+static void *search_thread(void *arg)
+{
+    gv_engine *e = arg;
+    gv_search_result r = run_search(e);
+    if (e->cb.bestmove)
+        e->cb.bestmove(e->cb.ctx, &r);
+    return NULL;
+}
+
+static int prepare(gv_engine *e, const gv_go *go, const gv_engine_cb *cb, char *err,
+                   size_t errlen)
+{
+    if (refuse_busy(e, err, errlen))
+        return -1;
+    if (e->g->status(e->st, NULL) != GV_ONGOING) {
+        gv_err(err, errlen, "the game is over");
+        return -1;
+    }
+    gv_engine_limits(e, go, &e->lim);
+    if (cb)
+        e->cb = *cb;
+    else
+        memset(&e->cb, 0, sizeof e->cb);
+    atomic_store(&e->ctl.stop, 0);
+    e->ctl.start_ms = gv_now_ms();
+    return 0;
+}
+
+int gv_engine_go(gv_engine *e, const gv_go *go, const gv_engine_cb *cb, char *err,
+                 size_t errlen)
+{
+    if (prepare(e, go, cb, err, errlen) != 0)
+        return -1;
+    pthread_mutex_lock(&e->lock);
+    e->running = 1;
+    pthread_mutex_unlock(&e->lock);
+    if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
+        pthread_mutex_lock(&e->lock);
+        e->running = 0;
+        pthread_mutex_unlock(&e->lock);
+        gv_err(err, errlen, "cannot start a search thread");
+        return -1;
+    }
+    return 0;
+}
+
+void gv_engine_wait(gv_engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    int running = e->running;
+    pthread_mutex_unlock(&e->lock);
+    if (!running)
+        return;
+    pthread_join(e->thread, NULL);
+    pthread_mutex_lock(&e->lock);
+    e->running = 0;
+    pthread_mutex_unlock(&e->lock);
+}
+
+void gv_engine_stop(gv_engine *e)
+{
+    atomic_store(&e->ctl.stop, 1);
+    gv_engine_wait(e);
+}
+
+gv_search_result gv_engine_think(gv_engine *e, const gv_go *go, const gv_engine_cb *cb)
+{
+    gv_search_result r;
+    memset(&r, 0, sizeof r);
+    char err[GV_ERRLEN];
+    if (prepare(e, go, cb, err, sizeof err) != 0)
+        return r;
+    r = run_search(e);
+    return r;
+}
+
+/* ---- Text ------------------------------------------------------------------------------ */
+
+int gv_engine_pv_text(const gv_engine *e, const gv_move *pv, int npv, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = 0;
+    void *st = malloc(e->g->state_size);
+    gv_move *moves = malloc(GV_MAX_MOVES * sizeof *moves);
+    size_t used = 0;
+    if (st && moves) {
+        memcpy(st, e->st, e->g->state_size);
+        for (int i = 0; i < npv; i++) {
+            int n = e->g->legal_moves(st, moves), ok = 0;
+            for (int j = 0; j < n && !ok; j++)
+                ok = moves[j] == pv[i];
+            char mv[64];
+            if (!ok || e->g->write_move(st, pv[i], mv, sizeof mv) < 0)
+                break;
+            size_t l = strlen(mv);
+            if (used + l + 2 > len)
+                break;
+            if (used)
+                buf[used++] = ' ';
+            memcpy(buf + used, mv, l + 1);
+            used += l;
+            e->g->make(st, pv[i]);
+        }
+    }
+    free(st);
+    free(moves);
+    return (int)used;
+}
+
+int gv_engine_move_text(gv_engine *e, gv_move m, char *buf, size_t len)
+{
+    /* Some games write a move by playing it on the state: use the scratch copy. */
+    return e->g->write_move(gv_engine_scratch(e), m, buf, len);
+}

@@ -1,0 +1,110 @@
+/* Engine layer: one game in progress (position, history, options, clocks' limits), an AI
+ * player for it that searches on its own thread and reports through callbacks.
+ *
+ * Protocols, the terminal and the server all drive games the same way through this
+ * interface: set up a position, play moves, `go` with limits, receive `info` and
+ * `bestmove` callbacks, `stop` at any time. An engine has no globals; any number of
+ * engines may live in one process. The engine's own state is only changed by the owner's
+ * calls (never by the search thread), and calls that change it are refused while a
+ * search runs. */
+#ifndef GV_ENGINE_H
+#define GV_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+#include "search/search.h"
+
+enum {
+    GV_ENGINE_MAX_SIDES = 8,    /* clock slots, indexed by game->to_move() */
+    GV_ENGINE_DEFAULT_HASH_MB = 64,
+    GV_ENGINE_MOVE_OVERHEAD_MS = 30,  /* kept back from the clock for I/O and lag */
+};
+
+typedef struct gv_engine gv_engine;
+
+/* Limits of one search, as protocols give them. Zero fields are "not given". */
+typedef struct gv_go {
+    int depth;
+    uint64_t nodes;                       /* alpha-beta nodes, MCTS playouts */
+    int64_t movetime_ms;
+    int64_t time_ms[GV_ENGINE_MAX_SIDES]; /* clock left per side (to_move index) */
+    int64_t inc_ms[GV_ENGINE_MAX_SIDES];
+    int has_time;                          /* time_ms is given */
+    int movestogo;
+    int64_t byoyomi_ms;
+    int infinite;                          /* search until stopped */
+} gv_go;
+
+/* Called on the search thread. best is 0 only when the game was over. */
+typedef struct gv_engine_cb {
+    void (*info)(void *ctx, const gv_search_info *info);
+    void (*bestmove)(void *ctx, const gv_search_result *result);
+    void *ctx;
+} gv_engine_cb;
+
+/* Creates an engine for game `name` with its rule options ("k=v,..." or NULL) at the
+ * start position. Returns NULL with a message in err (unknown game, bad options, out of
+ * memory). Free with gv_engine_free. */
+gv_engine *gv_engine_new(const char *name, const char *options, char *err, size_t errlen);
+/* Stops any search (waiting for it) and frees everything. */
+void gv_engine_free(gv_engine *e);
+
+const gv_game *gv_engine_game(const gv_engine *e);
+/* The current state (read-only; do not keep it across calls that change the engine). */
+const void *gv_engine_state(const gv_engine *e);
+/* A working copy of the current state the caller may play on (for writing moves and
+ * PVs); owned by the engine, valid until the next call that changes the engine. Not for
+ * use from callbacks (they get gv_engine_pv_text). */
+void *gv_engine_scratch(gv_engine *e);
+
+/* Engine options: "hash" (MB, 1..4096), "level" (1..10), "player" ("search" or "greedy":
+ * the 1-ply baseline), "seed" (randomness of weaker levels and of MCTS), "rules" (the
+ * game's rule options, "k=v,..."; resets to the start position). Returns 0, or -1 with a
+ * message in err (unknown name, bad value, a search running). */
+int gv_engine_set_option(gv_engine *e, const char *name, const char *value, char *err,
+                         size_t errlen);
+int gv_engine_level(const gv_engine *e);
+
+/* Back to the start position (keeping options); clears the search's memory. -1 if busy. */
+int gv_engine_new_game(gv_engine *e);
+/* Sets a position from the game's position text (history cleared). Returns 0, or -1 with
+ * a message in err; on error nothing changes. */
+int gv_engine_set_position(gv_engine *e, const char *text, char *err, size_t errlen);
+/* Plays a move given in the game's notation / as a legal move value. Returns 0, or -1
+ * with the reason in err (illegal, game over, busy); on error nothing changes. */
+int gv_engine_play(gv_engine *e, const char *move, char *err, size_t errlen);
+int gv_engine_play_move(gv_engine *e, gv_move m, char *err, size_t errlen);
+/* Takes back the last move played since the position was set. 0, or -1 if none/busy. */
+int gv_engine_undo(gv_engine *e);
+int gv_engine_plies(const gv_engine *e);   /* moves played since the position was set */
+/* The game's outcome in the current state. */
+gv_status gv_engine_status(gv_engine *e, gv_result *res);
+
+/* Starts a search of the current state on a new thread. Returns 0, or -1 with a message
+ * in err (a search already runs; the game is over; no thread). The callbacks run on the
+ * search thread; bestmove is called exactly once, last. */
+int gv_engine_go(gv_engine *e, const gv_go *go, const gv_engine_cb *cb, char *err,
+                 size_t errlen);
+/* Asks the search to stop and waits until it has (bestmove delivered). Answers within a
+ * few milliseconds. Does nothing if no search runs. Not to be called from a callback. */
+void gv_engine_stop(gv_engine *e);
+/* Waits until the running search ends by itself (if any). */
+void gv_engine_wait(gv_engine *e);
+int gv_engine_busy(gv_engine *e);
+/* Runs a search on the caller's thread and returns its result (info may be NULL). */
+gv_search_result gv_engine_think(gv_engine *e, const gv_go *go, const gv_engine_cb *cb);
+
+/* The limits a search will get for go in the current state (time management and level);
+ * exposed for tests and `gravulien bench`. */
+void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out);
+
+/* Writes the moves of a PV (from the current state) in the game's notation, separated
+ * by spaces; stops at the first move that is not legal. Thread-safe with respect to a
+ * running search (uses its own copy). Returns the length written. */
+int gv_engine_pv_text(const gv_engine *e, const gv_move *pv, int npv, char *buf, size_t len);
+/* Writes one legal move of the current state in the game's notation (-1 on error). */
+int gv_engine_move_text(gv_engine *e, gv_move m, char *buf, size_t len);
+
+#endif

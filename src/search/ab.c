@@ -1,0 +1,630 @@
+/* Alpha-beta: iterative-deepening PVS with quiescence, a transposition table, null move,
+ * late-move reductions, killer and history ordering, check extensions, and the weaker
+ * root choice of levels 1-9. Legality and game end come from the game (game.h); the
+ * hooks (search.h) only evaluate and sort. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "search/search.h"
+#include "search/tt.h"
+
+/* ---- Tunables ----------------------------------------------------------------------- */
+enum {
+    CHECK_EVERY = 1024,        /* nodes between looks at the clock and the stop flag */
+    HIST_SIZE = 1 << 16,       /* history slots: the low 16 bits of a move (from, to) */
+    HIST_MAX = 1 << 14,
+    ASPIRATION_DEPTH = 4,      /* first iteration searched with an aspiration window */
+    RFP_DEPTH = 6,             /* reverse futility pruning up to this depth */
+    NULL_MIN_DEPTH = 2,
+    LMR_MIN_DEPTH = 3,
+    LMR_MIN_MOVES = 3,
+    LMP_DEPTH = 3,             /* late quiet moves pruned up to this depth */
+    QS_EVASION_PLIES = 1,      /* quiescence plies that answer a check with every move */
+    QS_RECAPTURE_PLY = 4,      /* from this quiescence ply on, only recaptures */
+};
+#define RFP_MARGIN_PAWNS 0.8   /* per depth */
+#define ASPIRATION_PAWNS 0.35
+#define DELTA_PAWNS 2.0        /* quiescence delta pruning margin */
+
+typedef struct ab_root {
+    gv_move move;
+    int score;                 /* score of the last completed search of this move */
+    int prev;                  /* score from the iteration before (ordering) */
+} ab_root;
+
+typedef struct ab_ply {
+    gv_move current;           /* the move being searched from this ply */
+    gv_move moves[GV_MAX_MOVES];
+    int scores[GV_MAX_MOVES];
+    int victims[GV_MAX_MOVES];  /* victim_value of each move, kept with it */
+    gv_move killers[2];
+    gv_move pv[GV_MAX_PLY + 1];
+    int npv;
+} ab_ply;
+
+typedef struct ab {
+    const gv_game *g;
+    const gv_ab_hooks *h;
+    void *st;
+    gv_tt *tt;
+    const gv_limits *lim;
+    gv_search_ctl *ctl;
+    uint64_t nodes;
+    int seldepth, stop, root_depth, pawn;
+    int history[2][HIST_SIZE];
+    unsigned char *null_undo;        /* GV_MAX_PLY slots of h->null_undo_size bytes */
+    int8_t lmr[64][64];
+    int nroot;
+    ab_root root[GV_MAX_MOVES];
+    ab_ply ply[GV_MAX_PLY + 1];
+} ab;
+
+/* ---- Helpers ------------------------------------------------------------------------ */
+
+static int should_stop(ab *a)
+{
+    if (a->stop)
+        return 1;
+    if (a->lim->nodes && a->nodes >= a->lim->nodes)
+        return a->stop = 1;
+    if ((a->nodes & (CHECK_EVERY - 1)) == 0) {
+        if (atomic_load_explicit(&a->ctl->stop, memory_order_relaxed))
+            return a->stop = 1;
+        if (a->lim->hard_ms && gv_now_ms() - a->ctl->start_ms >= a->lim->hard_ms)
+            return a->stop = 1;
+    }
+    return 0;
+}
+
+static int score_to_tt(int s, int ply)
+{
+    return s >= GV_MATE_BOUND ? s + ply : s <= -GV_MATE_BOUND ? s - ply : s;
+}
+
+static int score_from_tt(int s, int ply)
+{
+    return s >= GV_MATE_BOUND ? s - ply : s <= -GV_MATE_BOUND ? s + ply : s;
+}
+
+/* Score of a state with no legal move, as the game decides it. */
+static int terminal_score(ab *a, int ply)
+{
+    gv_result r;
+    if (a->g->status(a->st, &r) == GV_WIN)
+        return r.winner == a->g->to_move(a->st) ? GV_MATE - ply : -(GV_MATE - ply);
+    return 0;
+}
+
+static inline int *hist_slot(ab *a, gv_move m)
+{
+    return &a->history[a->g->to_move(a->st) & 1][m & (HIST_SIZE - 1)];
+}
+
+static void hist_update(int *slot, int bonus)
+{
+    *slot += bonus - *slot * abs(bonus) / HIST_MAX;
+}
+
+/* Ordering scores: the table move, captures by most valuable victim / least valuable
+ * mover, killers, then history. */
+static void score_moves(ab *a, ab_ply *P, int n, gv_move ttm)
+{
+    for (int i = 0; i < n; i++) {
+        gv_move m = P->moves[i];
+        int v = a->h->victim_value(a->st, m);
+        P->victims[i] = v;
+        if (m == ttm)
+            P->scores[i] = 1 << 30;
+        else if (v > 0)
+            P->scores[i] = (1 << 28) + v * 16 - a->h->mover_value(a->st, m) / 16;
+        else if (m == P->killers[0])
+            P->scores[i] = (1 << 27);
+        else if (m == P->killers[1])
+            P->scores[i] = (1 << 27) - 1;
+        else
+            P->scores[i] = *hist_slot(a, m);
+    }
+}
+
+/* Moves the best-scored of moves[i..n) to i and returns it. */
+static gv_move pick_next(ab_ply *P, int i, int n)
+{
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+        if (P->scores[j] > P->scores[best])
+            best = j;
+    gv_move m = P->moves[best];
+    int s = P->scores[best], v = P->victims[best];
+    P->moves[best] = P->moves[i];
+    P->scores[best] = P->scores[i];
+    P->victims[best] = P->victims[i];
+    P->moves[i] = m;
+    P->scores[i] = s;
+    P->victims[i] = v;
+    return m;
+}
+
+static void pv_update(ab *a, int ply, gv_move m)
+{
+    ab_ply *P = &a->ply[ply], *C = &a->ply[ply + 1];
+    P->pv[0] = m;
+    int n = C->npv;
+    if (n > GV_MAX_PLY - 1)
+        n = GV_MAX_PLY - 1;
+    memcpy(P->pv + 1, C->pv, (size_t)n * sizeof(gv_move));
+    P->npv = n + 1;
+}
+
+/* ---- Quiescence ---------------------------------------------------------------------- */
+
+static int qsearch(ab *a, int alpha, int beta, int ply, int qply)
+{
+    ab_ply *P = &a->ply[ply];
+    P->npv = 0;
+    if (ply > a->seldepth)
+        a->seldepth = ply;
+    if (should_stop(a))
+        return 0;
+    int r;
+    if (a->h->quick_end && a->h->quick_end(a->st, &r))
+        return r > 0 ? GV_MATE - ply : r < 0 ? -(GV_MATE - ply) : 0;
+    if (ply >= GV_MAX_PLY - 1)
+        return a->h->eval(a->st);
+
+    /* Step 1. The table: a bound from any earlier search of this position. */
+    uint64_t key = a->g->hash(a->st);
+    gv_tt_entry *e = gv_tt_probe(a->tt, key);
+    if (e) {
+        int s = score_from_tt(e->score, ply), bound = e->genbound & 3;
+        if (bound == TT_EXACT || (bound == TT_LOWER && s >= beta) ||
+            (bound == TT_UPPER && s <= alpha))
+            return s;
+    }
+    int orig_alpha = alpha;
+    gv_move bestm = 0;
+
+    /* Step 2. In check near the horizon: every move is an answer; otherwise stand pat
+     * and look at noisy moves only. */
+    int check = qply < QS_EVASION_PLIES && a->h->in_check(a->st);
+    int best, stand = 0, n;
+    if (check) {
+        n = a->g->legal_moves(a->st, P->moves);
+        if (n == 0)
+            return terminal_score(a, ply);
+        best = -(GV_MATE - ply);
+    } else {
+        stand = e ? e->eval : a->h->eval(a->st);
+        if (stand >= beta) {
+            if (!e)
+                gv_tt_store(a->tt, key, 0, score_to_tt(stand, ply), stand, 0, TT_LOWER);
+            return stand;
+        }
+        if (stand > alpha)
+            alpha = stand;
+        best = stand;
+        n = a->h->noisy_moves(a->st, P->moves);
+    }
+
+    /* Step 3. Captures, most valuable victim first; deep in quiescence only recaptures
+     * (the destination, bits 8..15 of a move, is the square of the last capture). */
+    int recapture_sq = qply >= QS_RECAPTURE_PLY && ply > 0 ? GV_AB_MOVE_TO(a->ply[ply - 1].current) : -1;
+    for (int i = 0; i < n; i++) {
+        gv_move m = P->moves[i];
+        int v = a->h->victim_value(a->st, m);
+        P->victims[i] = v;
+        P->scores[i] = v > 0 ? v * 16 - a->h->mover_value(a->st, m) / 16 : -(1 << 20);
+    }
+    int delta = (int)(DELTA_PAWNS * a->pawn);
+    for (int i = 0; i < n; i++) {
+        gv_move m = pick_next(P, i, n);
+        if (!check) {
+            int v = P->victims[i];
+            /* Delta pruning: even winning the victim cannot reach alpha. */
+            if (stand + v + delta <= alpha && v < GV_MATE_BOUND / 2)
+                continue;
+            if (recapture_sq >= 0 && GV_AB_MOVE_TO(m) != recapture_sq && v < GV_MATE_BOUND / 2)
+                continue;
+        }
+        P->current = m;
+        a->g->make(a->st, m);
+        a->nodes++;
+        gv_tt_prefetch(a->tt, a->g->hash(a->st));
+        int s = -qsearch(a, -beta, -alpha, ply + 1, qply + 1);
+        a->g->unmake(a->st);
+        if (a->stop)
+            return 0;
+        if (s > best) {
+            best = s;
+            bestm = m;
+            if (s > alpha) {
+                alpha = s;
+                pv_update(a, ply, m);
+                if (s >= beta)
+                    break;
+            }
+        }
+    }
+    int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
+    gv_tt_store(a->tt, key, bestm, score_to_tt(best, ply), check ? 0 : stand, 0, bound);
+    return best;
+}
+
+/* ---- Principal variation search ---------------------------------------------------- */
+
+static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
+{
+    ab_ply *P = &a->ply[ply];
+    P->npv = 0;
+    int pv = beta - alpha > 1;
+    if (ply >= GV_MAX_PLY - 1)
+        return a->h->eval(a->st);
+    if (should_stop(a))
+        return 0;
+
+    /* Step 1. Extend checks; at the horizon, quiescence. */
+    int check = a->h->in_check(a->st);
+    if (check && ply < 2 * a->root_depth + 4)
+        depth++;
+    if (depth <= 0)
+        return qsearch(a, alpha, beta, ply, 0);
+
+    /* Step 2. Ends the rules core decides without generating moves (a royal taken, a
+     * bare king...); repetition and "no legal move" are decided in step 7. */
+    int decided;
+    if (a->h->quick_end && a->h->quick_end(a->st, &decided))
+        return decided > 0 ? GV_MATE - ply : decided < 0 ? -(GV_MATE - ply) : 0;
+    if (ply > a->seldepth)
+        a->seldepth = ply;
+    /* Step 3. Mate distance pruning. */
+    if (alpha < -(GV_MATE - ply))
+        alpha = -(GV_MATE - ply);
+    if (beta > GV_MATE - ply - 1)
+        beta = GV_MATE - ply - 1;
+    if (alpha >= beta)
+        return alpha;
+
+    /* Step 4. Transposition table. */
+    uint64_t key = a->g->hash(a->st);
+    gv_tt_entry *e = gv_tt_probe(a->tt, key);
+    gv_move ttm = 0;
+    int ev;
+    if (e) {
+        ttm = e->move;
+        int s = score_from_tt(e->score, ply), bound = e->genbound & 3;
+        if (!pv && e->depth - 1 >= depth &&
+            (bound == TT_EXACT || (bound == TT_LOWER && s >= beta) ||
+             (bound == TT_UPPER && s <= alpha)))
+            return s;
+        ev = e->eval;
+    } else {
+        ev = check ? 0 : a->h->eval(a->st);
+    }
+
+    /* Step 5. Reverse futility: far above beta near the horizon. */
+    int rfp = (int)(RFP_MARGIN_PAWNS * a->pawn);
+    if (!pv && !check && depth <= RFP_DEPTH && ev - rfp * depth >= beta &&
+        beta > -GV_MATE_BOUND && beta < GV_MATE_BOUND)
+        return ev;
+
+    /* Step 6. Null move. */
+    if (!pv && !check && null_ok && a->h->make_null && depth >= NULL_MIN_DEPTH && ev >= beta &&
+        beta < GV_MATE_BOUND && a->h->null_ok(a->st)) {
+        int R = 3 + depth / 4;
+        void *undo = a->null_undo + (size_t)ply * a->h->null_undo_size;
+        P->current = 0;
+        a->h->make_null(a->st, undo);
+        a->nodes++;
+        int s = -pvs(a, -beta, -beta + 1, depth - 1 - R, ply + 1, 0);
+        a->h->unmake_null(a->st, undo);
+        if (a->stop)
+            return 0;
+        if (s >= beta)
+            return s >= GV_MATE_BOUND ? beta : s;
+    }
+
+    /* Step 7. Legal moves and the end of the game, as the rules decide. */
+    int n = a->g->legal_moves(a->st, P->moves);
+    if (n == 0)
+        return terminal_score(a, ply);
+
+    /* Step 8. The moves, best first. */
+    score_moves(a, P, n, ttm);
+    int best = -GV_INF, orig_alpha = alpha, searched = 0, quiets = 0;
+    gv_move bestm = 0;
+    gv_move tried[64];
+    int ntried = 0;
+    for (int i = 0; i < n; i++) {
+        gv_move m = pick_next(P, i, n);
+        int quiet = P->victims[i] <= 0;
+        int killer = m == P->killers[0] || m == P->killers[1];
+        /* Late move pruning: quiet moves far down the list near the horizon. */
+        if (!pv && !check && quiet && depth <= LMP_DEPTH && searched > 0 &&
+            quiets >= 4 + 3 * depth * depth && best > -GV_MATE_BOUND)
+            continue;
+        P->current = m;
+        a->g->make(a->st, m);
+        a->nodes++;
+        gv_tt_prefetch(a->tt, a->g->hash(a->st));
+        int nd = depth - 1, s;
+        if (searched == 0) {
+            s = -pvs(a, -beta, -alpha, nd, ply + 1, 1);
+        } else {
+            int r = 0;
+            if (depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && quiet && !check) {
+                r = a->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
+                r -= pv + killer;
+                if (r < 0)
+                    r = 0;
+                if (r > nd - 1)
+                    r = nd - 1 > 0 ? nd - 1 : 0;
+            }
+            s = -pvs(a, -alpha - 1, -alpha, nd - r, ply + 1, 1);
+            if (s > alpha && r)
+                s = -pvs(a, -alpha - 1, -alpha, nd, ply + 1, 1);
+            if (s > alpha && s < beta)
+                s = -pvs(a, -beta, -alpha, nd, ply + 1, 1);
+        }
+        a->g->unmake(a->st);
+        if (a->stop)
+            return 0;
+        searched++;
+        if (quiet) {
+            quiets++;
+            if (ntried < 64)
+                tried[ntried++] = m;
+        }
+        if (s > best) {
+            best = s;
+            bestm = m;
+            if (s > alpha) {
+                alpha = s;
+                pv_update(a, ply, m);
+                if (s >= beta) {
+                    if (quiet) {
+                        if (P->killers[0] != m) {
+                            P->killers[1] = P->killers[0];
+                            P->killers[0] = m;
+                        }
+                        int bonus = depth * depth > 400 ? 400 : depth * depth;
+                        hist_update(hist_slot(a, m), bonus * 16);
+                        for (int k = 0; k < ntried - 1; k++)
+                            hist_update(hist_slot(a, tried[k]), -bonus * 16);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    if (!searched)
+        return alpha;  /* every move pruned: cannot happen with searched > 0 guard */
+
+    /* Step 9. Remember. */
+    int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
+    gv_tt_store(a->tt, key, bestm, score_to_tt(best, ply), check ? 0 : ev, depth, bound);
+    return best;
+}
+
+/* ---- Root ---------------------------------------------------------------------------- */
+
+static int cmp_root(const void *x, const void *y)
+{
+    const ab_root *p = x, *q = y;
+    return (q->score > p->score) - (q->score < p->score);
+}
+
+/* Margin within which a weaker level may prefer another move: 0 at level 10, 0.05
+ * pawn at 9, 4 pawns at level 1 (quadratic: low levels err much more than high ones). */
+static int skill_margin(const ab *a)
+{
+    int level = a->lim->level <= 0 || a->lim->level > 10 ? 10 : a->lim->level;
+    return (10 - level) * (10 - level) * a->pawn / 20;
+}
+
+/* One iteration over the root moves. Returns the best score, or -GV_INF when stopped
+ * before the first move finished. With a skill margin, every move is searched with a
+ * window that gives its exact score down to (best - margin). */
+static int root_search(ab *a, int depth, int alpha, int beta)
+{
+    int margin = skill_margin(a), best = -GV_INF;
+    ab_ply *P = &a->ply[0];
+    for (int i = 0; i < a->nroot; i++) {
+        gv_move m = a->root[i].move;
+        P->current = m;
+        a->g->make(a->st, m);
+        a->nodes++;
+        gv_tt_prefetch(a->tt, a->g->hash(a->st));
+        int s;
+        if (margin) {
+            int lo = best == -GV_INF ? -GV_INF : best - margin;
+            s = -pvs(a, -GV_INF, -lo, depth - 1, 1, 1);
+        } else if (i == 0) {
+            s = -pvs(a, -beta, -alpha, depth - 1, 1, 1);
+        } else {
+            s = -pvs(a, -alpha - 1, -alpha, depth - 1, 1, 1);
+            if (s > alpha && s < beta)
+                s = -pvs(a, -beta, -alpha, depth - 1, 1, 1);
+        }
+        a->g->unmake(a->st);
+        if (a->stop)
+            return i == 0 ? -GV_INF : best;
+        a->root[i].score = s;
+        if (s > best) {
+            best = s;
+            /* The best move leads the list (order of the others is kept). */
+            ab_root r = a->root[i];
+            memmove(&a->root[1], &a->root[0], (size_t)i * sizeof r);
+            a->root[0] = r;
+            pv_update(a, 0, m);
+            if (!margin && s > alpha) {
+                alpha = s;
+                if (s >= beta)
+                    return s;
+            }
+        }
+    }
+    return best;
+}
+
+/* Weaker levels: among moves within the margin of the best, prefer one by score plus a
+ * seeded random bonus (a plausible inaccuracy, never a move worse by more than margin). */
+static int skill_pick(ab *a)
+{
+    int margin = skill_margin(a);
+    if (!margin || a->nroot < 2)
+        return 0;
+    gv_rng rng;
+    gv_rng_seed(&rng, a->lim->seed ^ a->g->hash(a->st));
+    int top = a->root[0].score, pick = 0, pick_val = -GV_INF;
+    for (int i = 0; i < a->nroot; i++) {
+        int s = a->root[i].score;
+        if (s < top - margin || s <= -GV_MATE_BOUND)
+            continue;
+        int val = s + (int)(gv_rng_next(&rng) % (uint64_t)(margin + 1));
+        if (val > pick_val) {
+            pick_val = val;
+            pick = i;
+        }
+    }
+    return pick;
+}
+
+gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, gv_tt *tt,
+                              const gv_limits *lim, gv_search_ctl *ctl, gv_info_fn info,
+                              void *info_ctx)
+{
+    gv_search_result res;
+    memset(&res, 0, sizeof res);
+    ab *a = calloc(1, sizeof *a);
+    if (!a)
+        return res;
+    a->g = g;
+    a->h = h;
+    a->st = st;
+    a->tt = tt;
+    a->lim = lim;
+    a->ctl = ctl;
+    a->pawn = h->pawn > 0 ? h->pawn : 100;
+    a->null_undo = h->null_undo_size ? calloc(GV_MAX_PLY + 1, h->null_undo_size) : NULL;
+    for (int d = 1; d < 64; d++)
+        for (int i = 1; i < 64; i++)
+            a->lmr[d][i] = (int8_t)(0.75 + log(d) * log(i) / 2.25);
+    gv_tt_new_search(tt);
+
+    /* Step 1. Root moves; one move needs no search beyond a first look. */
+    a->nroot = g->legal_moves(st, a->ply[0].moves);
+    if (a->nroot == 0) {
+        free(a->null_undo);
+        free(a);
+        return res;
+    }
+    for (int i = 0; i < a->nroot; i++) {
+        a->root[i].move = a->ply[0].moves[i];
+        a->root[i].score = a->root[i].prev = -GV_INF;
+    }
+    /* Order by a first look: captures first (the iterations then re-sort by score). */
+    gv_tt_entry *e = gv_tt_probe(tt, g->hash(st));
+    for (int i = 0; i < a->nroot; i++) {
+        gv_move m = a->root[i].move;
+        int v = h->victim_value(st, m);
+        a->root[i].prev = (e && e->move == m) ? GV_INF : v > 0 ? v * 16 - h->mover_value(st, m) / 16 : -GV_INF + 1;
+        a->root[i].score = a->root[i].prev;
+    }
+    qsort(a->root, (size_t)a->nroot, sizeof a->root[0], cmp_root);
+    res.best = a->root[0].move;
+
+    /* Step 2. Iterative deepening. */
+    int max_depth = lim->depth > 0 && lim->depth < GV_MAX_PLY - 8 ? lim->depth : GV_MAX_PLY - 8;
+    int prev_score = 0, aspiration = (int)(ASPIRATION_PAWNS * a->pawn);
+    gv_move best_pv[GV_MAX_PV];
+    int best_npv = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        a->root_depth = depth;
+        a->seldepth = 0;
+        for (int i = 0; i < a->nroot; i++)
+            a->root[i].prev = a->root[i].score;
+        int alpha = -GV_INF, beta = GV_INF, window = aspiration, s;
+        if (depth >= ASPIRATION_DEPTH && !skill_margin(a) && prev_score > -GV_MATE_BOUND &&
+            prev_score < GV_MATE_BOUND) {
+            alpha = prev_score - window;
+            beta = prev_score + window;
+        }
+        for (;;) {
+            s = root_search(a, depth, alpha, beta);
+            if (a->stop)
+                break;
+            if (s <= alpha && alpha > -GV_INF) {
+                window *= 2;
+                alpha = s - window < -GV_INF ? -GV_INF : s - window;
+            } else if (s >= beta && beta < GV_INF) {
+                window *= 2;
+                beta = s + window > GV_INF ? GV_INF : s + window;
+            } else {
+                break;
+            }
+        }
+        if (a->stop && s == -GV_INF)
+            break;  /* nothing finished in this iteration */
+        /* A stopped iteration still counts when its first (best so far) move finished. */
+        int complete = !a->stop;
+        if (complete || a->root[0].score > prev_score) {
+            res.best = a->root[0].move;
+            res.score = a->root[0].score;
+            res.depth = depth;
+            best_npv = a->ply[0].npv < GV_MAX_PV ? a->ply[0].npv : GV_MAX_PV;
+            memcpy(best_pv, a->ply[0].pv, (size_t)best_npv * sizeof(gv_move));
+            if (best_npv == 0 || best_pv[0] != res.best) {
+                best_pv[0] = res.best;
+                best_npv = 1;
+            }
+            prev_score = res.score;
+        }
+        if (complete) {
+            /* Keep the order for the next iteration: best first, then by score. */
+            qsort(a->root + 1, (size_t)(a->nroot - 1), sizeof a->root[0], cmp_root);
+        }
+        if (info) {
+            gv_search_info in;
+            memset(&in, 0, sizeof in);
+            in.depth = res.depth;
+            in.seldepth = a->seldepth;
+            in.score = res.score;
+            in.is_mate = res.score >= GV_MATE_BOUND || res.score <= -GV_MATE_BOUND;
+            in.nodes = a->nodes;
+            in.time_ms = gv_now_ms() - ctl->start_ms;
+            in.npv = best_npv;
+            memcpy(in.pv, best_pv, (size_t)best_npv * sizeof(gv_move));
+            info(info_ctx, &in);
+        }
+        if (!complete)
+            break;
+        /* Stop early: a forced result found, a single move, or the soft limit reached
+         * (the next iteration would not finish in time). */
+        if (res.score >= GV_MATE_BOUND || res.score <= -GV_MATE_BOUND)
+            if (depth >= 2 * (GV_MATE - abs(res.score)) + 2 || depth >= max_depth)
+                break;
+        if (a->nroot == 1 && depth >= 4 && !lim->depth && !lim->nodes)
+            break;
+        if (lim->soft_ms && gv_now_ms() - ctl->start_ms >= lim->soft_ms / 2)
+            break;
+    }
+
+    /* Step 3. A weaker level may prefer another good move. */
+    if (res.depth > 0 && skill_margin(a)) {
+        int k = skill_pick(a);
+        if (k) {
+            res.best = a->root[k].move;
+            res.score = a->root[k].score;
+            best_npv = 1;
+            best_pv[0] = res.best;
+        }
+    }
+    res.ponder = best_npv > 1 ? best_pv[1] : 0;
+    res.is_mate = res.score >= GV_MATE_BOUND || res.score <= -GV_MATE_BOUND;
+    res.nodes = a->nodes;
+    res.time_ms = gv_now_ms() - ctl->start_ms;
+    free(a->null_undo);
+    free(a);
+    return res;
+}

@@ -1,0 +1,125 @@
+/* Search: what every searcher (alpha-beta for Chu and Exaç, MCTS for Grav) shares --
+ * limits, the stop control, progress reports -- and the per-game hooks alpha-beta needs.
+ *
+ * A search runs on a caller's copy of a game state (game.h) and never reads input: it
+ * stops when a limit is reached or when another thread sets ctl->stop. Nothing here has
+ * mutable globals; several searches may run at once on different states. */
+#ifndef GV_SEARCH_H
+#define GV_SEARCH_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+
+enum {
+    GV_MAX_PLY = 128,          /* deepest ply a search reaches (quiescence included) */
+    GV_INF = 32000,
+    GV_MATE = 31000,           /* score of mate (royal lost) at the root; - ply per ply */
+    GV_MATE_BOUND = GV_MATE - GV_MAX_PLY,
+    GV_MAX_PV = 64,
+};
+
+/* Monotonic milliseconds (CLOCK_MONOTONIC). */
+int64_t gv_now_ms(void);
+
+/* What a search may spend. Zero means "no limit" for each field. */
+typedef struct gv_limits {
+    int depth;                 /* alpha-beta: iterations; MCTS: unused */
+    uint64_t nodes;            /* alpha-beta: nodes (make calls); MCTS: playouts */
+    int64_t soft_ms;           /* do not start new work after this (time management) */
+    int64_t hard_ms;           /* stop at once after this */
+    int level;                 /* 1..10 strength (10 = full); 0 counts as 10 */
+    uint64_t seed;             /* randomness of weaker levels and of MCTS */
+} gv_limits;
+
+/* Shared between the searching thread and its owner. */
+typedef struct gv_search_ctl {
+    atomic_int stop;           /* set by anyone to stop the search soon (<= a few ms) */
+    int64_t start_ms;          /* gv_now_ms() when the search started */
+} gv_search_ctl;
+
+/* A progress report (one per finished iteration, or periodically for MCTS). */
+typedef struct gv_search_info {
+    int depth, seldepth;
+    int score;                 /* alpha-beta: centipawns for the side to move, or
+                                  +-(GV_MATE - plies) for a forced win/loss;
+                                  MCTS: the mover's expected stone share x 1000 */
+    int is_mate;               /* score is a forced result */
+    uint64_t nodes;            /* alpha-beta nodes or MCTS playouts so far */
+    int64_t time_ms;
+    int npv;
+    gv_move pv[GV_MAX_PV];
+} gv_search_info;
+
+typedef void (*gv_info_fn)(void *ctx, const gv_search_info *info);
+
+/* What a finished search returns. best is 0 only when the state had no legal move. */
+typedef struct gv_search_result {
+    gv_move best, ponder;
+    int score, depth, is_mate;
+    uint64_t nodes;
+    int64_t time_ms;
+} gv_search_result;
+
+/* Moves of games searched by alpha-beta carry their destination square in bits 8..15
+ * (Chu: CHU_TO, Exac: EX_TO); quiescence uses it to recognise recaptures. */
+#define GV_AB_MOVE_TO(m) ((int)(((m) >> 8) & 0xFF))
+
+/* ---- Alpha-beta hooks --------------------------------------------------------------
+ * What alpha-beta needs to know about a game beyond game.h. Legality, game end and
+ * hashing still come from the game (gv_game): hooks only evaluate and sort. */
+typedef struct gv_ab_hooks {
+    const char *game;          /* gv_game name these hooks belong to */
+    /* Static evaluation of a non-terminal state, centipawns for the side to move. */
+    int (*eval)(void *st);
+    /* Noisy legal moves for quiescence (captures; promotions that matter) of a state
+     * that is not over: a subset of game->legal_moves. Returns the count (room for
+     * GV_MAX_MOVES). */
+    int (*noisy_moves)(void *st, gv_move *out);
+    /* Ordering: value of everything m captures (0 for a quiet move) and of the piece
+     * that moves; both in centipawns, from the state before m. */
+    int (*victim_value)(const void *st, gv_move m);
+    int (*mover_value)(const void *st, gv_move m);
+    /* Is the side to move's royal (King, Prince, Yachi...) under attack? */
+    int (*in_check)(const void *st);
+    /* Null move (optional: NULL = none): passes the turn; undo holds what
+     * unmake_null needs (null_undo_size bytes). Only called when !in_check and the
+     * hooks' null_ok says the position is safe for it. */
+    int (*null_ok)(const void *st);
+    void (*make_null)(void *st, void *undo);
+    void (*unmake_null)(void *st, const void *undo);
+    size_t null_undo_size;
+    /* Value of a pawn (for margins: futility, delta pruning). */
+    int pawn;
+    /* Cheap end test for quiescence, where the full game-end checks of legal_moves are
+     * too costly (optional): returns 1 when the rules core says the state is decided
+     * by a test that needs no move generation (a royal captured, a Yachi toppled...),
+     * with *result = +1 (side to move won), -1 (lost) or 0 (draw). */
+    int (*quick_end)(void *st, int *result);
+} gv_ab_hooks;
+
+const gv_ab_hooks *gv_ab_hooks_find(const char *game);
+
+/* ---- Transposition table (tt.c) ---------------------------------------------------- */
+typedef struct gv_tt gv_tt;
+/* Allocates a table of about mb megabytes (at least 1). Returns NULL if out of memory. */
+gv_tt *gv_tt_new(size_t mb);
+void gv_tt_free(gv_tt *tt);
+void gv_tt_clear(gv_tt *tt);
+size_t gv_tt_bytes(const gv_tt *tt);
+/* Permille of the table used by the current search generation (UCI hashfull). */
+int gv_tt_hashfull(const gv_tt *tt);
+
+/* ---- Alpha-beta (ab.c) -------------------------------------------------------------
+ * Iterative-deepening PVS on state st of game g (st is played on and restored) with
+ * quiescence, null move, LMR, killers and history. Deterministic for a fixed node
+ * limit and an equal table state. Levels below 10 search less and choose among the
+ * best root moves as a weaker player would. info (may be NULL) gets one report per
+ * finished iteration. Returns the result; result.best is 0 only when st is over. */
+gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, gv_tt *tt,
+                              const gv_limits *lim, gv_search_ctl *ctl, gv_info_fn info,
+                              void *info_ctx);
+
+#endif

@@ -1,0 +1,531 @@
+/* Tests of group chu_search: the capture generator (chu_gen_captures) against the full
+ * generator, and the alpha-beta hooks of Chu (gv_chu_hooks): colour-symmetric eval,
+ * noisy moves, move values, check, null move. Positions come from random games started
+ * from the start position and from positions with Lions, Falcons, Eagles and a set
+ * counter-strike square (the perft positions of test_chu_perft.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "game/game.h"
+#include "games/chu/chu.h"
+#include "search/chu_eval.h"
+#include "tharness.h"
+
+/* Starting points of the random games, with the options they are played under. */
+static const struct {
+    const char *sfen;
+    const char *options;
+} starts[] = {
+    {"startpos", NULL},
+    {"startpos", "lion_double=jcsa,promotion=msm"},
+    {"5k6/12/3g1p2g3/4pn1p4/5I6/3N1b6/6P5/2+H9/12/12/4+D7/5K6 b - 1", NULL},
+    {"5k6/12/3g1p2g3/4pn1p4/5I6/3N1b6/6P5/2+H9/12/12/4+D7/5K6 b - 1", "lion_double=jcsa"},
+    {"5k6/12/4+o7/12/2b3R5/12/4N7/12/12/12/12/5K6 w 6e 1", NULL},
+    {"3k8/2P2L6/12/1S1G2g5/3B8/12/12/12/12/12/12/6K5 b - 1", "promotion=msm"},
+    {"3k8/3p1p6/2+h1r7/12/12/4+D1+d5/12/2P1+H7/12/12/12/6K5 b - 1", NULL},
+    {"lfcsgekgscfl/a1b1txot1b1a/mvrhdq1dhrvm/pppppppppppp/3i4i3/12/6n5/3I4I3/"
+     "PPPPPPPPPPPP/MVRHD1QDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL w - 1", NULL},
+    {"4k7/3n1n6/2g1s1p5/3P1P6/4N7/12/3+H4+d3/12/12/5+D6/5K6/12 b - 1", NULL},
+    {"12/1k1+o8/2p1b7/1N10/12/12/4r7/12/12/6+o5/3N4K3/12 w 2d 9", NULL},
+};
+enum { NSTARTS = sizeof starts / sizeof starts[0] };
+
+static int slow_tests(void)
+{
+    const char *s = getenv("GV_SLOW_TESTS");
+    return s == NULL || atoi(s) != 0;
+}
+
+static const gv_game *chu(void)
+{
+    return gv_game_find("chu");
+}
+
+/* A random-game walker: a state, a move buffer and a generator. */
+typedef struct walk {
+    chu_state *st;
+    gv_move moves[GV_MAX_MOVES];
+    gv_rng rng;
+} walk;
+
+static int walk_start(walk *w, int k)
+{
+    char err[GV_ERRLEN];
+    const gv_game *g = chu();
+    gv_rng_seed(&w->rng, 0xC4u * 1000003u + (uint64_t)k);
+    if (g->init(w->st, starts[k % NSTARTS].options, err, sizeof err) < 0 ||
+        g->set_position(w->st, starts[k % NSTARTS].sfen, err, sizeof err) < 0) {
+        fprintf(stderr, "FAIL %s: %s\n", t_current, err);
+        t_failures++;
+        return -1;
+    }
+    return 0;
+}
+
+static int is_capture(const chu_pos *p, gv_move m)
+{
+    return CHU_MID(m) != 0 || (CHU_TO(m) != CHU_FROM(m) && p->board[CHU_TO(m)] != 0);
+}
+
+/* Plays one random legal move (a capture 40% of the time when there is one). Returns 0
+ * when the game is over. */
+static int walk_step(walk *w)
+{
+    int n = chu_legal_moves(w->st, w->moves);
+    if (n == 0)
+        return 0;
+    gv_move m = w->moves[gv_rng_below(&w->rng, (uint32_t)n)];
+    if (gv_rng_below(&w->rng, 10) < 4) {
+        int ncap = 0;
+        for (int i = 0; i < n; i++)
+            if (is_capture(&w->st->pos, w->moves[i]))
+                w->moves[ncap++] = w->moves[i];
+        if (ncap)
+            m = w->moves[gv_rng_below(&w->rng, (uint32_t)ncap)];
+    }
+    chu_make(w->st, m);
+    return 1;
+}
+
+/* Calls check(st) on every position of `games` random games of up to `plies` plies,
+ * cycling through the starting points. Returns the number of positions checked. */
+static long walk_games(int games, int plies, void (*check)(chu_state *st, void *ctx),
+                       void *ctx)
+{
+    walk *w = malloc(sizeof *w);
+    chu_state *st = malloc(sizeof *st);
+    long count = 0;
+    if (!w || !st) {
+        CHECK(!"out of memory");
+        free(w);
+        free(st);
+        return 0;
+    }
+    w->st = st;
+    for (int k = 0; k < games; k++) {
+        if (walk_start(w, k) < 0)
+            break;
+        for (int ply = 0; ply < plies; ply++) {
+            check(st, ctx);
+            count++;
+            if (!walk_step(w))
+                break;
+        }
+    }
+    free(st);
+    free(w);
+    return count;
+}
+
+static int cmp_move(const void *a, const void *b)
+{
+    gv_move x = *(const gv_move *)a, y = *(const gv_move *)b;
+    return (x > y) - (x < y);
+}
+
+/* ===================================================================================
+ * Capture generation
+ * =================================================================================== */
+
+typedef struct cap_stats {
+    long positions, captures, mismatches;
+    gv_move full[GV_MAX_MOVES], caps[GV_MAX_MOVES];
+} cap_stats;
+
+static void check_captures(chu_state *st, void *ctx)
+{
+    cap_stats *cs = ctx;
+    gv_move *full = cs->full, *caps = cs->caps;
+    const chu_pos *p = &st->pos;
+    int n = chu_gen_moves(p, full), k = 0;
+    for (int i = 0; i < n; i++)
+        if (is_capture(p, full[i]))
+            full[k++] = full[i];
+    int nc = chu_gen_captures(p, caps);
+    qsort(full, (size_t)k, sizeof full[0], cmp_move);
+    qsort(caps, (size_t)nc, sizeof caps[0], cmp_move);
+    cs->positions++;
+    cs->captures += nc;
+    if (nc != k || memcmp(full, caps, (size_t)k * sizeof full[0]) != 0) {
+        if (cs->mismatches++ < 3) {
+            char sfen[512];
+            chu_get_sfen(p, sfen, sizeof sfen);
+            fprintf(stderr, "  captures differ (%d generated, %d filtered) in %s\n", nc, k,
+                    sfen);
+        }
+    }
+}
+
+/* chu_gen_captures returns exactly the capturing moves of chu_gen_moves (as a set, with
+ * promotion choices, igui per victim and the lion-trading rules) on thousands of
+ * positions of random games. */
+static void test_captures_equal_filtered_full_generation(void)
+{
+    cap_stats *cs = calloc(1, sizeof *cs);
+    int games = slow_tests() ? 150 : 20;
+    walk_games(games, 250, check_captures, cs);
+    CHECK_EQ_INT(cs->mismatches, 0);
+    CHECK(cs->positions >= (slow_tests() ? 5000 : 800));
+    CHECK(cs->captures > cs->positions);   /* the positions do have captures */
+    free(cs);
+}
+
+/* A board with each square filled at random (about 45% of them, every piece type of
+ * both colours, promoted types included), a random side to move, counter-strike square
+ * and options. Only for move generation: counts and key are not kept. */
+static void random_board(chu_pos *p, gv_rng *r)
+{
+    memset(p, 0, sizeof *p);
+    memset(p->board, CHU_EDGE, sizeof p->board);
+    for (int row = 0; row < CHU_N; row++)
+        for (int c = 0; c < CHU_N; c++) {
+            int t = 0;
+            if (gv_rng_below(r, 100) < 45) {
+                do
+                    t = 1 + (int)gv_rng_below(r, CHU_NTYPES - 1);
+                while (t == CT_KING + CHU_PROMO || t == CT_QUEEN + CHU_PROMO ||
+                       t == CT_LION + CHU_PROMO);
+                if (gv_rng_below(r, 2))
+                    t |= CHU_GOTE;
+            }
+            p->board[CHU_SQ(row, c)] = (uint8_t)t;
+        }
+    p->stm = (uint8_t)gv_rng_below(r, 2);
+    if (gv_rng_below(r, 4) == 0)
+        p->cs = CHU_SQ(gv_rng_below(r, CHU_N), gv_rng_below(r, CHU_N));
+    p->opt.lion_double_jcsa = (uint8_t)gv_rng_below(r, 2);
+    p->opt.promotion_msm = (uint8_t)gv_rng_below(r, 2);
+}
+
+/* The same on random boards, where every piece type meets every kind of neighbour, edge
+ * and lion-trading situation (each type's move masks are checked against chu_moves). */
+static void test_captures_equal_filtered_full_generation_on_random_boards(void)
+{
+    chu_state *st = malloc(sizeof *st);
+    cap_stats *cs = calloc(1, sizeof *cs);
+    gv_rng r;
+    gv_rng_seed(&r, 0xCAB7u);
+    int boards = slow_tests() ? 20000 : 2000;
+    for (int i = 0; i < boards; i++) {
+        random_board(&st->pos, &r);
+        check_captures(st, cs);
+    }
+    CHECK_EQ_INT(cs->mismatches, 0);
+    CHECK(cs->captures > 10 * cs->positions);
+    free(cs);
+    free(st);
+}
+
+/* Noisy moves are legal, and each is a capture or a quiet promotion. */
+typedef struct move_bufs {
+    gv_move legal[GV_MAX_MOVES], noisy[GV_MAX_MOVES];
+} move_bufs;
+
+static void check_noisy(chu_state *st, void *ctx)
+{
+    move_bufs *mb = ctx;
+    gv_move *legal = mb->legal, *noisy = mb->noisy;
+    int n = chu_legal_moves(st, legal);
+    if (n == 0)
+        return;
+    int k = gv_chu_hooks.noisy_moves(st, noisy);
+    qsort(legal, (size_t)n, sizeof legal[0], cmp_move);
+    for (int i = 0; i < k; i++) {
+        CHECK(bsearch(&noisy[i], legal, (size_t)n, sizeof legal[0], cmp_move) != NULL);
+        CHECK(is_capture(&st->pos, noisy[i]) || (CHU_FLAGS(noisy[i]) & CHU_MF_PROMO));
+    }
+}
+
+static void test_noisy_moves_are_legal_captures_or_promotions(void)
+{
+    move_bufs *mb = malloc(sizeof *mb);
+    walk_games(slow_tests() ? 20 : 4, 200, check_noisy, mb);
+    free(mb);
+}
+
+/* ===================================================================================
+ * Evaluation
+ * =================================================================================== */
+
+/* st turned 180 degrees with the colours and the side to move swapped. */
+static void rotate_state(const chu_state *st, chu_state *out)
+{
+    memcpy(out, st, sizeof *out);
+    chu_pos *q = &out->pos;
+    const chu_pos *p = &st->pos;
+    for (int r = 0; r < CHU_N; r++)
+        for (int c = 0; c < CHU_N; c++) {
+            int pc = p->board[CHU_SQ(r, c)];
+            q->board[CHU_SQ(CHU_N - 1 - r, CHU_N - 1 - c)] = (uint8_t)(pc ? pc ^ CHU_GOTE : 0);
+        }
+    q->stm = (uint8_t)!p->stm;
+    q->cs = p->cs ? CHU_SQ(CHU_N - 1 - CHU_ROW(p->cs), CHU_N - 1 - CHU_COL(p->cs)) : 0;
+    q->count[0] = p->count[1];
+    q->count[1] = p->count[0];
+    q->royals[0] = p->royals[1];
+    q->royals[1] = p->royals[0];
+    q->key = chu_compute_key(q);
+}
+
+typedef struct sym_stats {
+    long positions, asymmetric;
+    chu_state *rot;
+} sym_stats;
+
+static void check_symmetry(chu_state *st, void *ctx)
+{
+    sym_stats *ss = ctx;
+    rotate_state(st, ss->rot);
+    int a = gv_chu_hooks.eval(st), b = gv_chu_hooks.eval(ss->rot);
+    ss->positions++;
+    if (a != b && ss->asymmetric++ < 3) {
+        char sfen[512];
+        chu_get_sfen(&st->pos, sfen, sizeof sfen);
+        fprintf(stderr, "  eval %d, rotated %d: %s\n", a, b, sfen);
+    }
+}
+
+/* Turning the board round and swapping colours and the side to move gives the same eval,
+ * on positions of random games and on random boards (every piece type). */
+static void test_eval_colour_symmetric(void)
+{
+    sym_stats ss = {0, 0, malloc(sizeof(chu_state))};
+    walk_games(slow_tests() ? 30 : 6, 200, check_symmetry, &ss);
+    chu_state *st = malloc(sizeof *st);
+    gv_rng r;
+    gv_rng_seed(&r, 0x5E77u);
+    for (int i = 0; i < (slow_tests() ? 5000 : 500); i++) {
+        random_board(&st->pos, &r);
+        /* As in a game: at most one King, one Prince and two Lions a side. */
+        int kings[2] = {0, 0}, princes[2] = {0, 0}, lions[2] = {0, 0};
+        for (int sq = 0; sq < CHU_SQUARES; sq++) {
+            int pc = st->pos.board[sq], t = CHU_TYPE(pc), c = CHU_COLOR(pc);
+            if (!pc || pc == CHU_EDGE)
+                continue;
+            if ((t == CT_KING && kings[c]++) || (t == CT_PRINCE && princes[c]++) ||
+                (chu_is_lion(t) && lions[c]++ >= 2))
+                st->pos.board[sq] = 0;
+        }
+        check_symmetry(st, &ss);
+    }
+    free(st);
+    free(ss.rot);
+    CHECK_EQ_INT(ss.asymmetric, 0);
+    CHECK(ss.positions > 1000);
+}
+
+/* The start position is symmetric: its eval is the side to move's tempo, whoever moves. */
+static void test_eval_start_position_is_tempo(void)
+{
+    const gv_game *g = chu();
+    chu_state *st = malloc(sizeof *st);
+    char err[GV_ERRLEN];
+    CHECK(g->init(st, NULL, err, sizeof err) == 0);
+    CHECK_EQ_INT(gv_chu_hooks.eval(st), CHU_EVAL_TEMPO);
+    char sfen[512];
+    strcpy(sfen, chu_start_sfen);
+    *strstr(sfen, " b ") = '\0';
+    strcat(sfen, " w - 1");
+    CHECK(g->set_position(st, sfen, err, sizeof err) == 0);
+    CHECK_EQ_INT(gv_chu_hooks.eval(st), CHU_EVAL_TEMPO);
+    free(st);
+}
+
+/* Material counts: Sente a Rook up is better for Sente and worse for Gote to move. */
+static void test_eval_extra_rook_is_better(void)
+{
+    const gv_game *g = chu();
+    chu_state *st = malloc(sizeof *st);
+    char err[GV_ERRLEN];
+    CHECK(g->init(st, NULL, err, sizeof err) == 0);
+    CHECK(g->set_position(st, "lfcsgekgscfl/a1b1txot1b1a/mv1hdqndhrvm/pppppppppppp/3i4i3/"
+                              "12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/"
+                              "LFCSGKEGSCFL b - 1", err, sizeof err) == 0);
+    int e = gv_chu_hooks.eval(st);
+    CHECK(e > 400 && e < 900);
+    free(st);
+}
+
+/* An unpromoted Kirin next to the zone is worth more than one at home. */
+static void test_eval_kirin_near_zone_gains_promotion_value(void)
+{
+    const gv_game *g = chu();
+    chu_state *st = malloc(sizeof *st);
+    char err[GV_ERRLEN];
+    CHECK(g->init(st, NULL, err, sizeof err) == 0);
+    CHECK(g->set_position(st, "5k6/12/12/12/12/5O6/12/12/12/12/12/6K5 b - 1", err,
+                          sizeof err) == 0);
+    int near = gv_chu_hooks.eval(st);
+    CHECK(g->set_position(st, "5k6/12/12/12/12/12/12/12/12/12/5O6/6K5 b - 1", err,
+                          sizeof err) == 0);
+    int home = gv_chu_hooks.eval(st);
+    CHECK(near > home + 150);
+    free(st);
+}
+
+/* ===================================================================================
+ * Move values, check, null move
+ * =================================================================================== */
+
+static int find_move(chu_state *st, const char *usi, gv_move *m)
+{
+    char err[GV_ERRLEN];
+    return chu_parse_usi(st, usi, m, err, sizeof err);
+}
+
+/* A Lion's double capture is worth both victims; its igui only the one taken. */
+static void test_victim_value_of_lion_double_capture_is_sum(void)
+{
+    const gv_game *g = chu();
+    chu_state *st = malloc(sizeof *st);
+    char err[GV_ERRLEN];
+    CHECK(g->init(st, NULL, err, sizeof err) == 0);
+    /* Sente Lion 6f, Gote Pawn 6e and Gold 6d. */
+    CHECK(g->set_position(st, "5k6/12/12/6g5/6p5/6N5/12/12/12/12/12/6K5 b - 1", err,
+                          sizeof err) == 0);
+    gv_move dbl, igui, step;
+    CHECK(find_move(st, "6f6e6d", &dbl) == 0);
+    CHECK(find_move(st, "6f6e6f", &igui) == 0);
+    CHECK(find_move(st, "6f6e", &step) == 0);
+    int pawn = gv_chu_piece_value(CT_PAWN), gold = gv_chu_piece_value(CT_GOLD);
+    CHECK_EQ_INT(pawn, CHU_EVAL_PAWN);
+    CHECK_EQ_INT(gv_chu_hooks.victim_value(st, dbl), pawn + gold);
+    CHECK_EQ_INT(gv_chu_hooks.victim_value(st, igui), pawn);
+    CHECK_EQ_INT(gv_chu_hooks.victim_value(st, step), pawn);
+    CHECK_EQ_INT(gv_chu_hooks.mover_value(st, dbl), gv_chu_piece_value(CT_LION));
+    gv_move quiet;
+    CHECK(find_move(st, "6f7g", &quiet) == 0);
+    CHECK_EQ_INT(gv_chu_hooks.victim_value(st, quiet), 0);
+    CHECK_EQ_INT(gv_chu_hooks.pawn, CHU_EVAL_PAWN);
+    CHECK(strcmp(gv_chu_hooks.game, "chu") == 0);
+    free(st);
+}
+
+static void check_in_check(chu_state *st, void *ctx)
+{
+    (void)ctx;
+    CHECK_EQ_INT(gv_chu_hooks.in_check(st), chu_in_check(&st->pos, st->pos.stm));
+}
+
+/* The hook's check test agrees with chu_in_check for the side to move, in games and on
+ * random boards with one royal (King or Prince) of the side to move. */
+static void test_in_check_matches_rules_core(void)
+{
+    walk_games(slow_tests() ? 20 : 4, 250, check_in_check, NULL);
+    chu_state *st = malloc(sizeof *st);
+    gv_rng r;
+    gv_rng_seed(&r, 0xC7EC4u);
+    int single = 0, checks = 0;
+    for (int i = 0; i < (slow_tests() ? 20000 : 2000); i++) {
+        random_board(&st->pos, &r);
+        for (int sq = 0; sq < CHU_SQUARES; sq++) {
+            int pc = st->pos.board[sq];
+            if (pc && pc != CHU_EDGE && chu_is_royal(CHU_TYPE(pc)))
+                st->pos.royals[CHU_COLOR(pc)]++;
+        }
+        single += st->pos.royals[st->pos.stm] == 1;
+        checks += gv_chu_hooks.in_check(st);
+        check_in_check(st, NULL);
+    }
+    free(st);
+    CHECK(single > 100);
+    CHECK(checks > 10);
+}
+
+typedef struct end_stats {
+    long decided, agreed;
+} end_stats;
+
+static void check_quick_end(chu_state *st, void *ctx)
+{
+    end_stats *es = ctx;
+    gv_result res;
+    int r = 0, quick = gv_chu_hooks.quick_end(st, &r);
+    gv_status status = chu_status(st, &res);
+    int by_rule = status != GV_ONGOING && (strcmp(res.reason, "royal captured") == 0 ||
+                                           strcmp(res.reason, "bare king") == 0);
+    CHECK_EQ_INT(quick, by_rule);
+    if (quick && by_rule) {
+        es->decided++;
+        int want = res.winner == st->pos.stm ? 1 : -1;
+        CHECK_EQ_INT(r, want);
+        es->agreed += r == want;
+    }
+}
+
+/* quick_end says "over" exactly when chu_status ends the game by a captured royal or a
+ * bared King, with the same winner. */
+static void test_quick_end_matches_status(void)
+{
+    end_stats es = {0, 0};
+    walk_games(slow_tests() ? 150 : 20, 400, check_quick_end, &es);
+    CHECK(es.decided > 10);
+    CHECK_EQ_INT(es.agreed, es.decided);
+}
+
+typedef struct null_stats {
+    long positions, with_cs;
+    chu_state *copy;
+} null_stats;
+
+static void check_null(chu_state *st, void *ctx)
+{
+    null_stats *ns = ctx;
+    const gv_game *g = chu();
+    unsigned char undo[64];
+    CHECK(gv_chu_hooks.null_undo_size <= sizeof undo);
+    memcpy(ns->copy, st, sizeof *st);
+    uint64_t h0 = g->hash(st);
+    ns->with_cs += st->pos.cs != 0;
+    gv_chu_hooks.make_null(st, undo);
+    CHECK_EQ_INT(st->pos.stm, !ns->copy->pos.stm);
+    CHECK_EQ_INT(st->pos.cs, 0);
+    CHECK(st->pos.key == chu_compute_key(&st->pos));
+    CHECK(g->hash(st) != h0);
+    gv_chu_hooks.unmake_null(st, undo);
+    CHECK(memcmp(st, ns->copy, sizeof *st) == 0);
+    CHECK(g->hash(st) == h0);
+    ns->positions++;
+}
+
+/* A null move flips the side to move, clears the counter-strike square and keeps the key
+ * exact; undoing it restores the state byte for byte and the game hash. */
+static void test_null_move_restores_state_and_hash(void)
+{
+    null_stats ns = {0, 0, malloc(sizeof(chu_state))};
+    walk_games(slow_tests() ? 20 : 6, 150, check_null, &ns);
+    free(ns.copy);
+    CHECK(ns.positions > 300);
+    CHECK(ns.with_cs > 0);
+}
+
+/* Null move is refused with little material, allowed in the start position. */
+static void test_null_ok_needs_material(void)
+{
+    const gv_game *g = chu();
+    chu_state *st = malloc(sizeof *st);
+    char err[GV_ERRLEN];
+    CHECK(g->init(st, NULL, err, sizeof err) == 0);
+    CHECK(gv_chu_hooks.null_ok(st));
+    CHECK(g->set_position(st, "5k6/12/12/6g5/6p5/6N5/12/12/12/12/12/6K5 b - 1", err,
+                          sizeof err) == 0);
+    CHECK(!gv_chu_hooks.null_ok(st));
+    free(st);
+}
+
+const t_case chu_search_tests[] = {
+    T(test_captures_equal_filtered_full_generation),
+    T(test_captures_equal_filtered_full_generation_on_random_boards),
+    T(test_noisy_moves_are_legal_captures_or_promotions),
+    T(test_eval_colour_symmetric),
+    T(test_eval_start_position_is_tempo),
+    T(test_eval_extra_rook_is_better),
+    T(test_eval_kirin_near_zone_gains_promotion_value),
+    T(test_victim_value_of_lion_double_capture_is_sum),
+    T(test_in_check_matches_rules_core),
+    T(test_quick_end_matches_status),
+    T(test_null_move_restores_state_and_hash),
+    T(test_null_ok_needs_material),
+    {0},
+};

@@ -1,0 +1,322 @@
+/* Engine layer: positions and moves, threads and callbacks, stop latency, time
+ * management on real clocks, levels, several engines at once. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "tharness.h"
+
+static int slow_tests(void)
+{
+    const char *s = getenv("GV_SLOW_TESTS");
+    return !s || atoi(s) != 0;
+}
+
+static const char *const games[] = {"chu", "exac", "grav"};
+
+static void test_engine_new_refuses_bad_game_and_options(void)
+{
+    char err[GV_ERRLEN] = "";
+    CHECK(gv_engine_new("go", NULL, err, sizeof err) == NULL);
+    CHECK(strstr(err, "unknown game") != NULL);
+    CHECK(gv_engine_new("chu", "lion_double=nope", err, sizeof err) == NULL);
+    CHECK(gv_engine_new("grav", "size=12", err, sizeof err) == NULL);
+    gv_engine *e = gv_engine_new("exac", NULL, err, sizeof err);
+    CHECK(e != NULL);
+    CHECK(gv_engine_set_option(e, "level", "11", err, sizeof err) == -1);
+    CHECK(gv_engine_set_option(e, "level", "x", err, sizeof err) == -1);
+    CHECK(gv_engine_set_option(e, "hash", "0", err, sizeof err) == -1);
+    CHECK(gv_engine_set_option(e, "player", "random", err, sizeof err) == -1);
+    CHECK(gv_engine_set_option(e, "colour", "red", err, sizeof err) == -1);
+    CHECK(gv_engine_set_option(e, "level", "3", err, sizeof err) == 0);
+    CHECK_EQ_INT(gv_engine_level(e), 3);
+    gv_engine_free(e);
+}
+
+static void test_engine_bad_input_changes_nothing(void)
+{
+    char err[GV_ERRLEN], before[GV_MAX_TEXT], after[GV_MAX_TEXT];
+    for (size_t i = 0; i < 3; i++) {
+        gv_engine *e = gv_engine_new(games[i], NULL, err, sizeof err);
+        const gv_game *g = gv_engine_game(e);
+        g->get_position(gv_engine_state(e), before, sizeof before);
+        CHECK(gv_engine_set_position(e, "garbage / / 12", err, sizeof err) == -1);
+        CHECK(gv_engine_play(e, "zz99", err, sizeof err) == -1);
+        CHECK(gv_engine_play(e, "", err, sizeof err) == -1);
+        CHECK(gv_engine_play_move(e, 0xFFFFFFFFu, err, sizeof err) == -1);
+        CHECK(gv_engine_undo(e) == -1);
+        g->get_position(gv_engine_state(e), after, sizeof after);
+        CHECK_STR(after, before);
+        CHECK_EQ_INT(gv_engine_plies(e), 0);
+        gv_engine_free(e);
+    }
+}
+
+static void test_engine_play_and_undo(void)
+{
+    char err[GV_ERRLEN], before[GV_MAX_TEXT], after[GV_MAX_TEXT];
+    gv_engine *e = gv_engine_new("chu", NULL, err, sizeof err);
+    const gv_game *g = gv_engine_game(e);
+    g->get_position(gv_engine_state(e), before, sizeof before);
+    CHECK(gv_engine_play(e, "3i3h", err, sizeof err) == 0);
+    CHECK(gv_engine_play(e, "10d10e", err, sizeof err) == 0);
+    CHECK_EQ_INT(gv_engine_plies(e), 2);
+    CHECK(gv_engine_undo(e) == 0);
+    CHECK(gv_engine_undo(e) == 0);
+    g->get_position(gv_engine_state(e), after, sizeof after);
+    CHECK_STR(after, before);
+    gv_engine_free(e);
+}
+
+typedef struct cb_log {
+    pthread_mutex_t lock;
+    int infos, bests, last_depth, depth_went_down;
+    gv_search_result best;
+    gv_engine *e;
+} cb_log;
+
+static void log_info(void *ctx, const gv_search_info *in)
+{
+    cb_log *l = ctx;
+    pthread_mutex_lock(&l->lock);
+    l->infos++;
+    if (in->depth < l->last_depth)
+        l->depth_went_down = 1;
+    l->last_depth = in->depth;
+    pthread_mutex_unlock(&l->lock);
+}
+
+static void log_best(void *ctx, const gv_search_result *r)
+{
+    cb_log *l = ctx;
+    pthread_mutex_lock(&l->lock);
+    l->bests++;
+    l->best = *r;
+    pthread_mutex_unlock(&l->lock);
+}
+
+static int is_legal(gv_engine *e, gv_move m)
+{
+    const gv_game *g = gv_engine_game(e);
+    gv_move *moves = malloc(GV_MAX_MOVES * sizeof *moves);
+    int n = g->legal_moves(gv_engine_scratch(e), moves), ok = 0;
+    for (int i = 0; i < n; i++)
+        ok |= moves[i] == m;
+    free(moves);
+    return ok;
+}
+
+/* An infinite search stops within 50 ms of the request, delivers bestmove once, and
+ * the move is legal. */
+static void test_engine_stop_answers_within_50ms(void)
+{
+    char err[GV_ERRLEN];
+    for (size_t i = 0; i < 3; i++) {
+        gv_engine *e = gv_engine_new(games[i], NULL, err, sizeof err);
+        gv_engine_set_option(e, "hash", "8", err, sizeof err);
+        cb_log l;
+        memset(&l, 0, sizeof l);
+        pthread_mutex_init(&l.lock, NULL);
+        gv_engine_cb cb = {log_info, log_best, &l};
+        gv_go go;
+        memset(&go, 0, sizeof go);
+        go.infinite = 1;
+        CHECK(gv_engine_go(e, &go, &cb, err, sizeof err) == 0);
+        /* Busy: a second go and changes of the position are refused. */
+        CHECK(gv_engine_go(e, &go, &cb, err, sizeof err) == -1);
+        CHECK(gv_engine_set_position(e, "startpos", err, sizeof err) == -1);
+        CHECK(gv_engine_busy(e));
+        usleep(150 * 1000);
+        int64_t t0 = gv_now_ms();
+        gv_engine_stop(e);
+        int64_t dt = gv_now_ms() - t0;
+        if (dt > 50)
+            fprintf(stderr, "  %s: stop took %lld ms\n", games[i], (long long)dt);
+        CHECK(dt <= 50);
+        CHECK_EQ_INT(l.bests, 1);
+        CHECK(!l.depth_went_down);
+        CHECK(l.best.best != 0);
+        CHECK(is_legal(e, l.best.best));
+        CHECK(!gv_engine_busy(e));
+        pthread_mutex_destroy(&l.lock);
+        gv_engine_free(e);
+    }
+}
+
+/* Same position, same node limit: same move and same node count. */
+static void test_engine_fixed_nodes_is_deterministic(void)
+{
+    char err[GV_ERRLEN];
+    const uint64_t budget[3] = {20000, 50000, 2000};
+    for (size_t i = 0; i < 3; i++) {
+        gv_search_result r[2];
+        for (int k = 0; k < 2; k++) {
+            gv_engine *e = gv_engine_new(games[i], NULL, err, sizeof err);
+            gv_engine_set_option(e, "hash", "4", err, sizeof err);
+            gv_go go;
+            memset(&go, 0, sizeof go);
+            go.nodes = budget[i];
+            r[k] = gv_engine_think(e, &go, NULL);
+            CHECK(is_legal(e, r[k].best));
+            gv_engine_free(e);
+        }
+        CHECK_EQ_INT(r[0].best, r[1].best);
+        CHECK_EQ_INT(r[0].nodes, r[1].nodes);
+        CHECK(r[0].nodes >= budget[i] / 2 && r[0].nodes <= budget[i] + 1);
+    }
+}
+
+/* The limits time management derives from a clock never exceed what is left. */
+static void test_engine_time_limits_stay_within_the_clock(void)
+{
+    char err[GV_ERRLEN];
+    gv_engine *e = gv_engine_new("chu", NULL, err, sizeof err);
+    const int64_t lefts[] = {50, 200, 1000, 10000, 600000};
+    for (size_t i = 0; i < sizeof lefts / sizeof lefts[0]; i++) {
+        gv_go go;
+        memset(&go, 0, sizeof go);
+        go.has_time = 1;
+        go.time_ms[0] = go.time_ms[1] = lefts[i];
+        go.inc_ms[0] = go.inc_ms[1] = 100;
+        gv_limits lim;
+        gv_engine_limits(e, &go, &lim);
+        CHECK(lim.hard_ms >= 1);
+        CHECK(lim.soft_ms <= lim.hard_ms);
+        CHECK(lim.hard_ms <= (lefts[i] > GV_ENGINE_MOVE_OVERHEAD_MS ? lefts[i] - GV_ENGINE_MOVE_OVERHEAD_MS : 1));
+    }
+    gv_go go;
+    memset(&go, 0, sizeof go);
+    go.movetime_ms = 300;
+    gv_limits lim;
+    gv_engine_limits(e, &go, &lim);
+    CHECK(lim.hard_ms <= 300 && lim.hard_ms >= 250);
+    /* Weaker levels search less. */
+    gv_engine_set_option(e, "level", "1", err, sizeof err);
+    memset(&go, 0, sizeof go);
+    gv_engine_limits(e, &go, &lim);
+    CHECK(lim.nodes > 0);
+    uint64_t low = lim.nodes;
+    gv_engine_set_option(e, "level", "9", err, sizeof err);
+    gv_engine_limits(e, &go, &lim);
+    CHECK(lim.nodes > low);
+    gv_engine_set_option(e, "level", "10", err, sizeof err);
+    gv_engine_limits(e, &go, &lim);
+    CHECK(lim.nodes == 0);
+    gv_engine_free(e);
+}
+
+/* Games at 1 s + 0.1 s per side: no engine ever runs out of time. */
+static void test_engine_never_loses_on_time_at_1s_plus_100ms(void)
+{
+    char err[GV_ERRLEN];
+    int max_plies = slow_tests() ? 60 : 16;
+    for (size_t i = 0; i < 3; i++) {
+        gv_engine *e = gv_engine_new(games[i], NULL, err, sizeof err);
+        gv_engine_set_option(e, "hash", "16", err, sizeof err);
+        const gv_game *g = gv_engine_game(e);
+        int64_t clock[GV_ENGINE_MAX_SIDES];
+        for (int s = 0; s < GV_ENGINE_MAX_SIDES; s++)
+            clock[s] = 1000;
+        for (int ply = 0; ply < max_plies && gv_engine_status(e, NULL) == GV_ONGOING; ply++) {
+            int side = g->to_move(gv_engine_state(e));
+            gv_go go;
+            memset(&go, 0, sizeof go);
+            go.has_time = 1;
+            for (int s = 0; s < GV_ENGINE_MAX_SIDES; s++) {
+                go.time_ms[s] = clock[s];
+                go.inc_ms[s] = 100;
+            }
+            int64_t t0 = gv_now_ms();
+            gv_search_result r = gv_engine_think(e, &go, NULL);
+            clock[side] -= gv_now_ms() - t0;
+            if (clock[side] < 0)
+                fprintf(stderr, "  %s ply %d: side %d out of time (%lld ms)\n", games[i], ply,
+                        side, (long long)clock[side]);
+            CHECK(clock[side] >= 0);
+            clock[side] += 100;
+            CHECK(gv_engine_play_move(e, r.best, err, sizeof err) == 0);
+        }
+        gv_engine_free(e);
+    }
+}
+
+typedef struct par_job {
+    const char *game;
+    gv_search_result r;
+    int legal;
+} par_job;
+
+static void *par_run(void *arg)
+{
+    par_job *j = arg;
+    char err[GV_ERRLEN];
+    gv_engine *e = gv_engine_new(j->game, NULL, err, sizeof err);
+    gv_engine_set_option(e, "hash", "4", err, sizeof err);
+    gv_go go;
+    memset(&go, 0, sizeof go);
+    go.nodes = 3000;
+    j->r = gv_engine_think(e, &go, NULL);
+    j->legal = is_legal(e, j->r.best);
+    gv_engine_free(e);
+    return NULL;
+}
+
+/* Several engines search at once in one process, each with its own result. */
+static void test_engine_several_engines_at_once(void)
+{
+    par_job jobs[6];
+    pthread_t th[6];
+    for (int i = 0; i < 6; i++) {
+        jobs[i].game = games[i % 3];
+        pthread_create(&th[i], NULL, par_run, &jobs[i]);
+    }
+    for (int i = 0; i < 6; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(jobs[i].legal);
+    }
+    /* Same game, same budget, same answer, even in parallel. */
+    for (int i = 0; i < 3; i++) {
+        CHECK_EQ_INT(jobs[i].r.best, jobs[i + 3].r.best);
+        CHECK_EQ_INT(jobs[i].r.nodes, jobs[i + 3].r.nodes);
+    }
+}
+
+/* The greedy baseline and every level produce legal moves. */
+static void test_engine_levels_and_greedy_play_legal_moves(void)
+{
+    char err[GV_ERRLEN];
+    for (size_t i = 0; i < 3; i++) {
+        for (int level = 1; level <= 10; level += 3) {
+            gv_engine *e = gv_engine_new(games[i], NULL, err, sizeof err);
+            gv_engine_set_option(e, "hash", "2", err, sizeof err);
+            char v[8];
+            snprintf(v, sizeof v, "%d", level);
+            gv_engine_set_option(e, "level", v, err, sizeof err);
+            if (level == 10)
+                gv_engine_set_option(e, "player", "greedy", err, sizeof err);
+            for (int ply = 0; ply < 6 && gv_engine_status(e, NULL) == GV_ONGOING; ply++) {
+                gv_go go;
+                memset(&go, 0, sizeof go);
+                go.nodes = 2000;
+                gv_search_result r = gv_engine_think(e, &go, NULL);
+                CHECK(gv_engine_play_move(e, r.best, err, sizeof err) == 0);
+            }
+            gv_engine_free(e);
+        }
+    }
+}
+
+const t_case engine_tests[] = {
+    T(test_engine_new_refuses_bad_game_and_options),
+    T(test_engine_bad_input_changes_nothing),
+    T(test_engine_play_and_undo),
+    T(test_engine_stop_answers_within_50ms),
+    T(test_engine_fixed_nodes_is_deterministic),
+    T(test_engine_time_limits_stay_within_the_clock),
+    T(test_engine_never_loses_on_time_at_1s_plus_100ms),
+    T(test_engine_several_engines_at_once),
+    T(test_engine_levels_and_greedy_play_legal_moves),
+    {0},
+};
