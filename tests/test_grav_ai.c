@@ -9,6 +9,7 @@
 #include "core/gv_core.h"
 #include "game/game.h"
 #include "games/grav/grav.h"
+#include "games/grav/grav_fast.h"
 #include "search/grav_mcts.h"
 #include "search/search.h"
 #include "tharness.h"
@@ -202,7 +203,7 @@ static void test_ai_calls_grav_on_a_violation_and_removes_a_stone(void)
         return;
     CHECK_EQ_INT(s->pos.c.phase, GR_WINDOW);
     CHECK(s->pos.c.pend_viol != 0);
-    CHECK_EQ_INT(gv_grav_pending_violations(&s->pos), s->pos.c.pend_viol);
+    CHECK_EQ_INT(grav_pending_violations(&s->pos), s->pos.c.pend_viol);
     gv_move m = check_both_legal(s, "window, violation");
     CHECK_EQ_INT(GR_ACT(m), GA_GRAV);
     CHECK_EQ_INT(GR_ACT(gv_grav_greedy(s, 3)), GA_GRAV);
@@ -232,7 +233,7 @@ static void test_ai_accepts_legal_placements_at_level_10(void)
                 q = p;
         if (q >= 0 && s->pos.c.phase == GR_TURN) {
             play(s, GA_PLACE, pl, q);
-            CHECK_EQ_INT(gv_grav_pending_violations(&s->pos), 0);
+            CHECK_EQ_INT(grav_pending_violations(&s->pos), 0);
             gv_move m = think(s, 300, (uint64_t)gi, 10).best;
             CHECK(is_legal(s, m));
             CHECK(GR_ACT(m) != GA_GRAV);
@@ -291,12 +292,12 @@ static void test_fast_rules_agree_with_the_core(void)
             if (b[q]) {
                 int k = grav_bonus_count(b, n, &opt, q);
                 shapes += k > 0;
-                bad_bonus += k != gv_grav_fast_bonus(b, n, &opt, q);
+                bad_bonus += k != grav_fast_bonus(b, n, &opt, q);
                 continue;
             }
             for (int pl = 1; pl <= 3; pl++)
                 bad_viol += (grav_violations(b, n, &pr, &opt, ref, q, pl) != 0) !=
-                            (gv_grav_fast_violates(b, n, &pr, &opt, ref, q, pl) != 0);
+                            (grav_fast_violates(b, n, &pr, &opt, ref, q, pl) != 0);
         }
     }
     CHECK_EQ_INT(bad_viol, 0);

@@ -1,6 +1,7 @@
 /* Grav rules-core tests: parameter drawing and checks, the three placement rules, the
- * bonus shape count (each worked example of shared/rules/grav.md), and the replay of every
- * placement verdict and violation map in tests/data/grav-vectors.jsonl.
+ * bonus shape count (each worked example of shared/rules/grav.md), the replay of every
+ * placement verdict and violation map in tests/data/grav-vectors.jsonl, and the fast model
+ * of the turn flow (grav_fast.h) against the full one.
  *
  * Boards are written as rows top to bottom joined by '/', '.' empty, digits = player, and
  * X = 1, O = 2 for readability; short rows and missing rows are empty. Points are (x, y),
@@ -14,6 +15,7 @@
 
 #include "core/gv_core.h"
 #include "games/grav/grav.h"
+#include "games/grav/grav_fast.h"
 #include "tharness.h"
 
 #ifndef GV_TEST_DATA
@@ -963,6 +965,170 @@ static void test_random_map_and_bonus_match_references(void)
     CHECK(bonus_checked > 1000);
 }
 
+/* ===================================================================================
+ * The fast model (grav_fast.h) against the full turn flow
+ * =================================================================================== */
+
+/* Do the model state s and the core position p agree (board, rows, whose turn, phase,
+ * reference, owed bonus turns, counts, turns, passes, skips)? Names the first difference
+ * in why. */
+static int model_matches(const grav_model *m, const grav_sim *s, const grav_pos *p,
+                         const char **why)
+{
+    grav_sim t;
+    grav_sim_from_pos(m, p, &t);
+    *why = s->phase != t.phase                                     ? "phase"
+           : s->phase != GRAV_SIM_OVER && s->mover != t.mover      ? "player to move"
+           : s->phase != GRAV_SIM_OVER && p->c.phase != GR_TURN &&
+                     p->c.phase != GR_BONUS                        ? "core phase"
+           : memcmp(s->board, t.board, (size_t)m->nn)              ? "board"
+           : memcmp(s->occ, t.occ, sizeof t.occ) ||
+                     memcmp(s->rev, t.rev, sizeof t.rev)           ? "row bitsets"
+           : s->ref != t.ref                                       ? "reference"
+           : s->owed != t.owed                                     ? "owed"
+           : s->stones != t.stones ||
+                     memcmp(s->count, t.count, sizeof t.count)     ? "stone counts"
+           : s->turns != t.turns                                   ? "turns"
+           : s->passed != t.passed                                 ? "passes"
+           : memcmp(s->skips, t.skips, sizeof t.skips)             ? "skips"
+                                                                   : NULL;
+    return *why == NULL;
+}
+
+/* Are the model's points exactly the empty points where the core's player to move
+ * violates nothing? */
+static int model_points_match(const grav_model *m, const grav_sim *s, const grav_pos *p)
+{
+    uint16_t moves[GR_POINTS + 1];
+    uint8_t map[GR_POINTS], in[GR_POINTS] = {0};
+    int k = grav_sim_moves(m, s, moves);
+    for (int i = 0; i < k; i++)
+        if (moves[i] < m->nn)
+            in[moves[i]] = 1;
+    grav_violation_map(p->board, p->n, &p->prm, &p->opt, grav_reference(p), grav_to_move(p),
+                       map);
+    for (int q = 0; q < m->nn; q++)
+        if (in[q] != (map[q] == 0))
+            return 0;
+    return 1;
+}
+
+/* The core's answer to a model placement: every window answered by "Grav!" exactly on a
+ * violation (here: never, the model's stones violate nothing), every bonus declared. */
+static void core_after_placement(grav_state *st)
+{
+    gv_move mv[GV_MAX_MOVES];
+    for (;;) {
+        const grav_pos *p = &st->pos;
+        if (p->c.phase == GR_WINDOW) {
+            int call = grav_pending_violations(p) != 0;
+            CHECK_EQ_INT(call, 0);
+            CHECK_EQ_INT(p->c.pend_viol, 0);
+            grav_make(st, GR_MOVE(call ? GA_GRAV : GA_ACCEPT, grav_to_move(p), 0), NULL);
+        } else if (p->c.phase == GR_DECLARE) {
+            int k = grav_legal_moves(st, mv), best = -1;
+            for (int i = 0; i < k; i++)
+                if (GR_ACT(mv[i]) == GA_DECLARE && (best < 0 || GR_ARG(mv[i]) > GR_ARG(mv[best])))
+                    best = i;
+            CHECK(best >= 0);
+            if (best < 0)
+                return;
+            grav_make(st, mv[best], NULL);
+        } else {
+            return;
+        }
+    }
+}
+
+/* Seeded random games played through the model and through grav_make side by side: after
+ * every event they agree on the board and whose turn it is (and the rest of the state).
+ * With referee=strict the core forfeits a bonus turn without a legal point at once, as
+ * the model does; otherwise the core's player would have to place a violating stone
+ * there (the model's forfeit is "having declared fewer"), so the game's comparison ends. */
+static void test_fast_model_agrees_with_the_turn_flow(void)
+{
+    static const int sizes[] = {5, 7, 11, 13};
+    grav_state *st = malloc(sizeof *st);
+    CHECK(st != NULL);
+    if (!st)
+        return;
+    gv_rng r;
+    gv_rng_seed(&r, 4242);
+    int games = getenv("GV_SLOW_TESTS") && atoi(getenv("GV_SLOW_TESTS")) == 0 ? 40 : 200;
+    long events = 0, forfeits = 0, bad = 0, ends = 0;
+    for (int g = 0; g < games && bad < 5; g++) {
+        int n = sizes[g % 4], players = 2 + (int)gv_rng_below(&r, 3);
+        grav_given given;
+        grav_params prm;
+        grav_options opt = {0};
+        char err[GV_ERRLEN] = "";
+        memset(&given, 0, sizeof given);
+        opt.consecutive_own = (uint8_t)gv_rng_below(&r, 2);
+        opt.shapes_any = (uint8_t)gv_rng_below(&r, 2);
+        opt.strict = (uint8_t)(g / 4 % 2);
+        opt.max_turns = gv_rng_below(&r, 4) == 0 ? 5 + gv_rng_below(&r, 40) : 0;
+        int rc = grav_draw_params(n, gv_rng_next(&r), &given, &prm, err, sizeof err);
+        if (!rc)
+            rc = grav_setup(&st->pos, n, players, &prm, &opt, 0, err, sizeof err);
+        if (rc)
+            fprintf(stderr, "  setup N=%d: %s\n", n, err);
+        CHECK_EQ_INT(rc, 0);
+        if (rc)
+            continue;
+        grav_state_reset(st);
+        grav_model m;
+        grav_sim s;
+        grav_model_init(&m, &st->pos);
+        grav_sim_from_pos(&m, &st->pos, &s);
+        uint16_t moves[GR_POINTS + 1];
+        const char *why = NULL;
+        while (s.phase != GRAV_SIM_OVER && bad < 5) {
+            /* Step 1. A bonus turn without a legal point (referee=normal): the model
+             * forfeits, the core's player would have to place a violating stone. */
+            int k = grav_sim_moves(&m, &s, moves);
+            if (k == 1 && moves[0] == GRAV_SIM_FORFEIT) {
+                forfeits++;
+                break;
+            }
+            /* Step 2. The same random move in both. */
+            if (!model_points_match(&m, &s, &st->pos)) {
+                FAILF(__LINE__, "game %d event %ld: model points differ", g, events);
+                bad++;
+                break;
+            }
+            int mv = moves[gv_rng_below(&r, (uint32_t)k)], pl = s.mover;
+            grav_sim_apply(&m, &s, mv, -1);
+            if (mv == GRAV_SIM_PASS) {
+                grav_make(st, GR_MOVE(GA_PASS, pl, 0), NULL);
+            } else {
+                grav_make(st, GR_MOVE(GA_PLACE, pl, mv), NULL);
+                core_after_placement(st);
+            }
+            /* Step 3. With referee=strict the core has forfeited a bonus turn without a
+             * legal point already; the model does it now. */
+            k = grav_sim_moves(&m, &s, moves);
+            if (opt.strict && k == 1 && moves[0] == GRAV_SIM_FORFEIT) {
+                forfeits++;
+                grav_sim_forfeit(&m, &s);
+            }
+            /* Step 4. The same state after the event. */
+            events++;
+            if (!model_matches(&m, &s, &st->pos, &why)) {
+                FAILF(__LINE__, "game %d (N=%d, %d players, strict=%d) event %ld: %s differs",
+                      g, n, players, opt.strict, events, why);
+                bad++;
+            }
+        }
+        ends += s.phase == GRAV_SIM_OVER && st->pos.c.phase == GR_OVER;
+    }
+    printf("grav model: %d games (%ld ended), %ld events compared, %ld forfeits\n", games, ends,
+           events, forfeits);
+    CHECK_EQ_INT(bad, 0);
+    CHECK(events > 1000);
+    CHECK(forfeits > 0);
+    free(st);
+}
+
 const t_case grav_rules_tests[] = {
     T(test_sizes_valid_are_primes_5_to_23),
     T(test_params_draw_rejects_bad_size),
@@ -987,5 +1153,6 @@ const t_case grav_rules_tests[] = {
     T(test_bonus_connected_versus_any),
     T(test_vectors_verdict_replay),
     T(test_random_map_and_bonus_match_references),
+    T(test_fast_model_agrees_with_the_turn_flow),
     {0},
 };

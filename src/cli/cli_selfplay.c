@@ -132,11 +132,21 @@ static void play_opening(gv_engine *e[2], int plies, uint64_t seed)
 /* Plays game number gi; returns +1 if A won, 0 draw, -1 if A lost. */
 static int play_game(sp_match *mt, int gi, char *line, size_t linelen)
 {
-    char err[GV_ERRLEN], hash[16];
+    char err[GV_ERRLEN], hash[16], rules[GV_MAX_TEXT];
     gv_engine *e[2];
     snprintf(hash, sizeof hash, "%d", mt->hash_mb);
+    /* A game whose setup is drawn from a seed (Grav's parameters) gets a new draw for
+     * every pair of games, unless the rules fix the seed. */
+    snprintf(rules, sizeof rules, "%s", mt->rules ? mt->rules : "");
+    const gv_game *gg = gv_game_find(mt->game);
+    for (const gv_option_def *o = gg->options; o && o->name; o++)
+        if (!strcmp(o->name, "seed") && !strstr(rules, "seed=")) {
+            size_t l = strlen(rules);
+            snprintf(rules + l, sizeof rules - l, "%sseed=%llu", l ? "," : "",
+                     (unsigned long long)(gv_mix64(mt->seed + (uint64_t)(gi / 2)) >> 2));
+        }
     for (int k = 0; k < 2; k++) {
-        e[k] = gv_engine_new(mt->game, mt->rules, err, sizeof err);
+        e[k] = gv_engine_new(mt->game, rules, err, sizeof err);
         if (!e[k]) {
             snprintf(line, linelen, "engine: %s", err);
             if (k)

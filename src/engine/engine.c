@@ -16,13 +16,14 @@
 
 /* ---- Tunables: strength levels and time ------------------------------------------ */
 
-/* Per-move budgets of levels 1..9 (level 10 has none): alpha-beta nodes and MCTS
- * playouts. Each level searches about 2.7 times as much as the one below and, in
- * alpha-beta, picks among fewer near-best moves (see ab.c skill_margin). */
+/* Per-move budgets of levels 1..9 (level 10 has none): alpha-beta nodes (about 2.7
+ * times the level below) and MCTS playouts (3 times). Weaker levels also err more: in
+ * alpha-beta they pick among more near-best moves (ab.c skill_margin); in MCTS they
+ * miss others' violations and sometimes prefer a near-best move (grav_mcts.c). */
 static const uint64_t level_nodes_ab[10] = {0, 150, 400, 1100, 3000, 8000, 22000, 60000,
                                             160000, 400000};
-static const uint64_t level_playouts[10] = {0, 50, 120, 300, 700, 1600, 4000, 10000, 25000,
-                                            60000};
+static const uint64_t level_playouts[10] = {0, 20, 60, 180, 540, 1600, 4800, 15000, 45000,
+                                            135000};
 /* Moves the clock is spread over when the protocol gives no moves-to-go. */
 enum { MOVES_TO_GO_DEFAULT = 40, MAX_SHARE_PERCENT = 40, HARD_FACTOR = 4 };
 

@@ -414,12 +414,14 @@ static int cmp_root(const void *x, const void *y)
     return (q->score > p->score) - (q->score < p->score);
 }
 
-/* Margin within which a weaker level may prefer another move: 0 at level 10, 0.05
- * pawn at 9, 4 pawns at level 1 (quadratic: low levels err much more than high ones). */
+/* Margin within which a weaker level may prefer another move: 4 pawns at level 1,
+ * 1/16 pawn at level 8, none at levels 9 and 10 (quadratic: low levels err much more
+ * than high ones). Scoring every root move to within the margin costs nodes, so level 9
+ * is weaker than 10 by its node budget only. */
 static int skill_margin(const ab *a)
 {
-    int level = a->lim->level <= 0 || a->lim->level > 10 ? 10 : a->lim->level;
-    return (10 - level) * (10 - level) * a->pawn / 20;
+    int level = a->lim->level <= 0 || a->lim->level > 9 ? 9 : a->lim->level;
+    return (9 - level) * (9 - level) * a->pawn / 16;
 }
 
 /* One iteration over the root moves. Returns the best score, or -GV_INF when stopped

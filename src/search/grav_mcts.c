@@ -1,15 +1,15 @@
 /* Grav AI players: max-n Monte-Carlo tree search over a fast model of the turn flow,
  * and the 1-ply greedy baseline.
  *
- * The model. Every AI player calls "Grav!" exactly on violations, so in the tree (and in
- * rollouts) a violating placement is never made: a player places a stone on a point that
- * violates nothing, or passes (regular turn), or forfeits the rest of its owed bonus turns
- * (a bonus turn with no such point: the same as having declared fewer). A placement
- * stands, all its bonus turns are declared (bounded as the core bounds them), skips owed
- * from earlier wrong calls are honoured, the game ends on passes or max_turns as in the
- * core. Windows, declarations and removals are not moves of the model: at the root they
- * are decided by fixed rules (window: call exactly on violations; declaration: every
- * bonus turn that can be used) or by the tree (removal: one root edge per stone).
+ * The model (the rules core's, games/grav/grav_fast.h). Every AI player calls "Grav!"
+ * exactly on violations, so in the tree (and in rollouts) a violating placement is never
+ * made: a player places a stone on a point that violates nothing, or passes (regular
+ * turn), or forfeits the rest of its owed bonus turns (a bonus turn with no such point:
+ * the same as having declared fewer). A placement stands, all its bonus turns are
+ * declared, and the turn passes on as in the core. Windows, declarations and removals
+ * are not moves of the model: at the root they are decided by fixed rules (window: call
+ * exactly on violations; declaration: every bonus turn that can be used) or by the tree
+ * (removal: one root edge per stone).
  *
  * The tree. Max-n UCT: each edge holds its visits and the summed reward of the player who
  * chose it -- the only player who ever reads it, since the player to act at a node picks
@@ -39,6 +39,7 @@
 
 #include "core/gv_core.h"
 #include "games/grav/grav.h"
+#include "games/grav/grav_fast.h"
 #include "search/grav_mcts.h"
 
 /* ---- Tunables ----------------------------------------------------------------------- */
@@ -51,9 +52,6 @@ enum {
     GM_INFO_MS = 100,          /* progress report period */
     GM_MAX_DEPTH = 512,        /* longest tree path */
     GM_TAB = 4096,             /* visit counts with tabled 1/n, 1/sqrt(n) and ln(n + 1) */
-    GM_MAX_OFF = 4096,         /* points of the distance band: 2e(e+1) <= 3960 */
-    GM_PASS = 0xFFFF,          /* model moves besides points */
-    GM_FORFEIT = 0xFFFE,
 };
 #define GM_UCT_C 0.02
 #define GM_WIN_WEIGHT 0.0
@@ -69,494 +67,7 @@ void gv_grav_mcts_default_params(gv_grav_mcts_params *out)
     out->expand_visits = GM_EXPAND_VISITS;
 }
 
-/* ---- Placement rules, fast ----------------------------------------------------------- */
-
-typedef struct rules {
-    int n, a, b, c, d, e, own, smax;
-} rules;
-
-static void rules_init(rules *r, int n, const grav_params *prm, const grav_options *opt)
-{
-    r->n = n;
-    r->a = prm->a;
-    r->b = prm->b;
-    r->c = prm->c;
-    r->d = prm->d;
-    r->e = prm->e;
-    r->own = opt->consecutive_own;
-    /* a + 1 points at spacing s span a * s <= n - 1 points. */
-    r->smax = (n - 1) / prm->a;
-}
-
-/* Would some b x b square holding (qx, qy) have more than c stones with it? Column counts
- * over the square's rows, then a sliding sum along the row of squares. */
-static int too_dense(const rules *r, const uint8_t *board, int qx, int qy)
-{
-    int n = r->n, b = r->b, c = r->c;
-    int x0 = qx - b + 1 > 0 ? qx - b + 1 : 0, x1 = qx < n - b ? qx : n - b;
-    int y0 = qy - b + 1 > 0 ? qy - b + 1 : 0, y1 = qy < n - b ? qy : n - b;
-    int w = x1 - x0 + b;
-    for (int sy = y0; sy <= y1; sy++) {
-        int col[2 * GR_MAXN];
-        for (int i = 0; i < w; i++) {
-            const uint8_t *cell = board + sy * n + x0 + i;
-            int k = x0 + i == qx;   /* q counts as a stone */
-            for (int j = 0; j < b; j++)
-                k += cell[j * n] != 0;
-            col[i] = k;
-        }
-        int sum = 0;
-        for (int i = 0; i < b; i++)
-            sum += col[i];
-        if (sum > c)
-            return 1;
-        for (int i = b; i < w; i++) {
-            sum += col[i] - col[i - b];
-            if (sum > c)
-                return 1;
-        }
-    }
-    return 0;
-}
-
-/* Would (qx, qy) be one of a+1 or more counted stones at equal spacing along a line? */
-static int too_long(const rules *r, const uint8_t *board, int qx, int qy, int pl)
-{
-    static const int ldx[4] = {1, 0, 1, 1}, ldy[4] = {0, 1, 1, -1};
-    unsigned n = (unsigned)r->n;
-    for (int dir = 0; dir < 4; dir++) {
-        for (int s = 1; s <= r->smax; s++) {
-            int dx = ldx[dir] * s, dy = ldy[dir] * s, run = 1;
-            for (int sign = -1; sign <= 1; sign += 2) {
-                int x = qx + sign * dx, y = qy + sign * dy;
-                while ((unsigned)x < n && (unsigned)y < n) {
-                    uint8_t cell = board[y * (int)n + x];
-                    if (r->own ? cell != pl : !cell)
-                        break;
-                    if (++run > r->a)
-                        return 1;
-                    x += sign * dx;
-                    y += sign * dy;
-                }
-            }
-        }
-    }
-    return 0;
-}
-
-/* Density and consecutive rules (the distance rule is the caller's). */
-static int breaks_rules(const rules *r, const uint8_t *board, int qx, int qy, int pl)
-{
-    return too_dense(r, board, qx, qy) || too_long(r, board, qx, qy, pl);
-}
-
-static int out_of_band(const rules *r, int ref, int qx, int qy)
-{
-    if (ref < 0)
-        return 0;
-    int dx = qx - ref % r->n, dy = qy - ref / r->n;
-    int dist = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
-    return dist < r->d || dist > r->e;
-}
-
-int gv_grav_fast_violates(const uint8_t *board, int n, const grav_params *prm,
-                          const grav_options *opt, int ref, int q, int player)
-{
-    rules r;
-    rules_init(&r, n, prm, opt);
-    int qx = q % n, qy = q / n;
-    return out_of_band(&r, ref, qx, qy) || breaks_rules(&r, board, qx, qy, player);
-}
-
-/* The bonus count by the connected reading, on row bitsets (occ: bit x of row y set for a
- * stone; rev: the same rows reversed, bit 31 - x). A shape holding q is connected, so it
- * lies in q's group G of 8-connected stones, and so does the centre's other end r (q's
- * mirror). For each r in G, K_c is flooded from q through the stones whose mirror about
- * c = (q + r) / 2 is a stone; it counts when it reaches r and has >= 4 stones, and when
- * no other counting set strictly contains it. More than GM_BONUS_SETS counting sets go
- * to grav_bonus_count. */
-enum { GM_BONUS_SETS = 12 };
-
-typedef struct bonus_set {
-    uint32_t row[GR_MAXN + 2];   /* row y at index y + 1; rows -1 and n stay empty */
-    int lo, hi, size;
-} bonus_set;
-
-static int popcount32(uint32_t v)
-{
-    v = v - ((v >> 1) & 0x55555555u);
-    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-    return (int)((((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
-}
-
-/* The stones of row y whose mirror about the doubled centre (sx, sy) is a stone. */
-static uint32_t mirrored_row(const uint32_t *occ, const uint32_t *rev, int n, int sx, int sy,
-                             int y)
-{
-    int my = sy - y;
-    if (my < 0 || my >= n)
-        return 0;
-    uint32_t m = sx <= 31 ? rev[my] >> (31 - sx) : rev[my] << (sx - 31);
-    return occ[y] & m;
-}
-
-/* Grows k (rows lo..hi non-empty) to its 8-connected component within the rows S(y) =
- * occ[y] & (mirror about (sx, sy), unless sx < 0). */
-static void bonus_flood(const uint32_t *occ, const uint32_t *rev, int n, int sx, int sy,
-                        bonus_set *k)
-{
-    int changed = 1;
-    while (changed) {
-        changed = 0;
-        for (int y = k->lo > 0 ? k->lo - 1 : 0; y <= k->hi + 1 && y < n; y++) {
-            uint32_t d = k->row[y] | k->row[y + 1] | k->row[y + 2];
-            if (!d)
-                continue;
-            uint32_t srow = sx < 0 ? occ[y] : mirrored_row(occ, rev, n, sx, sy, y);
-            d = (d | d << 1 | d >> 1) & srow;
-            if (d == k->row[y + 1])
-                continue;
-            for (uint32_t e; (e = (d | d << 1 | d >> 1) & srow) != d;)
-                d = e;
-            k->row[y + 1] = d;
-            changed = 1;
-            k->lo = y < k->lo ? y : k->lo;
-            k->hi = y > k->hi ? y : k->hi;
-        }
-    }
-    k->size = 0;
-    for (int y = k->lo; y <= k->hi; y++)
-        k->size += popcount32(k->row[y + 1]);
-}
-
-static int bonus_subset(const bonus_set *a, const bonus_set *b)
-{
-    if (a->size >= b->size || a->lo < b->lo || a->hi > b->hi)
-        return 0;
-    for (int y = a->lo; y <= a->hi; y++)
-        if (a->row[y + 1] & ~b->row[y + 1])
-            return 0;
-    return 1;
-}
-
-/* The count, or -1 when there are too many counting sets to compare here. */
-static int bonus_rows(const uint32_t *occ, const uint32_t *rev, int n, int q)
-{
-    bonus_set g, found[GM_BONUS_SETS];
-    int nfound = 0, qx = q % n, qy = q / n;
-
-    /* Step 1. The group G of q. */
-    memset(g.row, 0, sizeof g.row);
-    g.row[qy + 1] = 1u << qx;
-    g.lo = g.hi = qy;
-    bonus_flood(occ, rev, n, -1, 0, &g);
-    if (g.size < 4)
-        return 0;
-
-    /* Step 2. Each centre (q + r) / 2, r in G: q needs a touching stone whose mirror is a
-     * stone, then K_c is flooded from q. */
-    uint32_t qbit = 1u << qx, near = (qbit | qbit << 1 | qbit >> 1);
-    for (int ry = g.lo; ry <= g.hi; ry++) {
-        for (uint32_t bits = g.row[ry + 1]; bits; bits &= bits - 1) {
-            int rx = __builtin_ctz(bits), sx = qx + rx, sy = qy + ry;
-            uint32_t around = mirrored_row(occ, rev, n, sx, sy, qy) & ~qbit;
-            if (qy > 0)
-                around |= mirrored_row(occ, rev, n, sx, sy, qy - 1);
-            if (qy + 1 < n)
-                around |= mirrored_row(occ, rev, n, sx, sy, qy + 1);
-            if (!(around & near))
-                continue;
-            bonus_set *k = &found[nfound];
-            memset(k->row, 0, sizeof(uint32_t) * (size_t)(n + 2));
-            k->row[qy + 1] = qbit;
-            k->lo = k->hi = qy;
-            bonus_flood(occ, rev, n, sx, sy, k);
-            if (k->size < 4 || !(k->row[ry + 1] >> rx & 1))
-                continue;
-            if (++nfound == GM_BONUS_SETS)
-                return -1;
-        }
-    }
-
-    /* Step 3. The maximal ones. */
-    int count = 0;
-    for (int i = 0; i < nfound; i++) {
-        int maximal = 1;
-        for (int j = 0; j < nfound && maximal; j++)
-            if (j != i && bonus_subset(&found[i], &found[j]))
-                maximal = 0;
-        count += maximal;
-    }
-    return count;
-}
-
-/* Row bitsets of the stones of a board. */
-static void board_rows(const uint8_t *board, int n, uint32_t *occ, uint32_t *rev)
-{
-    for (int y = 0; y < n; y++) {
-        uint32_t o = 0, r = 0;
-        for (int x = 0; x < n; x++) {
-            uint32_t st = board[y * n + x] != 0;
-            o |= st << x;
-            r |= st << (31 - x);
-        }
-        occ[y] = o;
-        rev[y] = r;
-    }
-}
-
-int gv_grav_fast_bonus(const uint8_t *board, int n, const grav_options *opt, int q)
-{
-    if (opt->shapes_any || !board[q])
-        return grav_bonus_count(board, n, opt, q);
-    uint32_t occ[GR_MAXN], rev[GR_MAXN];
-    board_rows(board, n, occ, rev);
-    int k = bonus_rows(occ, rev, n, q);
-    return k >= 0 ? k : grav_bonus_count(board, n, opt, q);
-}
-
-/* ---- The model ---------------------------------------------------------------------- */
-
-enum { SIM_TURN, SIM_BONUS, SIM_OVER };
-
-typedef struct sim {
-    uint8_t phase, mover, passed, active;   /* passed, active: bit p-1 */
-    int16_t ref;                            /* reference stone or -1 */
-    uint16_t owed, stones;
-    uint16_t count[GR_MAXP + 1];
-    uint16_t skips[GR_MAXP];
-    uint32_t turns;
-    uint32_t occ[GR_MAXN], rev[GR_MAXN];    /* stones as row bitsets (see bonus_rows) */
-    uint8_t board[GR_POINTS];
-} sim;
-
-typedef struct model {
-    rules r;
-    int nn, players;
-    grav_options opt;
-    uint32_t max_turns;
-    int noff, sample_board;                 /* sample_board: the band is the whole board */
-    int8_t offx[GM_MAX_OFF], offy[GM_MAX_OFF];
-} model;
-
-static void model_init(model *m, const grav_pos *p)
-{
-    int n = p->n;
-    rules_init(&m->r, n, &p->prm, &p->opt);
-    m->nn = n * n;
-    m->players = p->players;
-    m->opt = p->opt;
-    m->max_turns = p->opt.max_turns ? p->opt.max_turns : 8u * (uint32_t)(n * n);
-    m->noff = 0;
-    for (int dy = -(n - 1); dy <= n - 1; dy++) {
-        for (int dx = -(n - 1); dx <= n - 1; dx++) {
-            int dist = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
-            if (dist >= m->r.d && dist <= m->r.e && m->noff < GM_MAX_OFF) {
-                m->offx[m->noff] = (int8_t)dx;
-                m->offy[m->noff++] = (int8_t)dy;
-            }
-        }
-    }
-    m->sample_board = m->noff > m->nn;
-}
-
-static int sim_next_active(const model *m, const sim *s, int pl)
-{
-    for (int i = 1; i <= m->players; i++) {
-        int q = (pl - 1 + i) % m->players + 1;
-        if (s->active >> (q - 1) & 1)
-            return q;
-    }
-    return pl;
-}
-
-/* Gives pl its regular turn, honouring owed skips and max_turns. */
-static void sim_start_regular(const model *m, sim *s, int pl)
-{
-    for (;;) {
-        if (s->turns >= m->max_turns) {
-            s->phase = SIM_OVER;
-            return;
-        }
-        if (s->skips[pl - 1]) {
-            s->skips[pl - 1]--;
-            pl = sim_next_active(m, s, pl);
-            continue;
-        }
-        s->phase = SIM_TURN;
-        s->mover = (uint8_t)pl;
-        return;
-    }
-}
-
-/* The mover places a (non-violating) stone on q; it stands and its bonus turns are all
- * declared. k: the bonus count of the placement when known, else -1. Returns k. */
-static int sim_place(const model *m, sim *s, int q, int k)
-{
-    int pl = s->mover, n = m->r.n;
-    s->board[q] = (uint8_t)pl;
-    s->occ[q / n] |= 1u << (q % n);
-    s->rev[q / n] |= 1u << (31 - q % n);
-    s->count[pl]++;
-    s->stones++;
-    s->ref = (int16_t)q;
-    s->passed = 0;
-    if (s->phase == SIM_BONUS)
-        s->owed--;
-    else
-        s->turns++;
-    if (k < 0 && !m->opt.shapes_any)
-        k = bonus_rows(s->occ, s->rev, n, q);
-    if (k < 0)
-        k = grav_bonus_count(s->board, n, &m->opt, q);
-    int bonus = k;
-    if (k > 0) {
-        int room = m->nn - s->stones - s->owed;
-        s->owed = (uint16_t)(s->owed + (k < room ? k : room));
-    }
-    if (s->owed > 0 && s->stones < m->nn) {
-        s->phase = SIM_BONUS;
-        return bonus;
-    }
-    s->owed = 0;
-    sim_start_regular(m, s, sim_next_active(m, s, pl));
-    return bonus;
-}
-
-static void sim_pass(const model *m, sim *s)
-{
-    int pl = s->mover;
-    s->turns++;
-    s->passed |= (uint8_t)(1u << (pl - 1));
-    if ((s->passed & s->active) == s->active) {
-        s->phase = SIM_OVER;
-        return;
-    }
-    sim_start_regular(m, s, sim_next_active(m, s, pl));
-}
-
-static void sim_forfeit(const model *m, sim *s)
-{
-    s->owed = 0;
-    sim_start_regular(m, s, sim_next_active(m, s, s->mover));
-}
-
-/* Plays a model move; k as for sim_place. Returns the bonus count (0 for a pass). */
-static int sim_apply(const model *m, sim *s, int mv, int k)
-{
-    if (mv == GM_PASS)
-        sim_pass(m, s);
-    else if (mv == GM_FORFEIT)
-        sim_forfeit(m, s);
-    else
-        return sim_place(m, s, mv, k);
-    return 0;
-}
-
-/* The model of a core position in a regular or bonus turn (or over). */
-static void sim_from_pos(const model *m, const grav_pos *p, sim *s)
-{
-    memset(s, 0, sizeof *s);
-    memcpy(s->board, p->board, (size_t)m->nn);
-    board_rows(s->board, m->r.n, s->occ, s->rev);
-    s->phase = p->c.phase == GR_TURN ? SIM_TURN : p->c.phase == GR_BONUS ? SIM_BONUS : SIM_OVER;
-    s->mover = p->c.current;
-    s->passed = p->c.passed;
-    s->active = (uint8_t)(((1u << p->players) - 1) & ~(unsigned)p->c.resigned);
-    s->ref = (int16_t)grav_reference(p);
-    s->owed = p->c.owed;
-    s->stones = p->norder;
-    memcpy(s->count, p->count, sizeof s->count);
-    memcpy(s->skips, p->c.skips, sizeof s->skips);
-    s->turns = p->c.turns;
-}
-
-/* Does the mover violate nothing on the empty point (x, y)? */
-static int sim_ok(const model *m, const sim *s, int x, int y)
-{
-    return !out_of_band(&m->r, s->ref, x, y) && !breaks_rules(&m->r, s->board, x, y, s->mover);
-}
-
-/* Every move of the model: non-violating points, then pass (regular turn) or forfeit (a
- * bonus turn without such a point). Returns the count (room for nn + 1). */
-static int sim_moves(const model *m, const sim *s, uint16_t *out)
-{
-    int k = 0, n = m->r.n;
-    if (s->phase == SIM_OVER)
-        return 0;
-    if (s->ref < 0 || m->sample_board) {
-        for (int q = 0; q < m->nn; q++)
-            if (!s->board[q] && sim_ok(m, s, q % n, q / n))
-                out[k++] = (uint16_t)q;
-    } else {
-        int rx = s->ref % n, ry = s->ref / n;
-        for (int i = 0; i < m->noff; i++) {
-            int x = rx + m->offx[i], y = ry + m->offy[i];
-            if ((unsigned)x < (unsigned)n && (unsigned)y < (unsigned)n && !s->board[y * n + x] &&
-                !breaks_rules(&m->r, s->board, x, y, s->mover))
-                out[k++] = (uint16_t)(y * n + x);
-        }
-    }
-    if (s->phase == SIM_TURN)
-        out[k++] = GM_PASS;
-    else if (!k)
-        out[k++] = GM_FORFEIT;
-    return k;
-}
-
-/* A random non-violating point for the mover, or -1 when there is none: GM_TRIES random
- * points of the band, then a scan from a random start. */
-static int sim_pick(const model *m, const sim *s, gv_rng *rng)
-{
-    int n = m->r.n;
-    if (s->ref < 0 || m->sample_board) {
-        for (int t = 0; t < GM_TRIES; t++) {
-            int q = (int)gv_rng_below(rng, (uint32_t)m->nn);
-            if (!s->board[q] && sim_ok(m, s, q % n, q / n))
-                return q;
-        }
-        int start = (int)gv_rng_below(rng, (uint32_t)m->nn);
-        for (int i = 0; i < m->nn; i++) {
-            int q = start + i < m->nn ? start + i : start + i - m->nn;
-            if (!s->board[q] && sim_ok(m, s, q % n, q / n))
-                return q;
-        }
-        return -1;
-    }
-    int rx = s->ref % n, ry = s->ref / n;
-    for (int t = 0; t < GM_TRIES; t++) {
-        int i = (int)gv_rng_below(rng, (uint32_t)m->noff);
-        int x = rx + m->offx[i], y = ry + m->offy[i];
-        if ((unsigned)x < (unsigned)n && (unsigned)y < (unsigned)n && !s->board[y * n + x] &&
-            !breaks_rules(&m->r, s->board, x, y, s->mover))
-            return y * n + x;
-    }
-    int start = (int)gv_rng_below(rng, (uint32_t)m->noff);
-    for (int j = 0; j < m->noff; j++) {
-        int i = start + j < m->noff ? start + j : start + j - m->noff;
-        int x = rx + m->offx[i], y = ry + m->offy[i];
-        if ((unsigned)x < (unsigned)n && (unsigned)y < (unsigned)n && !s->board[y * n + x] &&
-            !breaks_rules(&m->r, s->board, x, y, s->mover))
-            return y * n + x;
-    }
-    return -1;
-}
-
 /* ---- Fixed rules for the other decisions ----------------------------------------------- */
-
-unsigned gv_grav_pending_violations(const grav_pos *p)
-{
-    const grav_ctl *c = &p->c;
-    if (c->phase != GR_WINDOW || c->pend_q < 0)
-        return 0;
-    /* The pending stone is the last one in the order; the reference it was judged against
-     * is the stone before it. */
-    uint8_t board[GR_POINTS];
-    memcpy(board, p->board, (size_t)(p->n * p->n));
-    board[c->pend_q] = 0;
-    int ref = p->norder >= 2 ? p->order[p->norder - 2] : -1;
-    return grav_violations(board, p->n, &p->prm, &p->opt, ref, c->pend_q, c->pend_player);
-}
 
 /* Empty points where `pl` violates nothing, with the reference stone `ref`. */
 static int legal_point_count(const grav_pos *p, const uint8_t *board, int ref, int pl)
@@ -611,7 +122,8 @@ enum { GM_KIDS_BITS = 21 };
 #define GM_KIDS_MASK ((1u << GM_KIDS_BITS) - 1)
 
 typedef struct edge {
-    uint16_t move;       /* a point, GM_PASS or GM_FORFEIT (removal points at a remove root) */
+    uint16_t move;       /* a point, GRAV_SIM_PASS or GRAV_SIM_FORFEIT (removal points at a
+                            remove root) */
     uint16_t nkids;      /* edges of the node below (0: not expanded yet) */
     uint32_t visits;     /* playouts through the edge, plus one for its first evaluation */
     float sum;           /* summed reward of the player who chose this edge */
@@ -640,7 +152,7 @@ typedef struct visit_tab {
 } visit_tab;
 
 typedef struct search {
-    model m;
+    grav_model m;
     gv_grav_mcts_params prm;
     gv_rng rng;
     edge *pool;
@@ -650,8 +162,8 @@ typedef struct search {
     uint32_t expand_at;        /* visits of an edge before its node gets edges: grows with the
                                   pool's use, so that a long search keeps growing its best
                                   lines instead of filling the pool early */
-    sim root;                  /* the model at the root (regular or bonus turn) */
-    sim *root_kids;            /* remove root: the model after each removal */
+    grav_sim root;             /* the model at the root (regular or bonus turn) */
+    grav_sim *root_kids;       /* remove root: the model after each removal */
     double *root_share;        /* root mover's stone share summed per root edge */
     uint64_t playouts;
     grav_state core;           /* scratch copy for the PV and the root moves */
@@ -684,44 +196,29 @@ static void score_stones(const search *S, const int *stones, unsigned active, fl
 
 /* The rewards of a model state: stones on the board, counting the owed bonus turns of
  * the player in a bonus turn as stones to come. */
-static void rewards(const search *S, const sim *s, float *r, float *share)
+static void rewards(const search *S, const grav_sim *s, float *r, float *share)
 {
     int stones[GR_MAXP + 1];
     for (int pl = 1; pl <= S->m.players; pl++)
-        stones[pl] = s->count[pl] + (s->phase == SIM_BONUS && pl == s->mover ? s->owed : 0);
+        stones[pl] = s->count[pl] +
+                     (s->phase == GRAV_SIM_BONUS && pl == s->mover ? s->owed : 0);
     score_stones(S, stones, s->active, r, share);
-}
-
-/* The bonus count of the stone just put on q (board and rows already hold it). */
-static int sim_bonus(const model *m, const sim *s, int q)
-{
-    int k = m->opt.shapes_any ? -1 : bonus_rows(s->occ, s->rev, m->r.n, q);
-    return k >= 0 ? k : grav_bonus_count(s->board, m->r.n, &m->opt, q);
 }
 
 /* The first evaluation of the mover's move mv in s: the rewards of the state after it
  * (as `rewards` would give them) without making it; the bonus count goes to *bonus. s is
  * restored before returning. */
-static void first_value(const search *S, sim *s, int mv, int *bonus, float *r, float *share)
+static void first_value(const search *S, grav_sim *s, int mv, int *bonus, float *r,
+                        float *share)
 {
-    const model *m = &S->m;
-    int pl = s->mover, n = m->r.n, stones[GR_MAXP + 1];
+    const grav_model *m = &S->m;
+    int stones[GR_MAXP + 1];
     for (int p = 1; p <= m->players; p++)
         stones[p] = s->count[p];
     *bonus = 0;
     if (mv < m->nn) {
-        uint32_t bit = 1u << (mv % n), rbit = 1u << (31 - mv % n);
-        s->board[mv] = (uint8_t)pl;
-        s->occ[mv / n] |= bit;
-        s->rev[mv / n] |= rbit;
-        int k = sim_bonus(m, s, mv);
-        s->board[mv] = 0;
-        s->occ[mv / n] &= ~bit;
-        s->rev[mv / n] &= ~rbit;
-        int owed = s->owed - (s->phase == SIM_BONUS), after = s->stones + 1;
-        int room = m->nn - after - owed;
-        owed += k < room ? k : room;
-        stones[pl] += 1 + (owed > 0 && after < m->nn ? owed : 0);
+        int k = grav_sim_bonus_of(m, s, mv);
+        stones[s->mover] += 1 + grav_sim_owed_after(m, s, k);
         *bonus = k;
     }
     score_stones(S, stones, s->active, r, share);
@@ -739,9 +236,9 @@ static void shuffle_moves(gv_rng *rng, uint16_t *mv, int k)
 
 /* Writes the edges of the node with state s at kids (room for nn + 1): the model's moves
  * in random order, each with its first evaluation. Returns their number. */
-static int make_edges(search *S, sim *s, edge *kids, double *shares)
+static int make_edges(search *S, grav_sim *s, edge *kids, double *shares)
 {
-    int k = sim_moves(&S->m, s, S->moves);
+    int k = grav_sim_moves(&S->m, s, S->moves);
     shuffle_moves(&S->rng, S->moves, k);
     for (int i = 0; i < k; i++) {
         float r[GR_MAXP + 1], share[GR_MAXP + 1];
@@ -756,7 +253,7 @@ static int make_edges(search *S, sim *s, edge *kids, double *shares)
 }
 
 /* Gives the node below e (state s) its edges. Returns 0 when the pool has no room. */
-static int expand(search *S, edge *e, sim *s)
+static int expand(search *S, edge *e, grav_sim *s)
 {
     if (S->used + (uint32_t)S->m.nn + 1 > S->cap)
         return 0;
@@ -798,18 +295,18 @@ static edge *uct_select(const search *S, edge *kids, int nk, uint64_t parent_vis
 
 /* Plays random non-violating moves from s until the game ends or `horizon` placements
  * are made (horizon < 0: to the end). */
-static void rollout(search *S, sim *s)
+static void rollout(search *S, grav_sim *s)
 {
     int placed = 0, h = S->prm.horizon;
-    while (s->phase != SIM_OVER && (h < 0 || placed < h)) {
-        int q = sim_pick(&S->m, s, &S->rng);
+    while (s->phase != GRAV_SIM_OVER && (h < 0 || placed < h)) {
+        int q = grav_sim_pick(&S->m, s, &S->rng, GM_TRIES);
         if (q >= 0) {
-            sim_place(&S->m, s, q, -1);
+            grav_sim_place(&S->m, s, q, -1);
             placed++;
-        } else if (s->phase == SIM_BONUS) {
-            sim_forfeit(&S->m, s);
+        } else if (s->phase == GRAV_SIM_BONUS) {
+            grav_sim_forfeit(&S->m, s);
         } else {
-            sim_pass(&S->m, s);
+            grav_sim_pass(&S->m, s);
         }
     }
 }
@@ -817,7 +314,7 @@ static void rollout(search *S, sim *s)
 /* One playout: descent by UCT (growing the tree), rollout, backup. */
 static void playout(search *S)
 {
-    sim s;
+    grav_sim s;
     edge *path[GM_MAX_DEPTH];
     uint8_t who[GM_MAX_DEPTH];
     int depth = 0;
@@ -833,8 +330,8 @@ static void playout(search *S)
         if (depth == 1 && S->root_kids)
             s = S->root_kids[e - S->pool];
         else
-            edge_set_bonus(e, sim_apply(&S->m, &s, e->move, edge_bonus(e)));
-        if (s.phase == SIM_OVER || depth >= GM_MAX_DEPTH)
+            edge_set_bonus(e, grav_sim_apply(&S->m, &s, e->move, edge_bonus(e)));
+        if (s.phase == GRAV_SIM_OVER || depth >= GM_MAX_DEPTH)
             break;
         if (!e->nkids && (e->visits < S->expand_at || !expand(S, e, &s)))
             break;
@@ -877,26 +374,26 @@ static int tree_line(const search *S, int bi, gv_move *line, int max)
     if (bi < 0)
         return 0;
     const edge *e = &S->pool[bi];
-    sim s;
+    grav_sim s;
     if (S->root_kids) {
         line[k++] = GR_MOVE(GA_REMOVE, S->root_mover, e->move);
         s = S->root_kids[bi];
     } else {
         s = S->root;
-        line[k++] = e->move == GM_PASS ? GR_MOVE(GA_PASS, s.mover, 0)
+        line[k++] = e->move == GRAV_SIM_PASS ? GR_MOVE(GA_PASS, s.mover, 0)
                                        : GR_MOVE(GA_PLACE, s.mover, e->move);
-        sim_apply(&S->m, &s, e->move, edge_bonus(e));
+        grav_sim_apply(&S->m, &s, e->move, edge_bonus(e));
     }
-    while (k < max && e->nkids && s.phase != SIM_OVER) {
+    while (k < max && e->nkids && s.phase != GRAV_SIM_OVER) {
         const edge *kids = S->pool + edge_kids(e), *b = NULL;
         for (int i = 0; i < e->nkids; i++)
             if (!b || kids[i].visits > b->visits)
                 b = &kids[i];
-        if (!b || b->visits < 2 || b->move == GM_FORFEIT)
+        if (!b || b->visits < 2 || b->move == GRAV_SIM_FORFEIT)
             break;
-        line[k++] = b->move == GM_PASS ? GR_MOVE(GA_PASS, s.mover, 0)
+        line[k++] = b->move == GRAV_SIM_PASS ? GR_MOVE(GA_PASS, s.mover, 0)
                                        : GR_MOVE(GA_PLACE, s.mover, b->move);
-        sim_apply(&S->m, &s, b->move, edge_bonus(b));
+        grav_sim_apply(&S->m, &s, b->move, edge_bonus(b));
         e = b;
     }
     return k;
@@ -924,7 +421,7 @@ static int core_pv(search *S, const grav_state *st, const gv_move *line, int nli
             if (p->c.phase == GR_WINDOW) {
                 if (GR_PLAYER(line[i]) == grav_to_move(p) && is_legal(S, line[i]))
                     break;
-                if (gv_grav_pending_violations(p))
+                if (grav_pending_violations(p))
                     return k;
                 fill = GR_MOVE(GA_ACCEPT, grav_to_move(p), 0);
             } else if (p->c.phase == GR_DECLARE) {
@@ -1035,7 +532,7 @@ static int root_from_removals(search *S, const grav_state *st)
             continue;
         float r[GR_MAXP + 1], share[GR_MAXP + 1];
         grav_make(&S->core, GR_MOVE(GA_REMOVE, p->c.caller, q), NULL);
-        sim_from_pos(&S->m, &S->core.pos, &S->root_kids[k]);
+        grav_sim_from_pos(&S->m, &S->core.pos, &S->root_kids[k]);
         grav_unmake(&S->core);
         rewards(S, &S->root_kids[k], r, share);
         S->pool[k] = (edge){(uint16_t)q, 0, 1, r[p->c.caller], 0};
@@ -1078,7 +575,7 @@ gv_search_result gv_grav_mcts_ex(const grav_state *st, const gv_limits *lim, gv_
         return fixed_result(st, GR_MOVE(GA_DECLARE, mover, declare_count(p)), start, info,
                             info_ctx);
     case GR_WINDOW: {
-        int viol = gv_grav_pending_violations(p) != 0;
+        int viol = grav_pending_violations(p) != 0;
         if (viol && rng_unit(&rng) < GM_MISS_LEVEL1 * (10 - level) / 9.0)
             viol = 0;
         if (viol)
@@ -1093,7 +590,7 @@ gv_search_result gv_grav_mcts_ex(const grav_state *st, const gv_limits *lim, gv_
     if (!S)
         return fixed_result(st, gv_grav_greedy(st, lim->seed), start, info, info_ctx);
     memset(S, 0, offsetof(search, core));
-    model_init(&S->m, p);
+    grav_model_init(&S->m, p);
     if (params)
         S->prm = *params;
     else
@@ -1131,20 +628,20 @@ gv_search_result gv_grav_mcts_ex(const grav_state *st, const gv_limits *lim, gv_
             only = GR_MOVE(GA_ACCEPT, mover, 0);
         } else {
             grav_make(&S->core, GR_MOVE(GA_ACCEPT, mover, 0), NULL);
-            sim_from_pos(&S->m, &S->core.pos, &S->root);
+            grav_sim_from_pos(&S->m, &S->core.pos, &S->root);
         }
     } else if (p->c.phase != GR_REMOVE) {
-        sim_from_pos(&S->m, p, &S->root);
+        grav_sim_from_pos(&S->m, p, &S->root);
     }
     if (!only) {
         S->nroot = p->c.phase == GR_REMOVE ? root_from_removals(S, st) : root_from_model(S);
         S->used = (uint32_t)S->nroot;
         S->root_visits = (uint64_t)S->nroot;
-        if (S->nroot == 1 && S->pool[0].move == GM_FORFEIT)
+        if (S->nroot == 1 && S->pool[0].move == GRAV_SIM_FORFEIT)
             only = forced_placement(p, mover);
         else if (S->nroot == 1)
             only = S->root_kids ? GR_MOVE(GA_REMOVE, mover, S->pool[0].move)
-                   : S->pool[0].move == GM_PASS ? GR_MOVE(GA_PASS, mover, 0)
+                   : S->pool[0].move == GRAV_SIM_PASS ? GR_MOVE(GA_PASS, mover, 0)
                                                 : GR_MOVE(GA_PLACE, mover, S->pool[0].move);
     }
     if (only) {
@@ -1186,7 +683,7 @@ gv_search_result gv_grav_mcts_ex(const grav_state *st, const gv_limits *lim, gv_
         bi = 0;   /* no playout at all: the first (random) root move */
     const edge *e = &S->pool[bi];
     res.best = S->root_kids ? GR_MOVE(GA_REMOVE, mover, e->move)
-               : e->move == GM_PASS ? GR_MOVE(GA_PASS, mover, 0)
+               : e->move == GRAV_SIM_PASS ? GR_MOVE(GA_PASS, mover, 0)
                                     : GR_MOVE(GA_PLACE, mover, e->move);
     gv_move line[GV_MAX_PV], pv[GV_MAX_PV];
     int nline = tree_line(S, bi, line, GV_MAX_PV);
@@ -1228,7 +725,7 @@ static int greedy_point(const grav_pos *p, int pl, gv_rng *rng)
         if (map[q])
             continue;
         board[q] = (uint8_t)pl;
-        int k = gv_grav_fast_bonus(board, n, &p->opt, q);
+        int k = grav_fast_bonus(board, n, &p->opt, q);
         int room = nn - p->norder - 1 - (p->c.owed - (p->c.phase == GR_BONUS));
         long score = 10000L * (1 + (k < room ? k : room)) - legal_point_count(p, board, q, next);
         board[q] = 0;
@@ -1279,7 +776,7 @@ gv_move gv_grav_greedy(const grav_state *st, uint64_t seed)
     gv_rng_seed(&rng, seed);
     switch (p->c.phase) {
     case GR_WINDOW:
-        return GR_MOVE(gv_grav_pending_violations(p) ? GA_GRAV : GA_ACCEPT, mover, 0);
+        return GR_MOVE(grav_pending_violations(p) ? GA_GRAV : GA_ACCEPT, mover, 0);
     case GR_DECLARE:
         return GR_MOVE(GA_DECLARE, mover, declare_count(p));
     case GR_REMOVE:

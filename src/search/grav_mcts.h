@@ -49,18 +49,4 @@ gv_search_result gv_grav_mcts_ex(const grav_state *st, const gv_limits *lim, gv_
  * it the most legal points. Returns a legal move of st, or 0 when the game is over. */
 gv_move gv_grav_greedy(const grav_state *st, uint64_t seed);
 
-/* Does the pending stone of a position in the window phase violate? The AI's own
- * judgement (the referee's verdict is not read): the stone is judged on the board
- * without it, against the reference stone before it. Returns the violation bits (0 when
- * legal, or when p is not in the window phase). */
-unsigned gv_grav_pending_violations(const grav_pos *p);
-
-/* The search's fast legality test: nonzero iff placing `player` on empty point q of
- * board violates a rule; agrees with grav_violations (exposed for tests). */
-int gv_grav_fast_violates(const uint8_t *board, int n, const grav_params *prm,
-                          const grav_options *opt, int ref, int q, int player);
-/* The search's bonus count for the stone on q: the same number as grav_bonus_count,
- * computed on q's group of touching stones only (exposed for tests). */
-int gv_grav_fast_bonus(const uint8_t *board, int n, const grav_options *opt, int q);
-
 #endif
