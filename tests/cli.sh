@@ -75,6 +75,25 @@ run 2 "bad option value" "$BIN" moves chu --options bare_king=maybe && one_line_
 run 2 "unknown command" "$BIN" frobnicate && one_line_error "unknown command" "unknown command"
 run 2 "no command" "$BIN"
 
+# think, bench, selfplay
+run 0 "think chu depth 3" "$BIN" think chu --depth 3
+grep -q '^bestmove [0-9]' "$out" || { echo "FAIL think chu: no bestmove"; fail=1; }
+grep -q '^info depth 3 ' "$out" || { echo "FAIL think chu: no depth-3 report"; fail=1; }
+run 0 "think exac after moves" "$BIN" think exac --moves 'm5 m3' --nodes 3000 --level 4
+grep -q '^bestmove ' "$out" || { echo "FAIL think exac: no bestmove"; fail=1; }
+run 0 "think grav" "$BIN" think grav --options size=7,players=3 --nodes 2000
+grep -q '^bestmove 1 ' "$out" || { echo "FAIL think grav: player 1 should move"; fail=1; }
+run 2 "think illegal move" "$BIN" think chu --moves '7i7h 7i7h' && one_line_error "think illegal" "7i7h"
+run 2 "think bad level" "$BIN" think exac --level 11 && one_line_error "think level" "level"
+run 2 "think bad depth" "$BIN" think exac --depth zero && one_line_error "think depth" "bad option"
+run 2 "think ended game" "$BIN" think chu '12/12/12/12/12/12/12/12/12/12/12/5K6 w - 1' && one_line_error "think ended" "over"
+run 0 "selfplay exac" "$BIN" selfplay exac --a level=2 --b greedy --games 2 --seed 4
+grep -q '^A level=2 vs B greedy: ' "$out" || { echo "FAIL selfplay: no score line"; fail=1; }
+run 2 "selfplay bad player" "$BIN" selfplay exac --a level=0 && one_line_error "selfplay player" "bad player"
+run 2 "selfplay bad tc" "$BIN" selfplay chu --tc 1+x && one_line_error "selfplay tc" "time control"
+run 2 "selfplay unknown game" "$BIN" selfplay go && one_line_error "selfplay game" "unknown game"
+run 2 "bench unknown game" "$BIN" bench go && one_line_error "bench game" "unknown game"
+
 # play: two people at one keyboard, scripted (the terminal UI proper is issue 7)
 printf '7i7h\n6d6e\nxyz\n7i7h\nundo\nmoves\nquit\n' | "$BIN" play chu >"$out" 2>"$err"
 [ $? -eq 0 ] || { echo "FAIL play exit status"; fail=1; }

@@ -16,19 +16,20 @@ static void on_info(void *ctx, const gv_search_info *in)
 {
     think_ctx *t = ctx;
     char pv[1024];
+    unsigned long long nps = in->time_ms > 0 ? in->nodes * 1000ULL / (unsigned long long)in->time_ms : 0;
     gv_engine_pv_text(t->e, in->pv, in->npv, pv, sizeof pv);
     if (t->mcts)
-        printf("info depth %d playouts %llu share %.3f time %lld pv %s\n", in->depth,
-               (unsigned long long)in->nodes, in->score / 1000.0, (long long)in->time_ms, pv);
+        printf("info depth %d playouts %llu share %.3f nps %llu time %lld pv %s\n", in->depth,
+               (unsigned long long)in->nodes, in->score / 1000.0, nps, (long long)in->time_ms, pv);
     else if (in->is_mate)
-        printf("info depth %d seldepth %d score mate %d nodes %llu time %lld pv %s\n",
+        printf("info depth %d seldepth %d score mate %d nodes %llu nps %llu time %lld pv %s\n",
                in->depth, in->seldepth,
                in->score > 0 ? (GV_MATE - in->score + 1) / 2 : -(GV_MATE + in->score) / 2,
-               (unsigned long long)in->nodes, (long long)in->time_ms, pv);
+               (unsigned long long)in->nodes, nps, (long long)in->time_ms, pv);
     else
-        printf("info depth %d seldepth %d score cp %d nodes %llu time %lld pv %s\n", in->depth,
-               in->seldepth, in->score, (unsigned long long)in->nodes, (long long)in->time_ms,
-               pv);
+        printf("info depth %d seldepth %d score cp %d nodes %llu nps %llu time %lld pv %s\n",
+               in->depth, in->seldepth, in->score, (unsigned long long)in->nodes, nps,
+               (long long)in->time_ms, pv);
     fflush(stdout);
 }
 

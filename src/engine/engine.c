@@ -397,13 +397,6 @@ static gv_search_result run_search(gv_engine *e)
     } else if (e->kind == AI_MCTS) {
         r = gv_grav_mcts(e->work, &e->lim, &e->ctl, e->cb.info, e->cb.ctx);
     } else {
-        if (!e->tt) {
-            e->tt = gv_tt_new(e->hash_mb);
-            if (!e->tt) {
-                memset(&r, 0, sizeof r);
-                return r;
-            }
-        }
         r = gv_ab_search(e->g, e->hooks, e->work, e->tt, &e->lim, &e->ctl, e->cb.info,
                          e->cb.ctx);
     }
@@ -427,6 +420,11 @@ static int prepare(gv_engine *e, const gv_go *go, const gv_engine_cb *cb, char *
         return -1;
     if (e->g->status(e->st, NULL) != GV_ONGOING) {
         gv_err(err, errlen, "the game is over");
+        return -1;
+    }
+    /* The table is allocated before the clock starts (clearing 64 MB takes a while). */
+    if (e->kind == AI_AB && !e->greedy && !e->tt && !(e->tt = gv_tt_new(e->hash_mb))) {
+        gv_err(err, errlen, "out of memory for a %zu MB table", e->hash_mb);
         return -1;
     }
     gv_engine_limits(e, go, &e->lim);
