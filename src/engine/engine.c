@@ -17,13 +17,14 @@
 /* ---- Tunables: strength levels and time ------------------------------------------ */
 
 /* Per-move budgets of levels 1..9 (level 10 has none): alpha-beta nodes (about 2.7
- * times the level below) and MCTS playouts (3 times). Weaker levels also err more: in
+ * times the level below) and MCTS playouts (2.5 to 10 times: below ~100 playouts Grav's
+ * MCTS is not monotonic -- 20 playouts, a one-ply look, beat 60 by 17-7). Weaker levels also err more: in
  * alpha-beta they pick among more near-best moves (ab.c skill_margin); in MCTS they
  * miss others' violations and sometimes prefer a near-best move (grav_mcts.c). */
 static const uint64_t level_nodes_ab[10] = {0, 150, 400, 1100, 3000, 8000, 22000, 60000,
                                             160000, 400000};
-static const uint64_t level_playouts[10] = {0, 20, 60, 180, 540, 1600, 4800, 15000, 45000,
-                                            135000};
+static const uint64_t level_playouts[10] = {0, 20, 200, 700, 2500, 8000, 25000, 60000,
+                                            150000, 400000};
 /* Moves the clock is spread over when the protocol gives no moves-to-go. */
 enum { MOVES_TO_GO_DEFAULT = 40, MAX_SHARE_PERCENT = 40, HARD_FACTOR = 4 };
 
@@ -85,6 +86,7 @@ gv_engine *gv_engine_new(const char *name, const char *options, char *err, size_
         return NULL;
     }
     e->g = g;
+    pthread_mutex_init(&e->lock, NULL);
     e->st = malloc(g->state_size);
     e->work = malloc(g->state_size);
     e->scratch = malloc(g->state_size);
@@ -105,7 +107,6 @@ gv_engine *gv_engine_new(const char *name, const char *options, char *err, size_
         }
     e->hash_mb = GV_ENGINE_DEFAULT_HASH_MB;
     e->level = 10;
-    pthread_mutex_init(&e->lock, NULL);
     return e;
 }
 
@@ -113,10 +114,8 @@ void gv_engine_free(gv_engine *e)
 {
     if (!e)
         return;
-    if (e->g)
-        gv_engine_stop(e);
-    if (e->g)
-        pthread_mutex_destroy(&e->lock);
+    gv_engine_stop(e);
+    pthread_mutex_destroy(&e->lock);
     gv_tt_free(e->tt);
     free(e->st);
     free(e->work);

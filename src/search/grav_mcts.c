@@ -56,8 +56,9 @@ enum {
 #define GM_UCT_C 0.02
 #define GM_WIN_WEIGHT 0.0
 #define GM_MISS_LEVEL1 0.5     /* chance to miss a violation at level 1 (0 at level 10) */
-#define GM_TEMP_LEVEL1 0.05    /* root choice temperature at level 1, in stone share (0 at
-                                  level 10) */
+#define GM_TEMP_LEVEL1 0.05    /* root choice temperature at level 1, in stone share,
+                                  falling to 0 above level GM_TEMP_LEVELS */
+#define GM_TEMP_LEVELS 1
 
 void gv_grav_mcts_default_params(gv_grav_mcts_params *out)
 {
@@ -469,7 +470,12 @@ static int choose_root(search *S, int level)
     int bi = best_root(S);
     if (bi < 0 || level >= 10)
         return bi;
-    double temp = GM_TEMP_LEVEL1 * (10 - level) / 9.0, total = 0;
+    /* Only level 1: with more playouts more root moves count as searched, so a
+     * temperature at higher levels made more playouts play worse (level 4 lost to level
+     * 3 by 8-16, level 2 to level 1 by 6-18); levels 2-9 differ by their budgets. */
+    if (level > GM_TEMP_LEVELS)
+        return bi;
+    double temp = GM_TEMP_LEVEL1 * (GM_TEMP_LEVELS + 1 - level) / GM_TEMP_LEVELS, total = 0;
     double top = S->pool[bi].sum / S->pool[bi].visits, w[GR_POINTS + 2];
     uint32_t searched = (uint32_t)S->prm.expand_visits + 1;
     for (int i = 0; i < S->nroot; i++) {
