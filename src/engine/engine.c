@@ -17,12 +17,13 @@
 /* ---- Tunables: strength levels and time ------------------------------------------ */
 
 /* Per-move budgets of levels 1..9 (level 10 has none): alpha-beta nodes (about 2.7
- * times the level below) and MCTS playouts (2.5 to 10 times: below ~100 playouts Grav's
+ * times the level below, 3.75 for level 9: with no root margin above level 7 the top
+ * levels differ by budget alone) and MCTS playouts (2.5 to 10 times: below ~100 playouts Grav's
  * MCTS is not monotonic -- 20 playouts, a one-ply look, beat 60 by 17-7). Weaker levels also err more: in
  * alpha-beta they pick among more near-best moves (ab.c skill_margin); in MCTS they
  * miss others' violations and sometimes prefer a near-best move (grav_mcts.c). */
 static const uint64_t level_nodes_ab[10] = {0, 150, 400, 1100, 3000, 8000, 22000, 60000,
-                                            160000, 400000};
+                                            160000, 600000};
 static const uint64_t level_playouts[10] = {0, 20, 200, 700, 2500, 8000, 25000, 60000,
                                             150000, 400000};
 /* Moves the clock is spread over when the protocol gives no moves-to-go. */

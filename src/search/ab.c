@@ -414,14 +414,15 @@ static int cmp_root(const void *x, const void *y)
     return (q->score > p->score) - (q->score < p->score);
 }
 
-/* Margin within which a weaker level may prefer another move: 4 pawns at level 1,
- * 1/16 pawn at level 8, none at levels 9 and 10 (quadratic: low levels err much more
- * than high ones). Scoring every root move to within the margin costs nodes, so level 9
- * is weaker than 10 by its node budget only. */
+/* Margin within which a weaker level may prefer another move: about 4 pawns at level 1,
+ * 1/3 pawn at level 6, 1/12 at level 7, none from level 8 (quadratic: low levels err
+ * much more than high ones). Scoring every root move to within the margin costs depth,
+ * more than a tiny margin is worth (a level 9 with a 0.05-pawn margin was no stronger
+ * than level 8), so levels 8-10 differ by their node budgets only. */
 static int skill_margin(const ab *a)
 {
-    int level = a->lim->level <= 0 || a->lim->level > 9 ? 9 : a->lim->level;
-    return (9 - level) * (9 - level) * a->pawn / 16;
+    int level = a->lim->level <= 0 || a->lim->level > 8 ? 8 : a->lim->level;
+    return (8 - level) * (8 - level) * a->pawn / 12;
 }
 
 /* One iteration over the root moves. Returns the best score, or -GV_INF when stopped
