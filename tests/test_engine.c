@@ -145,6 +145,54 @@ static void test_engine_stop_answers_within_50ms(void)
     }
 }
 
+/* A search that ends by itself: once bestmove was delivered the owner may play the
+ * move at once, without waiting for the thread. */
+static void test_engine_idle_after_bestmove(void)
+{
+    char err[GV_ERRLEN];
+    for (size_t i = 0; i < 3; i++) {
+        gv_engine *e = gv_engine_new(games[i], NULL, err, sizeof err);
+        gv_engine_set_option(e, "hash", "2", err, sizeof err);
+        cb_log l;
+        memset(&l, 0, sizeof l);
+        pthread_mutex_init(&l.lock, NULL);
+        gv_engine_cb cb = {log_info, log_best, &l};
+        gv_go go;
+        memset(&go, 0, sizeof go);
+        go.nodes = 2000;
+        CHECK(gv_engine_go(e, &go, &cb, err, sizeof err) == 0);
+        for (int k = 0; k < 5000; k++) {
+            pthread_mutex_lock(&l.lock);
+            int done = l.bests;
+            pthread_mutex_unlock(&l.lock);
+            if (done)
+                break;
+            usleep(1000);
+        }
+        usleep(20 * 1000);  /* the thread returns just after its callback */
+        CHECK_EQ_INT(l.bests, 1);
+        CHECK(gv_engine_play_move(e, l.best.best, err, sizeof err) == 0);
+        CHECK_EQ_INT(gv_engine_plies(e), 1);
+        pthread_mutex_destroy(&l.lock);
+        gv_engine_free(e);
+    }
+}
+
+/* A weaker level's node cap does not end an infinite search (analysis): only stop does. */
+static void test_engine_infinite_ignores_level_cap(void)
+{
+    char err[GV_ERRLEN];
+    gv_engine *e = gv_engine_new("exac", NULL, err, sizeof err);
+    gv_engine_set_option(e, "level", "1", err, sizeof err);
+    gv_go go;
+    memset(&go, 0, sizeof go);
+    go.infinite = 1;
+    gv_limits lim;
+    gv_engine_limits(e, &go, &lim);
+    CHECK(lim.nodes == 0 && lim.hard_ms == 0);
+    gv_engine_free(e);
+}
+
 /* Same position, same node limit: same move and same node count. */
 static void test_engine_fixed_nodes_is_deterministic(void)
 {
@@ -313,6 +361,8 @@ const t_case engine_tests[] = {
     T(test_engine_bad_input_changes_nothing),
     T(test_engine_play_and_undo),
     T(test_engine_stop_answers_within_50ms),
+    T(test_engine_idle_after_bestmove),
+    T(test_engine_infinite_ignores_level_cap),
     T(test_engine_fixed_nodes_is_deterministic),
     T(test_engine_time_limits_stay_within_the_clock),
     T(test_engine_never_loses_on_time_at_1s_plus_100ms),

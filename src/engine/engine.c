@@ -18,10 +18,11 @@
 
 /* Per-move budgets of levels 1..9 (level 10 has none): alpha-beta nodes (about 2.7
  * times the level below, 3.75 for level 9: with no root margin above level 7 the top
- * levels differ by budget alone) and MCTS playouts (2.5 to 10 times: below ~100 playouts Grav's
- * MCTS is not monotonic -- 20 playouts, a one-ply look, beat 60 by 17-7). Weaker levels also err more: in
- * alpha-beta they pick among more near-best moves (ab.c skill_margin); in MCTS they
- * miss others' violations and sometimes prefer a near-best move (grav_mcts.c). */
+ * levels differ by budget alone) and MCTS playouts (2.5 to 10 times: below ~100
+ * playouts Grav's MCTS is not monotonic -- 20 playouts, a one-ply look, beat 60 by
+ * 17-7). Weaker levels also err more: in alpha-beta they pick among more near-best
+ * moves (ab.c skill_margin); in MCTS they miss others' violations, and level 1 sometimes
+ * prefers a near-best move (grav_mcts.c). */
 static const uint64_t level_nodes_ab[10] = {0, 150, 400, 1100, 3000, 8000, 22000, 60000,
                                             160000, 600000};
 static const uint64_t level_playouts[10] = {0, 20, 200, 700, 2500, 8000, 25000, 60000,
@@ -62,10 +63,12 @@ struct gv_engine {
     int level, greedy;
     uint64_t seed;
     int plies;                      /* moves since the position was set */
+    int undo_left;                  /* moves that can still be taken back (history kept) */
 
     /* The running search. */
     pthread_t thread;
     int running;                    /* a thread was started and not yet joined */
+    int finished;                   /* its bestmove was delivered (join will not wait) */
     pthread_mutex_t lock;
     gv_search_ctl ctl;
     gv_limits lim;
@@ -135,12 +138,18 @@ void *gv_engine_scratch(gv_engine *e)
     return e->scratch;
 }
 
+/* A search that ended by itself (bestmove delivered) is joined here, so the owner may
+ * play its move at once. */
 int gv_engine_busy(gv_engine *e)
 {
     pthread_mutex_lock(&e->lock);
-    int r = e->running;
+    int running = e->running, finished = e->finished;
     pthread_mutex_unlock(&e->lock);
-    return r;
+    if (running && finished) {
+        gv_engine_wait(e);
+        running = 0;
+    }
+    return running;
 }
 
 static int refuse_busy(gv_engine *e, char *err, size_t errlen)
@@ -209,7 +218,7 @@ int gv_engine_set_option(gv_engine *e, const char *name, const char *value, char
         memcpy(e->st, tmp, e->g->state_size);
         free(tmp);
         snprintf(e->rules, sizeof e->rules, "%s", value);
-        e->plies = 0;
+        e->plies = e->undo_left = 0;
         if (e->tt)
             gv_tt_clear(e->tt);
         return 0;
@@ -227,7 +236,7 @@ int gv_engine_new_game(gv_engine *e)
         return -1;
     if (e->g->init(e->st, e->rules, err, sizeof err) != 0)
         return -1;
-    e->plies = 0;
+    e->plies = e->undo_left = 0;
     if (e->tt)
         gv_tt_clear(e->tt);
     return 0;
@@ -240,7 +249,7 @@ int gv_engine_set_position(gv_engine *e, const char *text, char *err, size_t err
     /* set_position leaves the state unchanged on error. */
     if (e->g->set_position(e->st, text, err, errlen) != 0)
         return -1;
-    e->plies = 0;
+    e->plies = e->undo_left = 0;
     return 0;
 }
 
@@ -273,16 +282,19 @@ int gv_engine_play_move(gv_engine *e, gv_move m, char *err, size_t errlen)
     }
     e->g->make(e->st, m);
     e->plies++;
+    if (e->undo_left < e->g->undo_plies)
+        e->undo_left++;
     return 0;
 }
 
 int gv_engine_undo(gv_engine *e)
 {
     char err[GV_ERRLEN];
-    if (refuse_busy(e, err, sizeof err) || e->plies == 0)
+    if (refuse_busy(e, err, sizeof err) || e->plies == 0 || e->undo_left == 0)
         return -1;
     e->g->unmake(e->st);
     e->plies--;
+    e->undo_left--;
     return 0;
 }
 
@@ -300,7 +312,7 @@ void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out)
     out->nodes = go->nodes;
     out->level = e->level;
     out->seed = e->seed ^ gv_mix64(e->g->hash(e->st));
-    if (e->level < 10) {
+    if (e->level < 10 && !go->infinite) {
         uint64_t cap = e->kind == AI_MCTS ? level_playouts[e->level] : level_nodes_ab[e->level];
         if (!out->nodes || out->nodes > cap)
             out->nodes = cap;
@@ -410,6 +422,9 @@ static void *search_thread(void *arg)
     gv_search_result r = run_search(e);
     if (e->cb.bestmove)
         e->cb.bestmove(e->cb.ctx, &r);
+    pthread_mutex_lock(&e->lock);
+    e->finished = 1;
+    pthread_mutex_unlock(&e->lock);
     return NULL;
 }
 
@@ -444,6 +459,7 @@ int gv_engine_go(gv_engine *e, const gv_go *go, const gv_engine_cb *cb, char *er
         return -1;
     pthread_mutex_lock(&e->lock);
     e->running = 1;
+    e->finished = 0;
     pthread_mutex_unlock(&e->lock);
     if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
         pthread_mutex_lock(&e->lock);
@@ -518,8 +534,15 @@ int gv_engine_pv_text(const gv_engine *e, const gv_move *pv, int npv, char *buf,
     return (int)used;
 }
 
-int gv_engine_move_text(gv_engine *e, gv_move m, char *buf, size_t len)
+int gv_engine_move_text(const gv_engine *e, gv_move m, char *buf, size_t len)
 {
-    /* Some games write a move by playing it on the state: use the scratch copy. */
-    return e->g->write_move(gv_engine_scratch(e), m, buf, len);
+    /* Some games write a move by playing it on the state: use a private copy, so that
+     * this is safe from a callback too. */
+    void *st = malloc(e->g->state_size);
+    if (!st)
+        return -1;
+    memcpy(st, e->st, e->g->state_size);
+    int n = e->g->write_move(st, m, buf, len);
+    free(st);
+    return n;
 }

@@ -76,7 +76,8 @@ int gv_engine_set_position(gv_engine *e, const char *text, char *err, size_t err
  * with the reason in err (illegal, game over, busy); on error nothing changes. */
 int gv_engine_play(gv_engine *e, const char *move, char *err, size_t errlen);
 int gv_engine_play_move(gv_engine *e, gv_move m, char *err, size_t errlen);
-/* Takes back the last move played since the position was set. 0, or -1 if none/busy. */
+/* Takes back the last move played since the position was set. 0, or -1 if none, busy,
+ * or older than the history the game keeps (game->undo_plies moves in a row). */
 int gv_engine_undo(gv_engine *e);
 int gv_engine_plies(const gv_engine *e);   /* moves played since the position was set */
 /* The game's outcome in the current state. */
@@ -84,7 +85,10 @@ gv_status gv_engine_status(gv_engine *e, gv_result *res);
 
 /* Starts a search of the current state on a new thread. Returns 0, or -1 with a message
  * in err (a search already runs; the game is over; no thread). The callbacks run on the
- * search thread; bestmove is called exactly once, last. */
+ * search thread; bestmove is called exactly once, last. Once bestmove was delivered the
+ * engine counts as idle again (the next call joins the thread), so the owner may play
+ * the move at once; but callbacks must not call the engine themselves (except the
+ * text functions), and one thread owns the engine's other calls. */
 int gv_engine_go(gv_engine *e, const gv_go *go, const gv_engine_cb *cb, char *err,
                  size_t errlen);
 /* Asks the search to stop and waits until it has (bestmove delivered). Answers within a
@@ -104,7 +108,8 @@ void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out);
  * by spaces; stops at the first move that is not legal. Thread-safe with respect to a
  * running search (uses its own copy). Returns the length written. */
 int gv_engine_pv_text(const gv_engine *e, const gv_move *pv, int npv, char *buf, size_t len);
-/* Writes one legal move of the current state in the game's notation (-1 on error). */
-int gv_engine_move_text(gv_engine *e, gv_move m, char *buf, size_t len);
+/* Writes one legal move of the current state in the game's notation (-1 on error).
+ * Works on its own copy: safe from a callback, like gv_engine_pv_text. */
+int gv_engine_move_text(const gv_engine *e, gv_move m, char *buf, size_t len);
 
 #endif

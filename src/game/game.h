@@ -43,6 +43,8 @@ typedef struct gv_game {
     size_t state_size;      /* bytes of one state */
     int max_players;
     int ply_bound;          /* plies after which random play may stop (0 = game ends itself) */
+    int undo_plies;         /* moves unmake can take back in a row (the history a state
+                               keeps); older ones are forgotten */
     const gv_option_def *options;  /* terminated by an entry with name == NULL */
 
     /* Sets st to the start position with the given options ("key=value,key=value" or

@@ -32,6 +32,7 @@ typedef struct ab_root {
     gv_move move;
     int score;                 /* score of the last completed search of this move */
     int prev;                  /* score from the iteration before (ordering) */
+    int depth;                 /* iteration that gave score (0: only an ordering guess) */
 } ab_root;
 
 typedef struct ab_ply {
@@ -194,6 +195,7 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply)
         if (n == 0)
             return terminal_score(a, ply);
         best = -(GV_MATE - ply);
+        stand = e ? e->eval : a->h->eval(a->st);  /* only stored, for later visits */
     } else {
         stand = e ? e->eval : a->h->eval(a->st);
         if (stand >= beta) {
@@ -247,7 +249,7 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply)
         }
     }
     int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
-    gv_tt_store(a->tt, key, bestm, score_to_tt(best, ply), check ? 0 : stand, 0, bound);
+    gv_tt_store(a->tt, key, bestm, score_to_tt(best, ply), stand, 0, bound);
     return best;
 }
 
@@ -299,7 +301,7 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
             return s;
         ev = e->eval;
     } else {
-        ev = check ? 0 : a->h->eval(a->st);
+        ev = a->h->eval(a->st);
     }
 
     /* Step 5. Reverse futility: far above beta near the horizon. */
@@ -397,12 +399,9 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
             }
         }
     }
-    if (!searched)
-        return alpha;  /* every move pruned: cannot happen with searched > 0 guard */
-
     /* Step 9. Remember. */
     int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
-    gv_tt_store(a->tt, key, bestm, score_to_tt(best, ply), check ? 0 : ev, depth, bound);
+    gv_tt_store(a->tt, key, bestm, score_to_tt(best, ply), ev, depth, bound);
     return best;
 }
 
@@ -453,6 +452,7 @@ static int root_search(ab *a, int depth, int alpha, int beta)
         if (a->stop)
             return i == 0 ? -GV_INF : best;
         a->root[i].score = s;
+        a->root[i].depth = depth;
         if (s > best) {
             best = s;
             /* The best move leads the list (order of the others is kept). */
@@ -482,7 +482,8 @@ static int skill_pick(ab *a)
     int top = a->root[0].score, pick = 0, pick_val = -GV_INF;
     for (int i = 0; i < a->nroot; i++) {
         int s = a->root[i].score;
-        if (s < top - margin || s <= -GV_MATE_BOUND)
+        /* Only moves the last iteration scored (a stopped one scores only some). */
+        if (a->root[i].depth < a->root[0].depth || s < top - margin || s <= -GV_MATE_BOUND)
             continue;
         int val = s + (int)(gv_rng_next(&rng) % (uint64_t)(margin + 1));
         if (val > pick_val) {
@@ -571,7 +572,7 @@ gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, 
             break;  /* nothing finished in this iteration */
         /* A stopped iteration still counts when its first (best so far) move finished. */
         int complete = !a->stop;
-        if (complete || a->root[0].score > prev_score) {
+        if (complete || res.depth == 0 || a->root[0].score > prev_score) {
             res.best = a->root[0].move;
             res.score = a->root[0].score;
             res.depth = depth;

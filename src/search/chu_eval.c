@@ -343,14 +343,25 @@ static int chu_noisy(void *st, gv_move *out)
     return n;
 }
 
+/* A capture of the last royal wins the game: it is worth more than any material, so
+ * that quiescence's delta pruning never drops it. */
+static int chu_capture_value(const chu_pos *p, int pc)
+{
+    int t = CHU_TYPE(pc);
+    if (chu_is_royal(t) && p->royals[CHU_COLOR(pc)] == 1)
+        return CHU_EVAL_WIN_VICTIM;
+    return gv_chu_piece_value(t);
+}
+
 static int chu_victim_value(const void *st, gv_move m)
 {
-    const uint8_t *b = ((const chu_state *)st)->pos.board;
+    const chu_pos *p = &((const chu_state *)st)->pos;
+    const uint8_t *b = p->board;
     int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m), v = 0;
     if (mid)
-        v += gv_chu_piece_value(CHU_TYPE(b[mid]));
+        v += chu_capture_value(p, b[mid]);
     if (to != from && b[to])
-        v += gv_chu_piece_value(CHU_TYPE(b[to]));
+        v += chu_capture_value(p, b[to]);
     return v;
 }
 

@@ -12,6 +12,7 @@ enum {
     CHU_EVAL_PAWN = 100,          /* value of a Pawn */
     CHU_EVAL_TEMPO = 12,          /* bonus of the side to move */
     CHU_EVAL_ROYAL = 3000,        /* victim_value / mover_value of a King or Prince */
+    CHU_EVAL_WIN_VICTIM = 20000,  /* victim_value of the last royal (a capture that wins) */
 };
 
 /* Material value in centipawns of a piece type (1..42, promoted types included) as the

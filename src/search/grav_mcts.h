@@ -25,7 +25,7 @@ void gv_grav_mcts_default_params(gv_grav_mcts_params *out);
  * default horizon 0; see grav_mcts.c), lim->hard_ms and lim->soft_ms count from
  * ctl->start_ms (the search stops at either), lim->seed seeds every random choice (same
  * state, playout count and seed: same move and count), lim->level 1..10 (0 = 10) adds a
- * weaker player's imperfections (missed violations, near-best root moves). All limits 0:
+ * weaker player's imperfections (missed violations; at level 1 near-best root moves). All limits 0:
  * the search runs until ctl->stop is set. ctl may be NULL (no stop request; the clock
  * starts now). info (may be NULL) gets a report every 100 ms (or 1/8 of hard_ms, or of
  * lim->nodes when there is a node limit) and a last one at the end: depth = length of

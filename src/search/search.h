@@ -40,7 +40,8 @@ typedef struct gv_search_ctl {
     int64_t start_ms;          /* gv_now_ms() when the search started */
 } gv_search_ctl;
 
-/* A progress report (one per finished iteration, or periodically for MCTS). */
+/* A progress report (one per iteration, the last one perhaps stopped early; MCTS:
+ * periodically and at the end). */
 typedef struct gv_search_info {
     int depth, seldepth;
     int score;                 /* alpha-beta: centipawns for the side to move, or

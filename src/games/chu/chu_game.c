@@ -114,6 +114,7 @@ const gv_game gv_chu_game = {
     .state_size = sizeof(chu_state),
     .max_players = 2,
     .ply_bound = 1000,
+    .undo_plies = CHU_HIST - 1,
     .options = chu_option_defs,
     .init = g_init,
     .set_position = g_set_position,

@@ -111,6 +111,7 @@ const gv_game gv_exac_game = {
     .state_size = sizeof(exac_state),
     .max_players = 2,
     .ply_bound = 600,
+    .undo_plies = EX_HIST - 1,
     .options = exac_option_defs,
     .init = g_init,
     .set_position = g_set_position,

@@ -134,6 +134,7 @@ const gv_game gv_grav_game = {
     .state_size = sizeof(grav_state),
     .max_players = GR_MAXP,
     .ply_bound = 400,
+    .undo_plies = GR_HIST - 1,
     .options = grav_option_defs,
     .init = g_init,
     .set_position = g_set_position,
