@@ -9,8 +9,6 @@
 #include "core/gv_core.h"
 #include "engine/engine.h"
 #include "games/grav/grav.h"
-#include "search/chu_eval.h"
-#include "search/exac_eval.h"
 #include "search/grav_mcts.h"
 #include "search/tt.h"
 
@@ -30,25 +28,9 @@ static const uint64_t level_playouts[10] = {0, 20, 200, 700, 2500, 8000, 25000, 
 /* Moves the clock is spread over when the protocol gives no moves-to-go. */
 enum { MOVES_TO_GO_DEFAULT = 40, MAX_SHARE_PERCENT = 40, HARD_FACTOR = 4 };
 
+/* Chu Shogi and Exac have alpha-beta hooks (search.h); Grav, the game without, is
+ * played by MCTS. */
 typedef enum { AI_AB, AI_MCTS } ai_kind;
-
-static const struct {
-    const char *game;
-    ai_kind kind;
-    const gv_ab_hooks *hooks;
-} ai_table[] = {
-    {"chu", AI_AB, &gv_chu_hooks},
-    {"exac", AI_AB, &gv_exac_hooks},
-    {"grav", AI_MCTS, NULL},
-};
-
-const gv_ab_hooks *gv_ab_hooks_find(const char *game)
-{
-    for (size_t i = 0; i < sizeof ai_table / sizeof ai_table[0]; i++)
-        if (!strcmp(ai_table[i].game, game))
-            return ai_table[i].hooks;
-    return NULL;
-}
 
 struct gv_engine {
     const gv_game *g;
@@ -104,11 +86,8 @@ gv_engine *gv_engine_new(const char *name, const char *options, char *err, size_
         return NULL;
     }
     snprintf(e->rules, sizeof e->rules, "%s", options ? options : "");
-    for (size_t i = 0; i < sizeof ai_table / sizeof ai_table[0]; i++)
-        if (!strcmp(ai_table[i].game, g->name)) {
-            e->kind = ai_table[i].kind;
-            e->hooks = ai_table[i].hooks;
-        }
+    e->hooks = gv_ab_hooks_find(g->name);
+    e->kind = e->hooks ? AI_AB : AI_MCTS;
     e->hash_mb = GV_ENGINE_DEFAULT_HASH_MB;
     e->level = 10;
     return e;

@@ -101,6 +101,7 @@ typedef struct gv_ab_hooks {
     int (*quick_end)(void *st, int *result);
 } gv_ab_hooks;
 
+/* The alpha-beta hooks of a game (search.c), or NULL for a game searched otherwise. */
 const gv_ab_hooks *gv_ab_hooks_find(const char *game);
 
 /* ---- Transposition table (tt.c) ---------------------------------------------------- */
