@@ -707,16 +707,6 @@ gv_search_result gv_grav_mcts_ex(const grav_state *st, const gv_limits *lim, gv_
 
 /* ---- The greedy baseline ----------------------------------------------------------------- */
 
-static int pos_next_active(const grav_pos *p, int pl)
-{
-    for (int i = 1; i <= p->players; i++) {
-        int q = (pl - 1 + i) % p->players + 1;
-        if (!(p->c.resigned >> (q - 1) & 1))
-            return q;
-    }
-    return pl;
-}
-
 /* Best placement: most stones gained (1 + bonus turns), then fewest legal points left to
  * the next player; ties by the rng. Returns -1 when no point is legal. */
 static int greedy_point(const grav_pos *p, int pl, gv_rng *rng)
@@ -726,7 +716,7 @@ static int greedy_point(const grav_pos *p, int pl, gv_rng *rng)
     long bestscore = 0;
     grav_violation_map(p->board, n, &p->prm, &p->opt, grav_reference(p), pl, map);
     memcpy(board, p->board, (size_t)nn);
-    int next = pos_next_active(p, pl);
+    int next = grav_next_active(p, pl);
     for (int q = 0; q < nn; q++) {
         if (map[q])
             continue;

@@ -134,6 +134,8 @@ int grav_make(grav_state *s, gv_move m, grav_auto *autos);
 void grav_unmake(grav_state *s);
 int grav_to_move(const grav_pos *p);        /* 1..K, the player who must act */
 int grav_reference(const grav_pos *p);      /* point of the reference stone or -1 */
+/* The next active (not resigned) player after pl in playing order (pl if none). */
+int grav_next_active(const grav_pos *p, int pl);
 /* Violations of p's player-to-act placing on q (for hints and AI players only). */
 unsigned grav_placement_violations(const grav_pos *p, int q);
 gv_status grav_status(grav_state *s, gv_result *res);

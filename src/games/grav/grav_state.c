@@ -32,7 +32,7 @@ static int is_active(const grav_pos *p, int pl)
     return pl >= 1 && pl <= p->players && !(p->c.resigned & BIT(pl));
 }
 
-static int next_active(const grav_pos *p, int pl)
+int grav_next_active(const grav_pos *p, int pl)
 {
     for (int i = 1; i <= p->players; i++) {
         int q = (pl - 1 + i) % p->players + 1;
@@ -150,7 +150,7 @@ static void start_regular(flow *f, int pl)
         if (c->skips[pl - 1] > 0) {
             c->skips[pl - 1]--;
             emit(f, GR_AUTO_SKIP, pl, 0);
-            pl = next_active(p, pl);
+            pl = grav_next_active(p, pl);
             continue;
         }
         c->phase = GR_TURN;
@@ -174,7 +174,7 @@ static void continue_turn(flow *f, int pl)
         emit(f, GR_AUTO_FORFEIT, pl, c->owed);
         c->owed = 0;
     }
-    start_regular(f, next_active(p, pl));
+    start_regular(f, grav_next_active(p, pl));
 }
 
 /* The pending (or strict) stone stands. */
@@ -204,7 +204,7 @@ static int implicit_accept_allowed(const grav_pos *p)
     if (c->owed > 0 || grav_bonus_count(p->board, p->n, &p->opt, c->pend_q) > 0)
         return 0;
     uint32_t limit = p->opt.max_turns ? p->opt.max_turns : 8u * p->n * p->n;
-    return next_active(p, c->pend_player) == opp && c->skips[opp - 1] == 0 && c->turns < limit;
+    return grav_next_active(p, c->pend_player) == opp && c->skips[opp - 1] == 0 && c->turns < limit;
 }
 
 /* ---- Actions --------------------------------------------------------------------- */
@@ -250,7 +250,7 @@ static void do_pass(flow *f, int pl)
         finish(f, GR_R_PASSES, 0);
         return;
     }
-    start_regular(f, next_active(p, pl));
+    start_regular(f, grav_next_active(p, pl));
 }
 
 /* Takes pl off the list of players still to answer; the stone stands once nobody is
@@ -319,7 +319,7 @@ static void do_resign(flow *f, int pl)
     c->resigned |= (uint8_t)BIT(pl);
     c->resign_order[c->nresigned++] = (uint8_t)pl;
     if (actives <= 2) {
-        finish(f, GR_R_RESIGN, next_active(p, pl));
+        finish(f, GR_R_RESIGN, grav_next_active(p, pl));
         return;
     }
     c->passed &= (uint8_t)~BIT(pl);
@@ -329,7 +329,7 @@ static void do_resign(flow *f, int pl)
     case GR_BONUS:
         if (c->current == pl) {
             c->owed = 0;
-            start_regular(f, next_active(p, pl));
+            start_regular(f, grav_next_active(p, pl));
         }
         break;
     case GR_WINDOW:
@@ -351,7 +351,7 @@ static void do_resign(flow *f, int pl)
     case GR_REMOVE:
         if (c->caller == pl) {
             c->caller = c->victim = 0;
-            start_regular(f, next_active(p, pl));
+            start_regular(f, grav_next_active(p, pl));
         } else if (c->victim == pl) {
             /* The removal still happens: the caller chooses among the stones left. */
         }
