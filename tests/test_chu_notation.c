@@ -679,19 +679,21 @@ static void test_roundtrip_random_positions(void)
                 break;
             if (ply % EVERY == 0) {
                 positions++;
-                for (int notation = 0; notation < 2; notation++) {
+                for (int notation = 0; notation < 3; notation++) {
                     for (int i = 0; i < n; i++) {
                         char *w = texts[i];
-                        int len = notation ? chu_write_tsa(s, all[i], w, 48)
-                                           : chu_write_usi(&s->pos, all[i], w, 48);
+                        int len = notation == 2 ? chu_write_xboard(&s->pos, all[i], w, 48)
+                                  : notation    ? chu_write_tsa(s, all[i], w, 48)
+                                                : chu_write_usi(&s->pos, all[i], w, 48);
                         CHECK(len > 0);
                         gv_move back = 0;
-                        int rc = chu_parse_move(s, w, &back, err, sizeof err);
+                        int rc = notation == 2 ? chu_parse_xboard(s, w, &back, err, sizeof err)
+                                               : chu_parse_move(s, w, &back, err, sizeof err);
                         if (rc != 0 || back != all[i]) {
                             char sfen[GV_MAX_TEXT];
                             chu_get_sfen(&s->pos, sfen, sizeof sfen);
                             fprintf(stderr, "FAIL %s: %s '%s' does not round-trip (%s) in %s\n",
-                                    t_current, notation ? "TSA" : "USI", w, rc ? err : "other move",
+                                    t_current, notation == 2 ? "XBoard" : notation ? "TSA" : "USI", w, rc ? err : "other move",
                                     sfen);
                             t_failures++;
                         }
@@ -712,6 +714,70 @@ static void test_roundtrip_random_positions(void)
     free(s);
 }
 
+/* XBoard's terms (chu.md, Notation): squares a1..l12 from Sente's side, lion moves as two
+ * legs, FEN with Sente as "w". */
+static void test_xboard_forms(void)
+{
+    chu_state *s = new_state();
+    char buf[64], err[GV_ERRLEN];
+    int sq;
+    CHECK_EQ_INT(chu_xb_parse_square("a1", &sq), 2);
+    chu_square_name(sq, buf);
+    CHECK_STR(buf, "12l");
+    CHECK_EQ_INT(chu_xb_parse_square("l12", &sq), 3);
+    chu_square_name(sq, buf);
+    CHECK_STR(buf, "1a");
+    CHECK_EQ_INT(chu_xb_parse_square("m1", &sq), 0);
+    CHECK_EQ_INT(chu_xb_parse_square("a13", &sq), 0);
+    CHECK_EQ_INT(chu_xb_parse_square("a0", &sq), 0);
+    CHECK_EQ_INT(chu_xb_parse_square("a01", &sq), 0);
+    /* HaChu's first move h4h5 is USI 5i5h. */
+    gv_move m = 0, u = 0;
+    CHECK_EQ_INT(chu_parse_xboard(s, "h4h5", &m, err, sizeof err), 0);
+    CHECK_EQ_INT(chu_parse_usi(s, "5i5h", &u, err, sizeof err), 0);
+    CHECK(m == u && m != 0);
+    CHECK(chu_write_xboard(&s->pos, m, buf, sizeof buf) > 0);
+    CHECK_STR(buf, "h4h5");
+    /* The Lion (USI 7j) jumps over its Pawn: written as one leg. */
+    CHECK_EQ_INT(chu_parse_xboard(s, "f3f5", &m, err, sizeof err), 0);
+    CHECK_EQ_INT(chu_parse_usi(s, "7j7h", &u, err, sizeof err), 0);
+    CHECK(m == u);
+    /* Two legs: an igui and a pass are written as two legs back to the origin. */
+    set_pos(s, build(BASE "N6f p5e", 'b'));
+    CHECK_EQ_INT(chu_parse_xboard(s, "g7h8,h8g7", &m, err, sizeof err), 0);
+    CHECK_EQ_INT(chu_parse_usi(s, "6f5e6f", &u, err, sizeof err), 0);
+    CHECK(m == u);
+    CHECK(chu_write_xboard(&s->pos, m, buf, sizeof buf) > 0);
+    CHECK_STR(buf, "g7h8,h8g7");
+    CHECK_EQ_INT(chu_parse_xboard(s, "g7g8,g8g7", &m, err, sizeof err), 0);
+    CHECK(CHU_FLAGS(m) & CHU_MF_PASS);
+    CHECK_EQ_INT(chu_parse_xboard(s, "g7h8,h8i9", &m, err, sizeof err), 0);
+    CHECK_EQ_INT(chu_parse_usi(s, "6f5e4d", &u, err, sizeof err), 0);
+    CHECK(m == u);
+    /* Refusals carry the USI reader's reasons. */
+    CHECK_EQ_INT(chu_parse_xboard(s, "g7h8,i9j10", &m, err, sizeof err), -1);
+    CHECK(strstr(err, "second leg") != NULL);
+    CHECK_EQ_INT(chu_parse_xboard(s, "g7", &m, err, sizeof err), -1);
+    CHECK_EQ_INT(chu_parse_xboard(s, "g7g7", &m, err, sizeof err), -1);
+    CHECK_EQ_INT(chu_parse_xboard(s, "g7h8,", &m, err, sizeof err), -1);
+    CHECK_EQ_INT(chu_parse_xboard(s, "g7h8+x", &m, err, sizeof err), -1);
+    CHECK_EQ_INT(chu_parse_xboard(s, "b1b2", &m, err, sizeof err), -1);
+    /* FEN: the start position both ways. */
+    set_pos(s, "startpos");
+    CHECK(chu_get_xboard_fen(&s->pos, buf, 8) == -1);
+    char fen[256], sfen[512];
+    CHECK(chu_get_xboard_fen(&s->pos, fen, sizeof fen) > 0);
+    CHECK_STR(fen, START_SFEN " w - - 0 1");
+    CHECK_EQ_INT(chu_xboard_fen_to_sfen(fen, sfen, sizeof sfen, err, sizeof err), 0);
+    CHECK_STR(sfen, START_SFEN " b - 1");
+    CHECK_EQ_INT(chu_xboard_fen_to_sfen(START_SFEN " b - - 0 7", sfen, sizeof sfen, err,
+                                        sizeof err), 0);
+    CHECK_STR(sfen, START_SFEN " w - 14");
+    CHECK_EQ_INT(chu_xboard_fen_to_sfen(START_SFEN " x", sfen, sizeof sfen, err, sizeof err), -1);
+    CHECK_EQ_INT(chu_xboard_fen_to_sfen("", sfen, sizeof sfen, err, sizeof err), -1);
+    free(s);
+}
+
 const t_case chu_notation_tests[] = {
     T(test_sfen_start_roundtrip),
     T(test_sfen_counterstrike_field),
@@ -727,5 +793,6 @@ const t_case chu_notation_tests[] = {
     T(test_tsa_ambiguity),
     T(test_tsa_reading),
     T(test_roundtrip_random_positions),
+    T(test_xboard_forms),
     {0},
 };

@@ -1081,6 +1081,57 @@ static void test_record_refusals(void)
     free(work);
 }
 
+/* XBoard's terms: files a..g = g n m s d v z, ranks counted from First's side. */
+static void test_xboard_forms(void)
+{
+    exac_state *s = state_at(NULL, NULL);
+    char buf[128], own[16], err[GV_ERRLEN];
+    int sq;
+    CHECK_EQ_INT(exac_xb_parse_square("a1", &sq), 2);
+    exac_square_name(sq, own);
+    CHECK_STR(own, "g7");
+    CHECK_EQ_INT(exac_xb_parse_square("g7", &sq), 2);
+    exac_square_name(sq, own);
+    CHECK_STR(own, "z1");
+    CHECK_EQ_INT(exac_xb_parse_square("h1", &sq), 0);
+    CHECK_EQ_INT(exac_xb_parse_square("a8", &sq), 0);
+    CHECK_EQ_INT(exac_xb_parse_square("a0", &sq), 0);
+    gv_move all[GV_MAX_MOVES];
+    int n = exac_legal_moves(s, all);
+    CHECK(n > 0);
+    for (int i = 0; i < n; i++) {
+        gv_move back = 0;
+        CHECK_EQ_INT(exac_write_xboard(all[i], buf, sizeof buf), 4);
+        CHECK_EQ_INT(exac_parse_xboard(s, buf, &back, err, sizeof err), 0);
+        CHECK(back == all[i]);
+    }
+    gv_move m = 0;
+    CHECK_EQ_INT(exac_parse_xboard(s, "b2b3", &m, err, sizeof err), 0);  /* n6-n5 */
+    exac_square_name(EX_FROM(m), own);
+    exac_square_name(EX_TO(m), own + 2);
+    CHECK_STR(own, "n6n5");
+    CHECK_EQ_INT(exac_parse_xboard(s, "b2b5", &m, err, sizeof err), -1);
+    CHECK_EQ_INT(exac_parse_xboard(s, "b2b3x", &m, err, sizeof err), -1);
+    CHECK_EQ_INT(exac_parse_xboard(s, "n6n5", &m, err, sizeof err), -1);
+    CHECK_EQ_INT(exac_parse_xboard(s, "", &m, err, sizeof err), -1);
+    /* FEN both ways. */
+    CHECK(exac_get_xboard_fen(&s->pos, buf, sizeof buf) > 0);
+    CHECK_STR(buf, "1mmmmm1/mmmmmmm/7/7/7/MMMMMMM/1MMMMM1 w - - 0 1");
+    CHECK_EQ_INT(exac_xboard_fen_to_text(buf, own, sizeof own, err, sizeof err), -1);
+    char text[128];
+    CHECK_EQ_INT(exac_xboard_fen_to_text(buf, text, sizeof text, err, sizeof err), 0);
+    CHECK_STR(text, "1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1");
+    CHECK_EQ_INT(exac_xboard_fen_to_text("7/7/7/3M3/7/7/3m3 b - - 4 9", text, sizeof text,
+                                         err, sizeof err), 0);
+    CHECK_STR(text, "7/7/7/3F3/7/7/3S3 s 4 9");
+    CHECK_EQ_INT(exac_xboard_fen_to_text("7/7/7/3Q3/7/7/3m3 b", text, sizeof text, err,
+                                         sizeof err), -1);
+    CHECK(strstr(err, "'Q'") != NULL);
+    CHECK_EQ_INT(exac_xboard_fen_to_text("7/7/7/3M3/7/7/3m3 x", text, sizeof text, err,
+                                         sizeof err), -1);
+    free(s);
+}
+
 const t_case exac_notation_tests[] = {
     T(test_moves_listing_start),
     T(test_seed_example_shapes),
@@ -1105,5 +1156,6 @@ const t_case exac_notation_tests[] = {
     T(test_record_roundtrip_random),
     T(test_record_read_lenient),
     T(test_record_refusals),
+    T(test_xboard_forms),
     {0},
 };

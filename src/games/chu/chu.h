@@ -167,4 +167,14 @@ int chu_write_tsa(chu_state *s, gv_move m, char *buf, size_t len);
 int chu_parse_tsa(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
 int chu_parse_move(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
 
+/* chu_xboard.c: XBoard's coordinates (a1..l12 from Sente's side), moves (`h4h5+`, lion
+ * moves as two legs `c4d5,d5e4`) and FEN (Sente = "w"). Same checks and reasons as USI. */
+int chu_xb_square_name(int sq, char *buf);              /* "l12"; returns length */
+int chu_xb_parse_square(const char *s, int *sq);        /* chars consumed or 0 */
+int chu_write_xboard(const chu_pos *p, gv_move m, char *buf, size_t len);
+int chu_parse_xboard(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int chu_get_xboard_fen(const chu_pos *p, char *buf, size_t len);
+/* XBoard FEN -> SFEN text (checked only when set); 0 or -1 with a reason. */
+int chu_xboard_fen_to_sfen(const char *fen, char *sfen, size_t len, char *err, size_t errlen);
+
 #endif

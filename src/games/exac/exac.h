@@ -122,6 +122,19 @@ int exac_parse_move(exac_state *s, const char *text, gv_move *m, char *err, size
  * Returns the length, or -1 if m is not a move of the side to move or len is too small. */
 int exac_describe_move(exac_state *s, gv_move m, char *buf, size_t len);
 
+/* ---- XBoard's terms (exac_xboard.c) ---------------------------------------------------
+ * Squares a1..g7 (files a..g = g n m s d v z, ranks 1..7 from First's side), moves
+ * `a2a3`, and a FEN with one piece letter (EXAC_XB_PIECE for First = XBoard's "white",
+ * lower case for Second). Moves are checked by exac_parse_move (same reasons). */
+#define EXAC_XB_PIECE 'M'
+int exac_xb_square_name(int sq, char *buf);             /* "a1"; returns 2 */
+int exac_xb_parse_square(const char *s, int *sq);       /* chars consumed or 0 */
+int exac_write_xboard(gv_move m, char *buf, size_t len);
+int exac_parse_xboard(exac_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int exac_get_xboard_fen(const exac_pos *p, char *buf, size_t len);
+/* XBoard FEN -> the game's position text (checked only when set); 0 or -1 with a reason. */
+int exac_xboard_fen_to_text(const char *fen, char *out, size_t len, char *err, size_t errlen);
+
 /* ---- Records (exac_record.c) ----------------------------------------------------------
  * A PGN-like game record:
  *     [Game "Exac"]

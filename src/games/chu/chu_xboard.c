@@ -1,0 +1,151 @@
+/* Chu Shogi in XBoard's terms (XBoard 4.8+ `variant chu`): squares a1..l12 (files a..l
+ * left to right and ranks 1..12 bottom to top, as Sente sees the board), moves in
+ * coordinate form with lion moves as two legs `c4d5,d5e4`, and XBoard's FEN, where the
+ * side that moves first (Sente, upper case) is XBoard's "white".
+ *
+ * Everything is translated to and from the USI and SFEN forms, so the checks (and the
+ * reasons given for refusals) are those of chu_notation.c and chu_position.c. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "games/chu/chu.h"
+
+int chu_xb_square_name(int sq, char *buf)
+{
+    return sprintf(buf, "%c%d", 'a' + CHU_COL(sq), CHU_N - CHU_ROW(sq));
+}
+
+int chu_xb_parse_square(const char *s, int *sq)
+{
+    if (s[0] < 'a' || s[0] >= 'a' + CHU_N || !isdigit((unsigned char)s[1]))
+        return 0;
+    int n = 1, rank = 0;
+    while (isdigit((unsigned char)s[n]) && n < 3)
+        rank = rank * 10 + (s[n++] - '0');
+    if (rank < 1 || rank > CHU_N || s[1] == '0' || isdigit((unsigned char)s[n]))
+        return 0;
+    *sq = CHU_SQ(CHU_N - rank, s[0] - 'a');
+    return n;
+}
+
+int chu_write_xboard(const chu_pos *p, gv_move m, char *buf, size_t len)
+{
+    /* The USI form names the squares of the move (a pass through an empty neighbour,
+     * a lion move through its middle square); XBoard writes the same squares as legs. */
+    char usi[32], tmp[40];
+    int sq[3], k = 0, n = 0;
+    if (chu_write_usi(p, m, usi, sizeof usi) < 0)
+        return -1;
+    for (const char *c = usi; k < 3 && isdigit((unsigned char)*c);) {
+        int used = chu_parse_square(c, &sq[k]);
+        if (!used)
+            return -1;
+        c += used;
+        k++;
+    }
+    if (k < 2)
+        return -1;
+    n += chu_xb_square_name(sq[0], tmp + n);
+    n += chu_xb_square_name(sq[1], tmp + n);
+    if (k == 3) {
+        tmp[n++] = ',';
+        n += chu_xb_square_name(sq[1], tmp + n);
+        n += chu_xb_square_name(sq[2], tmp + n);
+    }
+    if (CHU_FLAGS(m) & CHU_MF_PROMO)
+        tmp[n++] = '+';
+    tmp[n] = 0;
+    if ((size_t)n >= len)
+        return -1;
+    memcpy(buf, tmp, (size_t)n + 1);
+    return n;
+}
+
+int chu_parse_xboard(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen)
+{
+    const char *c = text;
+    int sq[4], k = 0, comma = 0;
+    if (!text || strlen(text) > 24)
+        return gv_err(err, errlen, "'%.24s' is not an XBoard move (like h4h5, h4h5+ or "
+                      "c4d5,d5e4)", text ? text : "");
+    /* One leg (two squares) or two legs (four squares, the second starting where the
+     * first ended). */
+    while (k < 4) {
+        int used = chu_xb_parse_square(c, &sq[k]);
+        if (!used)
+            break;
+        c += used;
+        k++;
+        if (k == 2 && *c == ',')
+            c++, comma = 1;
+        else if (k == 2)
+            break;
+    }
+    char suffix = 0;
+    if (*c == '+' || *c == '=')
+        suffix = *c++;
+    if (!(k == (comma ? 4 : 2)) || *c)
+        return gv_err(err, errlen, "'%s' is not an XBoard move (like h4h5, h4h5+ or "
+                      "c4d5,d5e4)", text);
+    if (k == 4 && sq[2] != sq[1])
+        return gv_err(err, errlen, "in '%s' the second leg must start where the first "
+                      "ended", text);
+    char usi[32];
+    int n = 0;
+    n += chu_square_name(sq[0], usi + n);
+    n += chu_square_name(sq[1], usi + n);
+    if (k == 4)
+        n += chu_square_name(sq[3], usi + n);
+    if (suffix)
+        usi[n++] = suffix;
+    usi[n] = 0;
+    return chu_parse_usi(s, usi, m, err, errlen);
+}
+
+/* XBoard's FEN: the SFEN board, then "w"/"b" for Sente/Gote to move, castling and e.p.
+ * fields (always "-": Chu has neither), the plies since the last capture and the move
+ * number (grows after Gote's move). */
+int chu_get_xboard_fen(const chu_pos *p, char *buf, size_t len)
+{
+    char sfen[512];
+    if (chu_get_sfen(p, sfen, sizeof sfen) < 0)
+        return -1;
+    char *sp = strchr(sfen, ' ');
+    if (!sp)
+        return -1;
+    *sp = 0;
+    unsigned full = (p->movenum + 1) / 2;
+    int n = snprintf(buf, len, "%s %c - - 0 %u", sfen, p->stm ? 'b' : 'w', full ? full : 1);
+    return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
+int chu_xboard_fen_to_sfen(const char *fen, char *sfen, size_t len, char *err, size_t errlen)
+{
+    char board[400], side[4] = "w";
+    unsigned full = 1;
+    if (!fen || strlen(fen) > 380)
+        return gv_err(err, errlen, "not an XBoard FEN (too long)");
+    int got = sscanf(fen, "%399s %3s", board, side);
+    if (got < 1)
+        return gv_err(err, errlen, "empty FEN");
+    if (strcmp(side, "w") != 0 && strcmp(side, "b") != 0)
+        return gv_err(err, errlen, "FEN side to move must be 'w' (Sente) or 'b' (Gote), "
+                      "not '%s'", side);
+    /* The remaining fields (castling, e.p., half-move clock) carry nothing for Chu; the
+     * last number, when present, is the move number. */
+    const char *last = strrchr(fen, ' ');
+    if (got == 2 && last) {
+        char *end;
+        unsigned long v = strtoul(last + 1, &end, 10);
+        if (*end == 0 && v >= 1 && v < 100000)
+            full = (unsigned)v;
+    }
+    int stm = side[0] == 'b';
+    int n = snprintf(sfen, len, "%s %c - %u", board, stm ? 'w' : 'b', 2 * (full - 1) + 1 + stm);
+    if (n < 0 || (size_t)n >= len)
+        return gv_err(err, errlen, "FEN too long");
+    return 0;
+}

@@ -1,0 +1,114 @@
+/* Exaç in XBoard's terms: XBoard knows nothing of the game, so the engine defines it as
+ * a 7x7 variant. Squares a1..g7 (files a..g = g n m s d v z, ranks 1..7 bottom to top,
+ * as First sees the board), moves in coordinate form (`a2a3`), and a FEN whose pieces are
+ * all one piece type: EXAC_XB_PIECE for First (XBoard's "white", moving first), its lower
+ * case for Second. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "games/exac/exac.h"
+
+int exac_xb_square_name(int sq, char *buf)
+{
+    buf[0] = (char)('a' + EX_X(sq));
+    buf[1] = (char)('0' + EX_N - EX_Y(sq));
+    buf[2] = 0;
+    return 2;
+}
+
+int exac_xb_parse_square(const char *s, int *sq)
+{
+    if (s[0] < 'a' || s[0] >= 'a' + EX_N || s[1] < '1' || s[1] > '0' + EX_N)
+        return 0;
+    *sq = EX_SQ(s[0] - 'a', EX_N - (s[1] - '0'));
+    return 2;
+}
+
+int exac_write_xboard(gv_move m, char *buf, size_t len)
+{
+    if (len < 5)
+        return -1;
+    exac_xb_square_name(EX_FROM(m), buf);
+    exac_xb_square_name(EX_TO(m), buf + 2);
+    return 4;
+}
+
+int exac_parse_xboard(exac_state *s, const char *text, gv_move *m, char *err, size_t errlen)
+{
+    int from, to;
+    if (!text || !exac_xb_parse_square(text, &from) || !exac_xb_parse_square(text + 2, &to) ||
+        text[4])
+        return gv_err(err, errlen, "'%.16s' is not an XBoard move (like a2a3)",
+                      text ? text : "");
+    /* The from-to form of the game's own notation does every check and gives the reason. */
+    char own[8];
+    exac_square_name(from, own);
+    own[2] = '-';
+    exac_square_name(to, own + 3);
+    return exac_parse_move(s, own, m, err, errlen);
+}
+
+int exac_get_xboard_fen(const exac_pos *p, char *buf, size_t len)
+{
+    char tmp[128];
+    int n = 0;
+    for (int y = 0; y < EX_N; y++) {
+        int empty = 0;
+        for (int x = 0; x < EX_N; x++) {
+            int sq = EX_SQ(x, y);
+            char c = p->bb[EX_FIRST] & EX_BIT(sq)    ? EXAC_XB_PIECE
+                     : p->bb[EX_SECOND] & EX_BIT(sq) ? (char)tolower(EXAC_XB_PIECE)
+                                                     : 0;
+            if (!c) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                tmp[n++] = (char)('0' + empty);
+            empty = 0;
+            tmp[n++] = c;
+        }
+        if (empty)
+            tmp[n++] = (char)('0' + empty);
+        if (y < EX_N - 1)
+            tmp[n++] = '/';
+    }
+    n += snprintf(tmp + n, sizeof tmp - (size_t)n, " %c - - %u %u", p->stm ? 'b' : 'w',
+                  p->quiet > 9999 ? 9999u : p->quiet, p->movenum ? p->movenum : 1u);
+    if ((size_t)n >= len)
+        return -1;
+    memcpy(buf, tmp, (size_t)n + 1);
+    return n;
+}
+
+int exac_xboard_fen_to_text(const char *fen, char *out, size_t len, char *err, size_t errlen)
+{
+    char board[128], side[4] = "w", f3[16] = "-", f4[16] = "-";
+    unsigned long quiet = 0, full = 1;
+    if (!fen || strlen(fen) > 120)
+        return gv_err(err, errlen, "not an XBoard FEN for Exac (too long)");
+    int got = sscanf(fen, "%127s %3s %15s %15s %lu %lu", board, side, f3, f4, &quiet, &full);
+    if (got < 1)
+        return gv_err(err, errlen, "empty FEN");
+    if (strcmp(side, "w") != 0 && strcmp(side, "b") != 0)
+        return gv_err(err, errlen, "FEN side to move must be 'w' (First) or 'b' (Second), "
+                      "not '%s'", side);
+    if (quiet > 100000 || full < 1 || full > 100000)
+        return gv_err(err, errlen, "FEN counters out of range");
+    for (char *c = board; *c; c++) {
+        if (*c == EXAC_XB_PIECE)
+            *c = 'F';
+        else if (*c == tolower(EXAC_XB_PIECE))
+            *c = 'S';
+        else if (*c != '/' && !(*c >= '1' && *c <= '7'))
+            return gv_err(err, errlen, "FEN piece '%c' is not '%c' (First) or '%c' (Second)",
+                          *c, EXAC_XB_PIECE, tolower(EXAC_XB_PIECE));
+    }
+    int n = snprintf(out, len, "%s %c %lu %lu", board, side[0] == 'b' ? 's' : 'f', quiet, full);
+    if (n < 0 || (size_t)n >= len)
+        return gv_err(err, errlen, "FEN too long");
+    return 0;
+}
