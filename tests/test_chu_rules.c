@@ -715,6 +715,29 @@ static void test_promotion_pawn_lance_last_rank(void)
     free(st);
 }
 
+/* Option last_rank=must (HaChu's rule): a Pawn or Lance arriving on the last rank must
+ * promote; everything else is unchanged. */
+static void test_promotion_last_rank_must(void)
+{
+    const char *s = pos("K12l k12a g11a G1l P5b L3c", "b - 1");
+    LEGAL(s, "last_rank=must", "5b5a+");
+    ILLEGAL(s, "last_rank=must", "5b5a");
+    LEGAL(s, "last_rank=must", "3c3a+");
+    ILLEGAL(s, "last_rank=must", "3c3a");
+    LEGAL(s, "last_rank=must", "3c3b");
+    const char *w = pos("K12l k12a g11a G1l p7k l2j", "w - 1");
+    LEGAL(w, "last_rank=must", "7k7l+");
+    ILLEGAL(w, "last_rank=must", "7k7l");
+    ILLEGAL(w, "last_rank=must", "2j2l");
+    LEGAL(w, "last_rank=must", "2j2k");
+    /* Other promotions keep both choices. */
+    const char *g = pos("K12l k12a g11a G1l S4e P6e", "b - 1");
+    LEGAL(g, "last_rank=must", "4e4d+");
+    LEGAL(g, "last_rank=must", "4e4d");
+    LEGAL(g, "last_rank=must", "6e6d+");
+    LEGAL(g, "last_rank=must", "6e6d");
+}
+
 /* Declining on the last rank leaves a dead Pawn/Lance with no moves. */
 static void test_promotion_declined_last_rank_dead_piece(void)
 {
@@ -1227,6 +1250,7 @@ const t_case chu_rules_tests[] = {
     T(test_promotion_capture_in_zone),
     T(test_promotion_inside_zone_msm_option),
     T(test_promotion_pawn_lance_last_rank),
+    T(test_promotion_last_rank_must),
     T(test_promotion_declined_last_rank_dead_piece),
     T(test_promotion_both_choices_listed),
     T(test_promotion_promoted_never_again),

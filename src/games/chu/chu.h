@@ -88,6 +88,7 @@ typedef struct chu_options {
     uint8_t promotion_msm;     /* promotion=msm */
     uint8_t bare_king;         /* bare_king=on (default) */
     uint8_t repetition;        /* repetition=on (default) */
+    uint8_t last_rank_must;    /* last_rank=must: Pawn/Lance must promote on the last rank */
 } chu_options;
 
 /* ---- Position (fits in 1 KB) and state (position + history) ------------------------ */

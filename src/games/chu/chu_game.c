@@ -15,6 +15,8 @@ static const gv_option_def chu_option_defs[] = {
      "msm: a piece inside the zone may also promote on a move within the zone"},
     {"bare_king", "on|off", "on", "a side left with a bare royal loses"},
     {"repetition", "on|off", "on", "fourth occurrence ends the game (perpetual checker loses)"},
+    {"last_rank", "may|must", "may",
+     "must: a Pawn or Lance reaching the last rank must promote (as HaChu plays)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -31,6 +33,7 @@ static int set_option(void *ctx, int idx, const char *v)
     case 1: o->promotion_msm = strcmp(v, "msm") == 0; break;
     case 2: o->bare_king = strcmp(v, "on") == 0; break;
     case 3: o->repetition = strcmp(v, "on") == 0; break;
+    case 4: o->last_rank_must = strcmp(v, "must") == 0; break;
     default: return -1;
     }
     return 0;
@@ -40,7 +43,7 @@ static int g_init(void *st, const char *options, char *err, size_t errlen)
 {
     chu_state *s = st;
     memset(s, 0, sizeof *s);
-    chu_options o = {0, 0, 1, 1};
+    chu_options o = {0, 0, 1, 1, 0};
     if (gv_options_apply(chu_option_defs, options, set_option, &o, err, errlen) < 0)
         return -1;
     s->pos.opt = o;

@@ -89,6 +89,14 @@ static inline int can_promote(const chu_pos *p, int piece, int from, int to, int
     return 0;
 }
 
+/* Option last_rank=must: an unpromoted Pawn or Lance arriving on the last rank. */
+static inline int must_promote(int piece, int to)
+{
+    int t = CHU_TYPE(piece);
+    return (t == CT_PAWN || t == CT_LANCE) &&
+           CHU_ROW(to) == (CHU_COLOR(piece) == CHU_SENTE ? 0 : CHU_N - 1);
+}
+
 int chu_can_promote(const chu_pos *p, int piece, int from, int to, int captures)
 {
     return can_promote(p, piece, from, to, captures);
@@ -188,8 +196,11 @@ static void add_plain(gen_ctx *g, int pc, int from, int to)
     int cap = g->p->board[to];
     if (cap && !counterstrike_ok(g, CHU_TYPE(pc), to))
         return;
-    if (can_promote(g->p, pc, from, to, cap != 0))
+    if (can_promote(g->p, pc, from, to, cap != 0)) {
         push(g, from, to, 0, CHU_MF_PROMO);
+        if (g->p->opt.last_rank_must && must_promote(pc, to))
+            return;
+    }
     push(g, from, to, 0, 0);
 }
 
