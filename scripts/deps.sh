@@ -12,6 +12,10 @@ command -v node  >/dev/null 2>&1 || need="$need nodejs"
 command -v npm   >/dev/null 2>&1 || need="$need npm"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 [ -f /usr/include/jansson.h ] || need="$need libjansson-dev"
+# Protocol peers the tests play against: XBoard under a virtual X server, and HaChu.
+command -v xvfb-run  >/dev/null 2>&1 || need="$need xvfb xauth"
+[ -x /usr/games/xboard ] || need="$need xboard"
+[ -x /usr/games/hachu ]  || need="$need hachu"
 
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then

@@ -29,5 +29,7 @@ int cli_vectors(int argc, char **argv);
 int cli_selfplay(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_think(int argc, char **argv);
+int cli_usi(int argc, char **argv);
+int cli_xboard(int argc, char **argv);
 
 #endif

@@ -102,6 +102,11 @@ static void usage(FILE *f)
           "        [--resign CP] [--hash MB] [--quiet]\n"
           "        engine against engine; SPEC is level=1..10[,nodes=N][,movetime=MS] or greedy;\n"
           "        prints A's score with a 95% interval and an Elo estimate\n"
+          "  usi [--level 1..10] [--hash MB] [--rules k=v,...]\n"
+          "        Chu Shogi engine speaking USI (as lishogi drives engines) on stdin/stdout\n"
+          "  xboard [--level 1..10] [--hash MB] [--variant chu|exac] [--rules k=v,...]\n"
+          "        [--exac-rules k=v,...]\n"
+          "        Chu Shogi and Exac engine speaking the XBoard/WinBoard protocol\n"
           "  vectors grav FILE\n"
           "        replay Grav test vectors; one line per disagreement, then 'N passed, M failed'\n"
           "  games      list the games and their options\n"
@@ -144,6 +149,10 @@ int main(int argc, char **argv)
         return cli_bench(argc - 2, argv + 2);
     if (strcmp(cmd, "selfplay") == 0)
         return cli_selfplay(argc - 2, argv + 2);
+    if (strcmp(cmd, "usi") == 0)
+        return cli_usi(argc - 2, argv + 2);
+    if (strcmp(cmd, "xboard") == 0)
+        return cli_xboard(argc - 2, argv + 2);
     if (strcmp(cmd, "vectors") == 0)
         return cli_vectors(argc - 2, argv + 2);
     if (strcmp(cmd, "games") == 0)

@@ -2,6 +2,9 @@
 #ifndef GV_CORE_H
 #define GV_CORE_H
 
+/* The program's version, as protocols and `gravulien help` report it. */
+#define GV_VERSION "0.6"
+
 #include <stddef.h>
 #include <stdint.h>
 

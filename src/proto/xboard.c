@@ -1,0 +1,610 @@
+/* XBoard/WinBoard protocol version 2 for Chu Shogi and Exaç (see xboard.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "games/chu/chu.h"
+#include "games/exac/exac.h"
+#include "proto/proto.h"
+#include "proto/xboard.h"
+
+enum { XB_CHU, XB_EXAC, XB_VARIANTS };
+static const char *const variant_names[XB_VARIANTS] = {"chu", "exac"};
+
+/* Exaç for XBoard: one piece type (a Queen that also jumps like a Knight, an Alfil and a
+ * Camel: every square an Exaç piece could ever reach), so XBoard lets every Exaç move
+ * through and the engine judges legality. */
+#define EXAC_XB_SETUP "(....M.....m.) 7x7+0_fairy"
+#define EXAC_XB_BETZA "QNAC"
+
+enum { XB_IDLE, XB_THINKING, XB_ANALYZING };
+
+typedef struct xb_session {
+    proto_io *io;
+    const gv_xboard_opts *opts;
+    gv_engine *e;
+    const gv_game *g;
+    int var;
+    int force, engine_side;   /* engine_side: the side the engine plays (0 first) */
+    int post, analyze, over;
+    int search;               /* XB_IDLE / XB_THINKING / XB_ANALYZING */
+    int level, hash_mb, sd, mps;
+    int64_t base_ms, inc_ms, st_ms;
+    int64_t my_cs, opp_cs;
+    int has_time;
+    void *scratch;            /* a state for the callbacks' move writing */
+} xb_session;
+
+/* ---- Moves and squares in XBoard's terms --------------------------------------------- */
+
+static int write_move(xb_session *x, const void *st, gv_move m, char *buf, size_t len)
+{
+    if (x->var == XB_CHU)
+        return chu_write_xboard(&((const chu_state *)st)->pos, m, buf, len);
+    return exac_write_xboard(m, buf, len);
+}
+
+static int parse_move(xb_session *x, void *st, const char *text, gv_move *m, char *err,
+                      size_t errlen)
+{
+    if (x->var == XB_CHU)
+        return chu_parse_xboard(st, text, m, err, errlen);
+    return exac_parse_xboard(st, text, m, err, errlen);
+}
+
+/* Board geometry for highlight: rows from the top, columns from the left. */
+static int board_size(const xb_session *x) { return x->var == XB_CHU ? CHU_N : EX_N; }
+
+static int parse_square(xb_session *x, const char *s, int *row, int *col)
+{
+    int sq, n = x->var == XB_CHU ? chu_xb_parse_square(s, &sq) : exac_xb_parse_square(s, &sq);
+    if (!n || s[n])
+        return -1;
+    *row = x->var == XB_CHU ? CHU_ROW(sq) : EX_Y(sq);
+    *col = x->var == XB_CHU ? CHU_COL(sq) : EX_X(sq);
+    return sq;
+}
+
+static void move_squares(xb_session *x, gv_move m, int *from, int *to, int *mid)
+{
+    if (x->var == XB_CHU) {
+        *from = CHU_FROM(m), *to = CHU_TO(m), *mid = CHU_MID(m);
+        if (CHU_FLAGS(m) & CHU_MF_PASS)
+            *mid = 0;
+    } else {
+        *from = EX_FROM(m), *to = EX_TO(m), *mid = 0;
+    }
+}
+
+static void square_rc(xb_session *x, int sq, int *row, int *col)
+{
+    *row = x->var == XB_CHU ? CHU_ROW(sq) : EX_Y(sq);
+    *col = x->var == XB_CHU ? CHU_COL(sq) : EX_X(sq);
+}
+
+static int occupied(xb_session *x, const void *st, int sq)
+{
+    if (x->var == XB_CHU) {
+        int pc = ((const chu_state *)st)->pos.board[sq];
+        return pc && pc != CHU_EDGE;
+    }
+    const exac_pos *p = &((const exac_state *)st)->pos;
+    return ((p->bb[0] | p->bb[1]) & EX_BIT(sq)) != 0;
+}
+
+/* ---- Output --------------------------------------------------------------------------- */
+
+static void on_info(void *ctx, const gv_search_info *in)
+{
+    xb_session *x = ctx;
+    if (!x->post)
+        return;
+    char pv[2048] = "";
+    size_t n = 0;
+    /* The PV in XBoard's notation, played out on a private copy. */
+    memcpy(x->scratch, gv_engine_state(x->e), x->g->state_size);
+    for (int i = 0; i < in->npv && n + 40 < sizeof pv; i++) {
+        gv_move legal[GV_MAX_MOVES];
+        int k = x->g->legal_moves(x->scratch, legal), ok = 0;
+        for (int j = 0; j < k && !ok; j++)
+            ok = legal[j] == in->pv[i];
+        if (!ok)
+            break;
+        char mv[48];
+        if (write_move(x, x->scratch, in->pv[i], mv, sizeof mv) < 0)
+            break;
+        n += (size_t)snprintf(pv + n, sizeof pv - n, "%s%s", n ? " " : "", mv);
+        x->g->make(x->scratch, in->pv[i]);
+    }
+    int score = in->score;
+    if (in->is_mate)
+        score = in->score > 0 ? 100000 + (GV_MATE - in->score + 1) / 2
+                              : -100000 - (GV_MATE + in->score) / 2;
+    proto_printf(x->io, "%d %d %lld %llu %s", in->depth, score, (long long)(in->time_ms / 10),
+                 (unsigned long long)in->nodes, pv);
+}
+
+static void on_bestmove(void *ctx, const gv_search_result *r)
+{
+    proto_post_result(((xb_session *)ctx)->io, r);
+}
+
+/* Prints the result if the game is over in the current state. Returns 1 if it is. */
+static int report_end(xb_session *x)
+{
+    gv_result res;
+    memset(&res, 0, sizeof res);
+    gv_status st = gv_engine_status(x->e, &res);
+    if (st == GV_ONGOING)
+        return 0;
+    if (!x->over) {
+        const char *score = st == GV_DRAW ? "1/2-1/2" : res.winner == 0 ? "1-0" : "0-1";
+        proto_printf(x->io, "%s {%s}", score, res.reason[0] ? res.reason : "game over");
+    }
+    x->over = 1;
+    return 1;
+}
+
+/* ---- Engine and searches ------------------------------------------------------------- */
+
+static int make_engine(xb_session *x, int var)
+{
+    char err[GV_ERRLEN], v[16];
+    gv_engine *e = gv_engine_new(variant_names[var], x->opts->rules[var], err, sizeof err);
+    if (!e) {
+        proto_printf(x->io, "tellusererror %s", err);
+        return -1;
+    }
+    snprintf(v, sizeof v, "%d", x->level);
+    gv_engine_set_option(e, "level", v, err, sizeof err);
+    if (x->hash_mb) {
+        snprintf(v, sizeof v, "%d", x->hash_mb);
+        gv_engine_set_option(e, "hash", v, err, sizeof err);
+    }
+    void *scratch = malloc(gv_engine_game(e)->state_size);
+    if (!scratch) {
+        gv_engine_free(e);
+        proto_printf(x->io, "tellusererror out of memory");
+        return -1;
+    }
+    gv_engine_free(x->e);
+    free(x->scratch);
+    x->e = e;
+    x->g = gv_engine_game(e);
+    x->scratch = scratch;
+    x->var = var;
+    return 0;
+}
+
+/* Stops a running search and waits for its result event (which is then dropped: the
+ * caller decides what happens instead). */
+static void stop_search(xb_session *x)
+{
+    if (x->search == XB_IDLE)
+        return;
+    gv_engine_stop(x->e);
+    gv_search_result r;
+    char skip[8];
+    /* The result was posted before stop returned; results come before lines. */
+    while (proto_next(x->io, skip, 0, &r) != PROTO_RESULT)
+        ;
+    x->search = XB_IDLE;
+}
+
+static void start_search(xb_session *x, int analyze)
+{
+    if (x->search != XB_IDLE || x->over || report_end(x))
+        return;
+    gv_go go;
+    memset(&go, 0, sizeof go);
+    if (analyze) {
+        go.infinite = 1;
+    } else {
+        if (x->sd)
+            go.depth = x->sd;
+        if (x->st_ms) {
+            go.movetime_ms = x->st_ms;
+        } else {
+            int me = x->g->to_move(gv_engine_state(x->e)), other = 1 - me;
+            int64_t mine = x->has_time ? x->my_cs * 10 : x->base_ms;
+            int64_t theirs = x->has_time ? x->opp_cs * 10 : x->base_ms;
+            if (mine > 0 || x->inc_ms > 0) {
+                go.has_time = 1;
+                go.time_ms[me] = mine > 0 ? mine : 0;
+                go.time_ms[other] = theirs > 0 ? theirs : 0;
+                go.inc_ms[me] = go.inc_ms[other] = x->inc_ms;
+                if (x->mps > 0) {
+                    int plies = gv_engine_plies(x->e);
+                    int made = (plies + (me == 0 ? 1 : 0)) / 2;
+                    go.movestogo = x->mps - made % x->mps;
+                }
+            } else if (!x->sd) {
+                go.movetime_ms = 5000;   /* no clock at all: a sensible default */
+            }
+        }
+    }
+    char err[GV_ERRLEN];
+    gv_engine_cb cb = {on_info, on_bestmove, x};
+    if (gv_engine_go(x->e, &go, &cb, err, sizeof err) != 0) {
+        proto_printf(x->io, "Error (cannot think): %s", err);
+        return;
+    }
+    x->search = analyze ? XB_ANALYZING : XB_THINKING;
+}
+
+/* After any change of the position: think if it is the engine's turn, or go on analysing. */
+static void after_change(xb_session *x)
+{
+    if (report_end(x))
+        return;
+    if (x->analyze)
+        start_search(x, 1);
+    else if (!x->force && x->g->to_move(gv_engine_state(x->e)) == x->engine_side)
+        start_search(x, 0);
+}
+
+static void on_result(xb_session *x, const gv_search_result *r)
+{
+    gv_engine_wait(x->e);
+    int was = x->search;
+    x->search = XB_IDLE;
+    if (was != XB_THINKING)
+        return;   /* analysis ended (it never ends by itself) */
+    char mv[64], err[GV_ERRLEN];
+    if (!r->best) {
+        report_end(x);
+        return;
+    }
+    if (write_move(x, gv_engine_state(x->e), r->best, mv, sizeof mv) < 0 ||
+        gv_engine_play_move(x->e, r->best, err, sizeof err) != 0) {
+        proto_printf(x->io, "Error (internal): the search's move could not be played");
+        return;
+    }
+    proto_printf(x->io, "move %s", mv);
+    report_end(x);
+}
+
+/* ---- Commands ------------------------------------------------------------------------ */
+
+static void cmd_protover(xb_session *x)
+{
+    proto_printf(x->io, "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 "
+                        "reuse=1 analyze=1 colors=0 name=0 nps=0 pause=0 debug=1 memory=1 "
+                        "smp=0 exclude=0 highlight=1");
+    proto_printf(x->io, "feature myname=\"Gravulien %s\" variants=\"chu,exac\"", GV_VERSION);
+    proto_printf(x->io, "feature option=\"Level -spin %d 1 10\"", x->level);
+    proto_printf(x->io, "feature done=1");
+}
+
+static void cmd_variant(xb_session *x, const char *name)
+{
+    int v = -1;
+    for (int i = 0; i < XB_VARIANTS; i++)
+        if (name && !strcmp(name, variant_names[i]))
+            v = i;
+    if (v < 0) {
+        proto_printf(x->io, "Error (unsupported variant): %s", name ? name : "");
+        return;
+    }
+    if (v != x->var && make_engine(x, v) != 0)
+        return;
+    gv_engine_new_game(x->e);
+    x->over = 0;
+    if (v == XB_EXAC) {
+        char fen[128];
+        exac_get_xboard_fen(&((const exac_state *)gv_engine_state(x->e))->pos, fen, sizeof fen);
+        proto_printf(x->io, "setup %s %s", EXAC_XB_SETUP, fen);
+        proto_printf(x->io, "piece %c& %s", EXAC_XB_PIECE, EXAC_XB_BETZA);
+    }
+}
+
+static void cmd_setboard(xb_session *x, const char *fen)
+{
+    char text[GV_MAX_TEXT], err[GV_ERRLEN];
+    int rc = x->var == XB_CHU ? chu_xboard_fen_to_sfen(fen, text, sizeof text, err, sizeof err)
+                              : exac_xboard_fen_to_text(fen, text, sizeof text, err, sizeof err);
+    if (rc == 0)
+        rc = gv_engine_set_position(x->e, text, err, sizeof err);
+    if (rc != 0) {
+        proto_printf(x->io, "tellusererror Illegal position: %s", err);
+        return;
+    }
+    x->over = 0;
+}
+
+static void cmd_usermove(xb_session *x, const char *text)
+{
+    gv_move m;
+    char err[GV_ERRLEN];
+    if (x->over) {
+        proto_printf(x->io, "Illegal move (the game is over): %s", text);
+        return;
+    }
+    if (parse_move(x, gv_engine_scratch(x->e), text, &m, err, sizeof err) != 0 ||
+        gv_engine_play_move(x->e, m, err, sizeof err) != 0) {
+        proto_printf(x->io, "Illegal move (%s): %s", err, text);
+        return;
+    }
+    after_change(x);
+}
+
+/* "level MPS BASE INC": BASE in minutes or minutes:seconds, INC in seconds. */
+static int cmd_level(xb_session *x, char **w, int n)
+{
+    long mps, min = 0, sec = 0;
+    if (n != 4 || gv_parse_int(w[1], 0, 100000, &mps, NULL, 0) != 0)
+        return -1;
+    char *colon = strchr(w[2], ':');
+    if (colon) {
+        *colon = 0;
+        if (gv_parse_int(colon + 1, 0, 59, &sec, NULL, 0) != 0)
+            return -1;
+    }
+    if (gv_parse_int(w[2], 0, 100000, &min, NULL, 0) != 0)
+        return -1;
+    char *end;
+    double inc = strtod(w[3], &end);
+    if (*end || !(inc >= 0 && inc < 100000))
+        return -1;
+    x->mps = (int)mps;
+    x->base_ms = (min * 60 + sec) * 1000;
+    x->inc_ms = (int64_t)(inc * 1000);
+    x->st_ms = 0;
+    x->has_time = 0;
+    return 0;
+}
+
+static void cmd_lift(xb_session *x, const char *sqtext)
+{
+    int row, col, n = board_size(x);
+    int from = parse_square(x, sqtext, &row, &col);
+    if (from < 0) {
+        proto_printf(x->io, "Error (bad square): lift %s", sqtext);
+        return;
+    }
+    char mark[CHU_N][CHU_N];
+    memset(mark, 0, sizeof mark);
+    void *st = gv_engine_scratch(x->e);
+    gv_move legal[GV_MAX_MOVES];
+    int k = x->over ? 0 : x->g->legal_moves(st, legal);
+    for (int i = 0; i < k; i++) {
+        int f, t, mid, r, c;
+        move_squares(x, legal[i], &f, &t, &mid);
+        if (f != from)
+            continue;
+        if (t != from) {
+            square_rc(x, t, &r, &c);
+            if (!mark[r][c] || mark[r][c] == 'Y')
+                mark[r][c] = occupied(x, st, t) ? 'R' : 'Y';
+        }
+        if (mid && occupied(x, st, mid)) {
+            square_rc(x, mid, &r, &c);
+            mark[r][c] = 'R';
+        }
+    }
+    char out[512];
+    size_t len = 0;
+    for (int r = 0; r < n; r++) {
+        int empty = 0;
+        for (int c = 0; c < n; c++) {
+            if (!mark[r][c]) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                len += (size_t)snprintf(out + len, sizeof out - len, "%d", empty);
+            empty = 0;
+            out[len++] = mark[r][c];
+        }
+        if (empty)
+            len += (size_t)snprintf(out + len, sizeof out - len, "%d", empty);
+        if (r < n - 1)
+            out[len++] = '/';
+    }
+    out[len] = 0;
+    proto_printf(x->io, "highlight %s", out);
+}
+
+static void take_back(xb_session *x, int plies)
+{
+    if (gv_engine_plies(x->e) < plies) {
+        proto_printf(x->io, "Error (command not legal now): %s", plies == 1 ? "undo" : "remove");
+        return;
+    }
+    for (int i = 0; i < plies; i++)
+        if (gv_engine_undo(x->e) != 0) {
+            proto_printf(x->io, "Error (command not legal now): %s",
+                         plies == 1 ? "undo" : "remove");
+            return;
+        }
+    x->over = 0;
+}
+
+static int is_move_like(const char *s)
+{
+    return s[0] >= 'a' && s[0] <= 'l' && s[1] >= '0' && s[1] <= '9';
+}
+
+int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
+{
+    xb_session x;
+    memset(&x, 0, sizeof x);
+    x.opts = opts;
+    x.level = opts->level ? opts->level : 10;
+    x.hash_mb = opts->hash_mb;
+    x.post = 1;
+    x.engine_side = 1;
+    x.base_ms = 5 * 60 * 1000;
+    int start_var = opts->variant && !strcmp(opts->variant, "exac") ? XB_EXAC : XB_CHU;
+    x.io = proto_io_new(in_fd, out);
+    char *line = malloc(PROTO_LINE_MAX + 1);
+    if (!x.io || !line || make_engine(&x, start_var) != 0) {
+        fprintf(out, "tellusererror cannot start the engine\n");
+        proto_io_free(x.io);
+        free(line);
+        return 1;
+    }
+    for (;;) {
+        gv_search_result r;
+        proto_event ev = proto_next(x.io, line, PROTO_LINE_MAX + 1, &r);
+        if (ev == PROTO_EOF)
+            break;
+        if (ev == PROTO_RESULT) {
+            on_result(&x, &r);
+            continue;
+        }
+        if (ev == PROTO_TOO_LONG) {
+            proto_printf(x.io, "Error (line too long): ...");
+            continue;
+        }
+        char *rest = line;
+        while (*rest == ' ' || *rest == '\t')
+            rest++;
+        if (!*rest)
+            continue;
+        char *w[8];
+        char copy[PROTO_LINE_MAX + 1];
+        snprintf(copy, sizeof copy, "%s", rest);
+        int n = proto_split(copy, w, 8);
+        const char *c = w[0], *arg = n > 1 ? w[1] : NULL;
+        /* The text after the command word, for setboard and result. */
+        char *tail = rest + strlen(c);
+        while (*tail == ' ' || *tail == '\t')
+            tail++;
+        long v;
+
+        /* Commands that may come while the engine thinks, without stopping it. */
+        if (!strcmp(c, "ping")) {
+            proto_printf(x.io, "pong %s", arg ? arg : "");
+            continue;
+        }
+        if (!strcmp(c, "post")) {
+            x.post = 1;
+            continue;
+        }
+        if (!strcmp(c, "nopost")) {
+            x.post = 0;
+            continue;
+        }
+        if (!strcmp(c, "time") || !strcmp(c, "otim")) {
+            if (!arg || gv_parse_int(arg, -100000000L, 100000000L, &v, NULL, 0) != 0) {
+                proto_printf(x.io, "Error (bad value): %s", rest);
+                continue;
+            }
+            *(c[0] == 't' ? &x.my_cs : &x.opp_cs) = v;
+            x.has_time = 1;
+            continue;
+        }
+        if (!strcmp(c, "lift")) {
+            if (arg)
+                cmd_lift(&x, arg);
+            continue;
+        }
+        if (!strcmp(c, "put") || !strcmp(c, "hover") || !strcmp(c, "xboard") ||
+            !strcmp(c, "accepted") || !strcmp(c, "rejected") || !strcmp(c, "computer") ||
+            !strcmp(c, "name") || !strcmp(c, "rating") || !strcmp(c, "ics") ||
+            !strcmp(c, "random") || !strcmp(c, "hard") || !strcmp(c, "easy") ||
+            !strcmp(c, "draw") || !strcmp(c, "cores") || !strcmp(c, "egtpath") ||
+            !strcmp(c, "."))
+            continue;
+        if (!strcmp(c, "protover")) {
+            cmd_protover(&x);
+            continue;
+        }
+        if (!strcmp(c, "?")) {
+            if (x.search == XB_THINKING)
+                gv_engine_stop(x.e);   /* its move arrives as the result event */
+            continue;
+        }
+        if (!strcmp(c, "quit"))
+            break;
+
+        /* Everything else changes the game or the settings: stop thinking first. */
+        stop_search(&x);
+        if (!strcmp(c, "usermove") || (n == 1 && is_move_like(c))) {
+            const char *mv = !strcmp(c, "usermove") ? arg : c;
+            if (!mv)
+                proto_printf(x.io, "Error (missing move): usermove");
+            else
+                cmd_usermove(&x, mv);
+        } else if (!strcmp(c, "new")) {
+            if (x.var != start_var)
+                make_engine(&x, start_var);
+            gv_engine_new_game(x.e);
+            x.force = 0, x.engine_side = 1, x.over = 0, x.sd = 0, x.analyze = 0;
+            x.has_time = 0;
+        } else if (!strcmp(c, "variant")) {
+            cmd_variant(&x, arg);
+        } else if (!strcmp(c, "force")) {
+            x.force = 1;
+        } else if (!strcmp(c, "go")) {
+            x.force = 0;
+            x.engine_side = x.g->to_move(gv_engine_state(x.e));
+            start_search(&x, 0);
+        } else if (!strcmp(c, "playother")) {
+            x.force = 0;
+            x.engine_side = 1 - x.g->to_move(gv_engine_state(x.e));
+        } else if (!strcmp(c, "white") || !strcmp(c, "black")) {
+            x.engine_side = c[0] == 'w' ? 1 : 0;   /* protocol 1: the engine plays the other */
+        } else if (!strcmp(c, "level")) {
+            if (cmd_level(&x, w, n) != 0)
+                proto_printf(x.io, "Error (bad time control): %s", rest);
+        } else if (!strcmp(c, "st")) {
+            char *end;
+            double s = arg ? strtod(arg, &end) : -1;
+            if (!arg || *end || !(s > 0 && s < 100000))
+                proto_printf(x.io, "Error (bad value): %s", rest);
+            else
+                x.st_ms = (int64_t)(s * 1000);
+        } else if (!strcmp(c, "sd")) {
+            if (!arg || gv_parse_int(arg, 1, 200, &v, NULL, 0) != 0)
+                proto_printf(x.io, "Error (bad value): %s", rest);
+            else
+                x.sd = (int)v;
+        } else if (!strcmp(c, "memory")) {
+            char err[GV_ERRLEN];
+            if (!arg || gv_parse_int(arg, 1, 1 << 20, &v, NULL, 0) != 0) {
+                proto_printf(x.io, "Error (bad value): %s", rest);
+            } else {
+                x.hash_mb = v > 4096 ? 4096 : (int)v;
+                char hv[16];
+                snprintf(hv, sizeof hv, "%d", x.hash_mb);
+                gv_engine_set_option(x.e, "hash", hv, err, sizeof err);
+            }
+        } else if (!strcmp(c, "option")) {
+            /* option Level=N */
+            char err[GV_ERRLEN];
+            if (arg && !strncmp(arg, "Level=", 6) &&
+                gv_engine_set_option(x.e, "level", arg + 6, err, sizeof err) == 0)
+                x.level = gv_engine_level(x.e);
+            else
+                proto_printf(x.io, "Error (unknown option): %s", rest);
+        } else if (!strcmp(c, "setboard")) {
+            cmd_setboard(&x, tail);
+        } else if (!strcmp(c, "undo")) {
+            take_back(&x, 1);
+        } else if (!strcmp(c, "remove")) {
+            take_back(&x, 2);
+        } else if (!strcmp(c, "result")) {
+            x.over = 1;
+        } else if (!strcmp(c, "analyze")) {
+            x.analyze = 1;
+            start_search(&x, 1);
+            continue;
+        } else if (!strcmp(c, "exit")) {
+            x.analyze = 0;
+        } else {
+            proto_printf(x.io, "Error (unknown command): %s", c);
+        }
+        /* Analysis goes on from the new position; thinking restarts only through moves. */
+        if (x.analyze && x.search == XB_IDLE && !x.over)
+            start_search(&x, 1);
+    }
+    stop_search(&x);
+    proto_io_free(x.io);
+    gv_engine_free(x.e);
+    free(x.scratch);
+    free(line);
+    return 0;
+}

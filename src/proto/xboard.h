@@ -1,0 +1,22 @@
+/* XBoard/WinBoard (CECP, protocol version 2) for Chu Shogi (`variant chu`, as XBoard 4.8+
+ * knows it) and Exaç (`variant exac`, defined for XBoard by the engine with `setup` and
+ * `piece`). See docs/xboard.md for every command. Illegal moves are answered with
+ * `Illegal move (reason): MOVE`, other bad commands with `Error (reason): COMMAND`; neither
+ * changes anything. */
+#ifndef GV_XBOARD_H
+#define GV_XBOARD_H
+
+#include <stdio.h>
+
+typedef struct gv_xboard_opts {
+    int level;               /* 1..10, 0 = 10 */
+    int hash_mb;             /* 0 = the engine's default (XBoard's `memory` overrides it) */
+    const char *variant;     /* the game before any `variant` command: "chu" (default) */
+    const char *rules[2];    /* rule options ("k=v,...") for chu and exac, or NULL */
+} gv_xboard_opts;
+
+/* Runs a session reading commands from in_fd and writing to out until `quit` or the end
+ * of input. Returns 0, or 1 if no engine could be created. */
+int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts);
+
+#endif
