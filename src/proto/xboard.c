@@ -448,6 +448,11 @@ int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
     for (;;) {
         gv_search_result r;
         proto_event ev = proto_next(x.io, line, PROTO_LINE_MAX + 1, &r);
+        if (ev == PROTO_EOF && x.search == XB_THINKING) {
+            /* Input ended while thinking: the move still comes (its clock bounds it). */
+            gv_engine_wait(x.e);
+            continue;
+        }
         if (ev == PROTO_EOF)
             break;
         if (ev == PROTO_RESULT) {
