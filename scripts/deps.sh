@@ -35,4 +35,10 @@ if [ ! -f tests/shogiops/node_modules/shogiops/package.json ]; then
   (cd tests/shogiops && npm ci --no-audit --no-fund --loglevel=error >&2) || \
     echo "deps: could not install shogiops; its cross-check test will be skipped" >&2
 fi
+# @sabaki/gtp: a GTP controller (MIT, test-only) that drives 'gravulien gtp' (ctest gtp_peer).
+if [ ! -f tests/gtp/node_modules/@sabaki/gtp/package.json ]; then
+  echo "deps: installing test dependency @sabaki/gtp (npm)" >&2
+  (cd tests/gtp && npm ci --no-audit --no-fund --loglevel=error >&2) || \
+    echo "deps: could not install @sabaki/gtp; the gtp_peer test will be skipped" >&2
+fi
 exit 0

@@ -12,7 +12,7 @@ const char *t_current;
 extern const t_case core_tests[], conformance_tests[], chu_perft_tests[], chu_rules_tests[],
     chu_notation_tests[], fuzz_tests[], exac_perft_tests[], exac_rules_tests[],
     exac_notation_tests[], grav_rules_tests[], grav_record_tests[], grav_flow_rules_tests[],
-    search_tests[], chu_search_tests[], exac_search_tests[], grav_ai_tests[], engine_tests[], proto_tests[];
+    search_tests[], chu_search_tests[], exac_search_tests[], grav_ai_tests[], engine_tests[], proto_tests[], gtp_tests[];
 
 static const struct {
     const char *name;
@@ -36,6 +36,7 @@ static const struct {
     {"grav_ai", grav_ai_tests},
     {"engine", engine_tests},
     {"proto", proto_tests},
+    {"gtp", gtp_tests},
 };
 
 int main(int argc, char **argv)

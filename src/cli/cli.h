@@ -31,5 +31,6 @@ int cli_bench(int argc, char **argv);
 int cli_think(int argc, char **argv);
 int cli_usi(int argc, char **argv);
 int cli_xboard(int argc, char **argv);
+int cli_gtp(int argc, char **argv);
 
 #endif

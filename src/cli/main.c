@@ -107,6 +107,8 @@ static void usage(FILE *f)
           "  xboard [--level 1..10] [--hash MB] [--variant chu|exac] [--rules k=v,...]\n"
           "        [--exac-rules k=v,...]\n"
           "        Chu Shogi and Exac engine speaking the XBoard/WinBoard protocol\n"
+          "  gtp [--level 1..10] [--seed S] [--size N] [--bonus sync|full] [--movetime MS]\n"
+          "        a GTP v2 engine for Grav on stdin/stdout (docs/gtp.md)\n"
           "  vectors grav FILE\n"
           "        replay Grav test vectors; one line per disagreement, then 'N passed, M failed'\n"
           "  games      list the games and their options\n"
@@ -153,6 +155,8 @@ int main(int argc, char **argv)
         return cli_usi(argc - 2, argv + 2);
     if (strcmp(cmd, "xboard") == 0)
         return cli_xboard(argc - 2, argv + 2);
+    if (strcmp(cmd, "gtp") == 0)
+        return cli_gtp(argc - 2, argv + 2);
     if (strcmp(cmd, "vectors") == 0)
         return cli_vectors(argc - 2, argv + 2);
     if (strcmp(cmd, "games") == 0)
