@@ -32,5 +32,6 @@ int cli_think(int argc, char **argv);
 int cli_usi(int argc, char **argv);
 int cli_xboard(int argc, char **argv);
 int cli_gtp(int argc, char **argv);
+int cli_match(int argc, char **argv);
 
 #endif

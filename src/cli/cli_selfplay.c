@@ -1,12 +1,12 @@
 /* gravulien selfplay: engine against engine, with openings drawn from a seed, and the
  * score with a 95% interval and an Elo estimate. */
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/match_stats.h"
 #include "core/gv_core.h"
 #include "engine/engine.h"
 
@@ -54,79 +54,18 @@ static int parse_player(const char *s, sp_player *p)
     return 0;
 }
 
-/* "10+0.1": seconds + increment seconds. */
-static int parse_tc(const char *s, int64_t *base, int64_t *inc)
-{
-    char *end;
-    double b = strtod(s, &end), i = 0;
-    if (end == s || b <= 0)
-        return -1;
-    if (*end == '+') {
-        const char *t = end + 1;
-        i = strtod(t, &end);
-        if (end == t || i < 0)
-            return -1;
-    }
-    if (*end)
-        return -1;
-    *base = (int64_t)(b * 1000);
-    *inc = (int64_t)(i * 1000);
-    return 0;
-}
-
-/* Openings never resign or pass, and never leave the opponent a win in one move. */
-static int is_opening_move(gv_engine *e, gv_move m)
-{
-    char txt[64];
-    if (gv_engine_move_text(e, m, txt, sizeof txt) < 0 || strstr(txt, "resign") ||
-        strstr(txt, "pass"))
-        return 0;
-    const gv_game *g = gv_engine_game(e);
-    void *st = gv_engine_scratch(e);
-    gv_move *replies = malloc(GV_MAX_MOVES * sizeof *replies);
-    if (!replies)
-        return 0;
-    g->make(st, m);
-    int ok = g->status(st, NULL) == GV_ONGOING;
-    int n = ok ? g->legal_moves(st, replies) : 0;
-    for (int i = 0; i < n && ok; i++) {
-        int opp = g->to_move(st);
-        g->make(st, replies[i]);
-        gv_result r;
-        if (g->status(st, &r) == GV_WIN && r.winner == opp)
-            ok = 0;
-        g->unmake(st);
-    }
-    g->unmake(st);
-    free(replies);
-    return ok;
-}
-
 /* Plays `plies` random moves drawn from seed on both engines. */
 static void play_opening(gv_engine *e[2], int plies, uint64_t seed)
 {
-    gv_rng rng;
-    gv_rng_seed(&rng, seed);
     const gv_game *g = gv_engine_game(e[0]);
-    gv_move *moves = malloc(GV_MAX_MOVES * sizeof *moves);
+    gv_move moves[128];
     char err[GV_ERRLEN];
-    for (int i = 0; i < plies && moves; i++) {
-        void *st = gv_engine_scratch(e[0]);
-        int n = g->legal_moves(st, moves);
-        if (n == 0)
-            break;
-        gv_move m = 0;
-        for (int tries = 0; tries < 32 && !m; tries++) {
-            gv_move c = moves[gv_rng_below(&rng, (uint32_t)n)];
-            if (is_opening_move(e[0], c))
-                m = c;
-        }
-        if (!m)
-            break;
-        gv_engine_play_move(e[0], m, err, sizeof err);
-        gv_engine_play_move(e[1], m, err, sizeof err);
+    int n = match_random_opening(g, gv_engine_scratch(e[0]), plies < 128 ? plies : 128, seed,
+                                 moves);
+    for (int i = 0; i < n; i++) {
+        gv_engine_play_move(e[0], moves[i], err, sizeof err);
+        gv_engine_play_move(e[1], moves[i], err, sizeof err);
     }
-    free(moves);
 }
 
 /* Plays game number gi; returns +1 if A won, 0 draw, -1 if A lost. */
@@ -272,15 +211,6 @@ static void *worker(void *arg)
     }
 }
 
-static double elo_of(double s)
-{
-    if (s <= 0.0005)
-        s = 0.0005;
-    if (s >= 0.9995)
-        s = 0.9995;
-    return -400.0 * log10(1.0 / s - 1.0);
-}
-
 int cli_selfplay(int argc, char **argv)
 {
     sp_match mt;
@@ -333,7 +263,7 @@ int cli_selfplay(int argc, char **argv)
         } else if (!strcmp(a, "--rules")) {
             mt.rules = v;
         } else if (!strcmp(a, "--tc")) {
-            if (parse_tc(v, &mt.tc_base, &mt.tc_inc) != 0)
+            if (match_parse_tc(v, &mt.tc_base, &mt.tc_inc) != 0)
                 return cli_usage_error("selfplay: bad time control '%s' (BASE+INC in seconds)", v);
         } else {
             return cli_usage_error("selfplay: bad option '%s %s'", a, v);
@@ -361,15 +291,12 @@ int cli_selfplay(int argc, char **argv)
     pthread_mutex_destroy(&mt.lock);
 
     /* Score of A with a 95% interval (normal approximation over game results). */
-    int n = mt.wins + mt.draws + mt.losses;
-    double s = n ? (mt.wins + 0.5 * mt.draws) / n : 0.5;
-    double var = n ? (mt.wins * (1 - s) * (1 - s) + mt.draws * (0.5 - s) * (0.5 - s) +
-                      mt.losses * s * s) / n : 0;
-    double half = n ? 1.96 * sqrt(var / n) : 0;
-    double lo = s - half < 0 ? 0 : s - half, hi = s + half > 1 ? 1 : s + half;
+    match_score sc;
+    match_score_compute(&sc, mt.wins, mt.draws, mt.losses);
     printf("A %s vs B %s: +%d =%d -%d of %d, score %.1f%% [95%%: %.1f%%, %.1f%%], "
            "Elo %+.0f [%+.0f, %+.0f]", mt.p[0].spec, mt.p[1].spec, mt.wins, mt.draws,
-           mt.losses, n, 100 * s, 100 * lo, 100 * hi, elo_of(s), elo_of(lo), elo_of(hi));
+           mt.losses, sc.games, 100 * sc.score, 100 * sc.lo, 100 * sc.hi, sc.elo, sc.elo_lo,
+           sc.elo_hi);
     if (mt.timeouts || mt.illegal)
         printf(", %d losses on time, %d illegal moves", mt.timeouts, mt.illegal);
     printf("\n");

@@ -102,6 +102,12 @@ static void usage(FILE *f)
           "        [--resign CP] [--hash MB] [--quiet]\n"
           "        engine against engine; SPEC is level=1..10[,nodes=N][,movetime=MS] or greedy;\n"
           "        prints A's score with a 95% interval and an Elo estimate\n"
+          "  match <chu|exac> --e1 CMD --e2 CMD [--p1 xboard|usi] [--p2 xboard|usi] [--games N]\n"
+          "        [--o1 NAME=VALUE] [--o2 NAME=VALUE]\n"
+          "        [--seed S] [--tc BASE+INC | --st SECONDS] [--openings PLIES] [--max-plies N]\n"
+          "        [--rules k=v,...] [--memory MB] [--refused loss|void] [--handshake SECONDS]\n"
+          "        [--log FILE] [--quiet]\n"
+          "        engine processes against each other, judged by our rules; see docs/match.md\n"
           "  usi [--level 1..10] [--hash MB] [--rules k=v,...]\n"
           "        Chu Shogi engine speaking USI (as lishogi drives engines) on stdin/stdout\n"
           "  xboard [--level 1..10] [--hash MB] [--variant chu|exac] [--rules k=v,...]\n"
@@ -155,6 +161,8 @@ int main(int argc, char **argv)
         return cli_usi(argc - 2, argv + 2);
     if (strcmp(cmd, "xboard") == 0)
         return cli_xboard(argc - 2, argv + 2);
+    if (strcmp(cmd, "match") == 0)
+        return cli_match(argc - 2, argv + 2);
     if (strcmp(cmd, "gtp") == 0)
         return cli_gtp(argc - 2, argv + 2);
     if (strcmp(cmd, "vectors") == 0)
