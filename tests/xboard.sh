@@ -58,6 +58,18 @@ play() {
 play chu 40
 grep -q '<first : feature .*variants="chu,exac"' "$dir/chu.debug" ||
   { echo "FAIL chu: no variants feature"; fail=1; }
+# Chu from a set-up position (a saved game with a FEN tag): XBoard sends it with setboard.
+cat >"$dir/setup.pgn" <<'EOF2'
+[Event "set-up position"]
+[Variant "chu"]
+[FEN "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I3PI3/PPPPPPP1PPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - - 0 1"]
+[SetUp "1"]
+
+*
+EOF2
+play chu 12 -loadGameFile "$dir/setup.pgn"
+grep -q '>first : setboard lfcsgekgscfl/.*/3I3PI3/PPPPPPP1PPPP/.* b ' "$dir/chu.debug" ||
+  { echo "FAIL chu: XBoard sent no setboard"; fail=1; }
 # Exac: defined by the engine (setup + piece); XBoard cannot judge its rules, so its own
 # claim test is off (as docs/xboard.md tells users).
 play exac 60 -testClaims false
