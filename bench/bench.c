@@ -155,13 +155,25 @@ int main(int argc, char **argv)
     int runs = argc > 1 ? atoi(argv[1]) : 7;
     if (runs < 1 || runs > 16)
         runs = 7;
-    bench_perft("chu", 4, runs);
-    bench_perft("exac", 4, runs);
-    bench_grav(runs);
-    bench_search("chu", chu_search_positions, 1000000, 1.5e6, runs < 5 ? runs : 5);
-    bench_search("exac", exac_search_positions, 3000000, 5e6, runs < 5 ? runs : 5);
-    bench_chu_eval();
-    bench_exac_eval();
-    bench_grav_mcts();
+    /* An optional second argument runs one part only: perft, grav, search, chu-search,
+     * exac-search, eval (the AI players' parts). */
+    const char *only = argc > 2 ? argv[2] : NULL;
+#define PART(name) (!only || !strcmp(only, name))
+    if (PART("perft")) {
+        bench_perft("chu", 4, runs);
+        bench_perft("exac", 4, runs);
+    }
+    if (PART("grav"))
+        bench_grav(runs);
+    if (PART("search") || PART("chu-search"))
+        bench_search("chu", chu_search_positions, 1000000, 1.5e6, runs < 5 ? runs : 5);
+    if (PART("search") || PART("exac-search"))
+        bench_search("exac", exac_search_positions, 3000000, 5e6, runs < 5 ? runs : 5);
+    if (PART("eval")) {
+        bench_chu_eval();
+        bench_exac_eval();
+        bench_grav_mcts();
+    }
+#undef PART
     return 0;
 }

@@ -660,6 +660,44 @@ static void test_quick_end_agrees_with_status(void)
     free(s);
 }
 
+/* The search's speed-up hooks agree with the game: key_after is the key exac_make sets
+ * (for every move), moves is legal_moves of a state that is not over, victim_values is
+ * victim_value move by move. */
+static void test_speed_hooks_agree_with_game(void)
+{
+    int np = npositions() / 4;
+    exac_pos *ps = malloc((size_t)np * sizeof *ps);
+    np = sample_positions(ps, np, 4242);
+    exac_state *s = new_state();
+    gv_move legal[GV_MAX_MOVES], fast[GV_MAX_MOVES];
+    int victims[GV_MAX_MOVES], bad = 0, checked = 0;
+    for (int i = 0; i < np && bad < 5; i++) {
+        s->pos = ps[i];
+        exac_state_reset(s);
+        int result;
+        if (gv_exac_hooks.quick_end(s, &result))
+            continue;
+        int n = exac_legal_moves(s, legal), k = gv_exac_hooks.moves(s, fast);
+        if (n != k || memcmp(legal, fast, (size_t)n * sizeof legal[0]) != 0)
+            bad++;
+        gv_exac_hooks.victim_values(s, legal, n, victims);
+        for (int j = 0; j < n; j++) {
+            if (victims[j] != gv_exac_hooks.victim_value(s, legal[j]))
+                bad++;
+            uint64_t want = gv_exac_hooks.key_after(s, legal[j]);
+            exac_make(s, legal[j]);
+            if (s->pos.key != want || want != exac_compute_key(&s->pos))
+                bad++;
+            exac_unmake(s);
+            checked++;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(checked > 1000);
+    free(s);
+    free(ps);
+}
+
 const t_case exac_search_tests[] = {
     T(test_gen_moves_same_sequence_as_per_piece_generator),
     T(test_captures_equal_filtered_generation),
@@ -676,5 +714,6 @@ const t_case exac_search_tests[] = {
     T(test_null_ok_refuses_few_pieces_and_parity),
     T(test_null_move_restores_state_and_hash),
     T(test_quick_end_agrees_with_status),
+    T(test_speed_hooks_agree_with_game),
     {0},
 };

@@ -3,6 +3,7 @@
  * root choice of levels 1-9. Legality and game end come from the game (game.h); the
  * hooks (search.h) only evaluate and sort. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,9 +99,9 @@ static int terminal_score(ab *a, int ply)
     return 0;
 }
 
-static inline int *hist_slot(ab *a, gv_move m)
+static inline int *hist_slot(ab *a, int side, gv_move m)
 {
-    return &a->history[a->g->to_move(a->st) & 1][m & (HIST_SIZE - 1)];
+    return &a->history[side & 1][m & (HIST_SIZE - 1)];
 }
 
 static void hist_update(int *slot, int bonus)
@@ -112,10 +113,15 @@ static void hist_update(int *slot, int bonus)
  * mover, killers, then history. */
 static void score_moves(ab *a, ab_ply *P, int n, gv_move ttm)
 {
+    int side = a->g->to_move(a->st);
+    if (a->h->victim_values)
+        a->h->victim_values(a->st, P->moves, n, P->victims);
+    else
+        for (int i = 0; i < n; i++)
+            P->victims[i] = a->h->victim_value(a->st, P->moves[i]);
     for (int i = 0; i < n; i++) {
         gv_move m = P->moves[i];
-        int v = a->h->victim_value(a->st, m);
-        P->victims[i] = v;
+        int v = P->victims[i];
         if (m == ttm)
             P->scores[i] = 1 << 30;
         else if (v > 0)
@@ -125,17 +131,41 @@ static void score_moves(ab *a, ab_ply *P, int n, gv_move ttm)
         else if (m == P->killers[1])
             P->scores[i] = (1 << 27) - 1;
         else
-            P->scores[i] = *hist_slot(a, m);
+            P->scores[i] = *hist_slot(a, side, m);
     }
 }
 
-/* Moves the best-scored of moves[i..n) to i and returns it. */
+/* Four scores side by side (GCC and Clang vector extension: SSE2 on x86-64). */
+typedef int32_t score4 __attribute__((vector_size(16)));
+
+static inline score4 load4(const int *p)
+{
+    score4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Moves the best-scored of moves[i..n) to i (the first of equals) and returns it. Four
+ * scores at a time: their maximum, then the first index holding it. */
 static gv_move pick_next(ab_ply *P, int i, int n)
 {
+    const int *sc = P->scores;
+    int top = sc[i], j = i + 1;
+    if (n - j >= 8) {
+        score4 m = load4(sc + j);
+        for (j += 4; j + 4 <= n; j += 4) {
+            score4 v = load4(sc + j);
+            score4 gt = v > m;
+            m = (v & gt) | (m & ~gt);
+        }
+        for (int k = 0; k < 4; k++)
+            top = m[k] > top ? m[k] : top;
+    }
+    for (; j < n; j++)
+        top = sc[j] > top ? sc[j] : top;
     int best = i;
-    for (int j = i + 1; j < n; j++)
-        if (P->scores[j] > P->scores[best])
-            best = j;
+    while (sc[best] != top)
+        best++;
     gv_move m = P->moves[best];
     int s = P->scores[best], v = P->victims[best];
     P->moves[best] = P->moves[i];
@@ -145,6 +175,43 @@ static gv_move pick_next(ab_ply *P, int i, int n)
     P->scores[i] = s;
     P->victims[i] = v;
     return m;
+}
+
+/* Starts loading the table entry of the state after move m into the cache. */
+static inline void prefetch_after(ab *a, gv_move m)
+{
+    gv_tt_prefetch(a->tt, a->h->key_after(a->st, m));
+}
+
+/* The move to search i-th: pick_next's. With the hooks' key_after, the move after it is
+ * picked already (the order is the same: the scores do not change during the loop) and
+ * the table entry after it prefetched, so that it is in the cache when its search starts
+ * -- most children probe the table at once and stop there or soon after. */
+static gv_move next_move(ab *a, ab_ply *P, int i, int n)
+{
+    if (!a->h->key_after)
+        return pick_next(P, i, n);
+    if (i == 0)
+        prefetch_after(a, pick_next(P, 0, n));
+    if (i + 1 < n)
+        prefetch_after(a, pick_next(P, i + 1, n));
+    return P->moves[i];
+}
+
+/* The legal moves of a state that quick_end found not over. */
+static int node_moves(ab *a, gv_move *out)
+{
+    return a->h->moves && a->h->quick_end ? a->h->moves(a->st, out)
+                                          : a->g->legal_moves(a->st, out);
+}
+
+/* Makes m, counts the node and, without key_after, prefetches the table entry. */
+static inline void make_move(ab *a, gv_move m)
+{
+    a->g->make(a->st, m);
+    a->nodes++;
+    if (!a->h->key_after)
+        gv_tt_prefetch(a->tt, a->g->hash(a->st));
 }
 
 static void pv_update(ab *a, int ply, gv_move m)
@@ -160,7 +227,8 @@ static void pv_update(ab *a, int ply, gv_move m)
 
 /* ---- Quiescence ---------------------------------------------------------------------- */
 
-static int qsearch(ab *a, int alpha, int beta, int ply, int qply)
+/* in_check: whether the side to move is in check, or -1 when not known yet. */
+static int qsearch(ab *a, int alpha, int beta, int ply, int qply, int in_check)
 {
     ab_ply *P = &a->ply[ply];
     P->npv = 0;
@@ -188,10 +256,10 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply)
 
     /* Step 2. In check near the horizon: every move is an answer; otherwise stand pat
      * and look at noisy moves only. */
-    int check = qply < QS_EVASION_PLIES && a->h->in_check(a->st);
+    int check = qply < QS_EVASION_PLIES && (in_check >= 0 ? in_check : a->h->in_check(a->st));
     int best, stand = 0, n;
     if (check) {
-        n = a->g->legal_moves(a->st, P->moves);
+        n = node_moves(a, P->moves);
         if (n == 0)
             return terminal_score(a, ply);
         best = -(GV_MATE - ply);
@@ -220,7 +288,7 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply)
     }
     int delta = (int)(DELTA_PAWNS * a->pawn);
     for (int i = 0; i < n; i++) {
-        gv_move m = pick_next(P, i, n);
+        gv_move m = next_move(a, P, i, n);
         if (!check) {
             int v = P->victims[i];
             /* Delta pruning: even winning the victim cannot reach alpha. */
@@ -230,10 +298,8 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply)
                 continue;
         }
         P->current = m;
-        a->g->make(a->st, m);
-        a->nodes++;
-        gv_tt_prefetch(a->tt, a->g->hash(a->st));
-        int s = -qsearch(a, -beta, -alpha, ply + 1, qply + 1);
+        make_move(a, m);
+        int s = -qsearch(a, -beta, -alpha, ply + 1, qply + 1, -1);
         a->g->unmake(a->st);
         if (a->stop)
             return 0;
@@ -270,7 +336,7 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
     if (check && ply < 2 * a->root_depth + 4)
         depth++;
     if (depth <= 0)
-        return qsearch(a, alpha, beta, ply, 0);
+        return qsearch(a, alpha, beta, ply, 0, check);
 
     /* Step 2. Ends the rules core decides without generating moves (a royal taken, a
      * bare king...); repetition and "no legal move" are decided in step 7. */
@@ -318,6 +384,7 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
         P->current = 0;
         a->h->make_null(a->st, undo);
         a->nodes++;
+        gv_tt_prefetch(a->tt, a->g->hash(a->st));
         int s = -pvs(a, -beta, -beta + 1, depth - 1 - R, ply + 1, 0);
         a->h->unmake_null(a->st, undo);
         if (a->stop)
@@ -327,7 +394,7 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
     }
 
     /* Step 7. Legal moves and the end of the game, as the rules decide. */
-    int n = a->g->legal_moves(a->st, P->moves);
+    int n = node_moves(a, P->moves);
     if (n == 0)
         return terminal_score(a, ply);
 
@@ -338,17 +405,18 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
     gv_move tried[64];
     int ntried = 0;
     for (int i = 0; i < n; i++) {
-        gv_move m = pick_next(P, i, n);
+        gv_move m = next_move(a, P, i, n);
         int quiet = P->victims[i] <= 0;
         int killer = m == P->killers[0] || m == P->killers[1];
-        /* Late move pruning: quiet moves far down the list near the horizon. */
+        /* Late move pruning: quiet moves far down the list near the horizon. The moves
+         * left are quiet too (captures, scored above 1 << 28, come before every quiet
+         * move but the table's) and nothing in this test changes when a move is pruned:
+         * they would all be pruned, so the loop ends here. */
         if (!pv && !check && quiet && depth <= LMP_DEPTH && searched > 0 &&
             quiets >= 4 + 3 * depth * depth && best > -GV_MATE_BOUND)
-            continue;
+            break;
         P->current = m;
-        a->g->make(a->st, m);
-        a->nodes++;
-        gv_tt_prefetch(a->tt, a->g->hash(a->st));
+        make_move(a, m);
         int nd = depth - 1, s;
         if (searched == 0) {
             s = -pvs(a, -beta, -alpha, nd, ply + 1, 1);
@@ -390,9 +458,10 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
                             P->killers[0] = m;
                         }
                         int bonus = depth * depth > 400 ? 400 : depth * depth;
-                        hist_update(hist_slot(a, m), bonus * 16);
+                        int side = a->g->to_move(a->st);
+                        hist_update(hist_slot(a, side, m), bonus * 16);
                         for (int k = 0; k < ntried - 1; k++)
-                            hist_update(hist_slot(a, tried[k]), -bonus * 16);
+                            hist_update(hist_slot(a, side, tried[k]), -bonus * 16);
                     }
                     break;
                 }

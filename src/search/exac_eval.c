@@ -1,7 +1,6 @@
-/* Exaç evaluation and alpha-beta hooks: every role's squares from whole-board shifts. */
-#include <string.h>
-
+/* Exaç evaluation and alpha-beta hooks: roles and reach of whole sides from the rules core. */
 #include "games/exac/exac.h"
+#include "games/exac/exac_bits.h"
 #include "search/exac_eval.h"
 
 /* ---- Tunables ------------------------------------------------------------------------ */
@@ -32,22 +31,9 @@ const gv_exac_weights gv_exac_weights_default = {
     .quiet_fade = 20,
 };
 
-/* ---- Whole-board shifts ---------------------------------------------------------------
- * Square x + 7y, bit sq of a 49-bit board; (dx, dy) = (1, 0) is towards file z, (0, 1)
- * towards rank 7. */
-#define FILE_G 0x0000040810204081ULL                   /* x = 0 */
-#define COLS_BELOW(k) (FILE_G * ((1ULL << (k)) - 1))    /* x < k */
-#define FILE_Z (FILE_G << 6)
-#define RANK_1 0x7FULL
-#define RANK_7 (0x7FULL << 42)
-#define CAMP_SECOND ((1ULL << 21) - 1)                  /* ranks 1-3 */
-#define CAMP_FIRST (EX_ALL & ~((1ULL << 28) - 1))       /* ranks 5-7 */
-
-#define INLINE static inline __attribute__((always_inline))
-
 /* Population count: the instruction when the build targets it (-mpopcnt), else a
  * branch-free SWAR count (faster than libgcc's __popcountdi2 call). */
-INLINE int pc(uint64_t b)
+EXAC_INLINE int pc(uint64_t b)
 {
 #ifdef __POPCNT__
     return __builtin_popcountll(b);
@@ -59,205 +45,50 @@ INLINE int pc(uint64_t b)
 #endif
 }
 
-/* The opponent's camp of side: where its pieces are Lapahs and camp parity is counted. */
-INLINE uint64_t enemy_camp(int side)
-{
-    return side == EX_FIRST ? CAMP_SECOND : CAMP_FIRST;
-}
-
-/* b moved by (dx, dy), |dx| <= 2; squares leaving the board vanish. */
-INLINE uint64_t sh(uint64_t b, int dx, int dy)
-{
-    if (dx > 0)
-        b &= COLS_BELOW(EX_N - dx);
-    else if (dx < 0)
-        b &= ~COLS_BELOW(-dx);
-    int s = dx + EX_N * dy;
-    return (s >= 0 ? b << s : b >> -s) & EX_ALL;
-}
-
-INLINE uint64_t shift_raw(uint64_t b, int s)
-{
-    return s >= 0 ? b << s : b >> -s;
-}
-
-/* Squares reached sliding from every square of g along (dx, dy) over empty squares, the
- * first occupied square included (Kogge-Stone fill; 3 doublings cover 7 squares). */
-INLINE uint64_t slide_all(uint64_t g, uint64_t empty, int dx, int dy)
-{
-    if (!g)
-        return 0;
-    uint64_t pro = empty & (dx > 0 ? ~FILE_G : dx < 0 ? ~FILE_Z : ~0ULL);
-    int s = dx + EX_N * dy;
-    g |= pro & shift_raw(g, s);
-    pro &= shift_raw(pro, s);
-    g |= pro & shift_raw(g, 2 * s);
-    pro &= shift_raw(pro, 2 * s);
-    g |= pro & shift_raw(g, 4 * s);
-    return sh(g, dx, dy);
-}
-
-INLINE uint64_t maj(uint64_t a, uint64_t b, uint64_t c)
-{
-    return (a & b) | (c & (a | b));
-}
-
-/* The pieces of one side by role (conditions of exac.md, on the whole board at once). */
-typedef struct roles {
-    uint64_t own, opp, empty;
-    uint64_t yachi, boosted, potersin, lapah;
-    uint64_t adrib[4];         /* a friendly piece on that side: N E S W */
-} roles;
-
-INLINE void roles_of(const exac_pos *p, int side, roles *r)
-{
-    uint64_t own = p->bb[side];
-    r->own = own;
-    r->opp = p->bb[!side];
-    r->empty = EX_ALL & ~(own | r->opp);
-    /* fX: squares whose neighbour in direction X holds a friendly piece. */
-    uint64_t fn = sh(own, 0, 1), fs = sh(own, 0, -1), fe = sh(own, -1, 0), fw = sh(own, 1, 0);
-    uint64_t fne = sh(own, -1, 1), fse = sh(own, -1, -1), fsw = sh(own, 1, -1),
-             fnw = sh(own, 1, 1);
-    r->adrib[0] = own & fn;
-    r->adrib[1] = own & fe;
-    r->adrib[2] = own & fs;
-    r->adrib[3] = own & fw;
-    r->yachi = own & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
-    /* At least 3 of 8 neighbours: ones + 2 * twos >= 3, from three carry-save adders. */
-    uint64_t s1 = fn ^ fe ^ fs, c1 = maj(fn, fe, fs);
-    uint64_t s2 = fw ^ fne ^ fse, c2 = maj(fw, fne, fse);
-    uint64_t s3 = fsw ^ fnw, c3 = fsw & fnw;
-    r->potersin = own & (maj(c1, c2, c3) | ((c1 | c2 | c3) & (s1 | s2 | s3)) | (s1 & s2 & s3));
-    uint64_t y = r->yachi, h = sh(y, 1, 0) | sh(y, -1, 0), v = y | h;
-    r->boosted = own & (h | sh(v, 0, 1) | sh(v, 0, -1));
-    r->lapah = own & enemy_camp(side);
-}
-
-/* Adrib leaps of pieces a towards a friend in direction (dx, dy); ab: those boosted. */
-INLINE uint64_t adrib_dir(uint64_t a, uint64_t ab, uint64_t empty, int dx, int dy)
-{
-    if (!a)
-        return 0;
-    int px = -dy, py = dx;
-    uint64_t r = sh(a, 2 * dx + px, 2 * dy + py) | sh(a, 2 * dx - px, 2 * dy - py);
-    if (ab) {
-        uint64_t k1 = sh(ab, 2 * dx + px, 2 * dy + py) & empty;
-        uint64_t k2 = sh(ab, 2 * dx - px, 2 * dy - py) & empty;
-        r |= sh(k1, dx, dy) | sh(k1, px, py) | sh(k2, dx, dy) | sh(k2, -px, -py);
-    }
-    return r;
-}
-
-INLINE uint64_t king_ring(uint64_t b)
-{
-    uint64_t h = sh(b, 1, 0) | sh(b, -1, 0), v = b | h;
-    return h | sh(v, 0, 1) | sh(v, 0, -1);
-}
-
-/* Union of the destinations of side's pieces on `from` (friendly squares included). */
-static uint64_t reach_of(const roles *r, int side, uint64_t from)
-{
-    uint64_t pcs = r->own & from, e = r->empty, b = r->boosted & pcs, t;
-
-    /* Step 1. Polus: one step forward, two when boosted and the first is empty. */
-    if (side == EX_FIRST)
-        t = sh(pcs, 0, -1) | sh(sh(b, 0, -1) & e, 0, -1);
-    else
-        t = sh(pcs, 0, 1) | sh(sh(b, 0, 1) & e, 0, 1);
-
-    /* Step 2. Yachi: orthogonal steps. */
-    uint64_t y = r->yachi & pcs;
-    if (y)
-        t |= sh(y, 1, 0) | sh(y, -1, 0) | sh(y, 0, 1) | sh(y, 0, -1);
-
-    /* Step 3. Perits slides away from its edges and Lapah rook slides; boosted Perits
-     * steps along its edges; Lapah diagonal steps, slides when boosted. */
-    uint64_t l = r->lapah & pcs;
-    t |= slide_all((pcs & FILE_G) | l, e, 1, 0) | slide_all((pcs & FILE_Z) | l, e, -1, 0) |
-         slide_all((pcs & RANK_1) | l, e, 0, 1) | slide_all((pcs & RANK_7) | l, e, 0, -1);
-    if (b) {
-        uint64_t v = b & (FILE_G | FILE_Z), hz = b & (RANK_1 | RANK_7);
-        t |= sh(v, 0, 1) | sh(v, 0, -1) | sh(hz, 1, 0) | sh(hz, -1, 0);
-    }
-    if (l) {
-        uint64_t lb = l & b, ls = l & ~b;
-        t |= sh(ls, 1, 1) | sh(ls, 1, -1) | sh(ls, -1, 1) | sh(ls, -1, -1);
-        if (lb)
-            t |= slide_all(lb, e, 1, 1) | slide_all(lb, e, 1, -1) | slide_all(lb, e, -1, 1) |
-                 slide_all(lb, e, -1, -1);
-    }
-
-    /* Step 4. Adrib: knight leaps towards each friendly orthogonal neighbour. */
-    t |= adrib_dir(r->adrib[0] & pcs, r->adrib[0] & b, e, 0, -1) |
-         adrib_dir(r->adrib[1] & pcs, r->adrib[1] & b, e, 1, 0) |
-         adrib_dir(r->adrib[2] & pcs, r->adrib[2] & b, e, 0, 1) |
-         adrib_dir(r->adrib[3] & pcs, r->adrib[3] & b, e, -1, 0);
-
-    /* Step 5. Potersin: king steps; boosted, the far squares through an empty neighbour. */
-    uint64_t q = r->potersin & pcs;
-    if (q) {
-        t |= king_ring(q);
-        uint64_t qb = q & b;
-        if (qb) {
-            uint64_t m;
-            m = sh(qb, 0, -1) & e, t |= sh(m, 0, -1);
-            m = sh(qb, 0, 1) & e, t |= sh(m, 0, 1);
-            m = sh(qb, 1, 0) & e, t |= sh(m, 1, 0);
-            m = sh(qb, -1, 0) & e, t |= sh(m, -1, 0);
-            m = sh(qb, 1, -1) & e, t |= sh(m, 1, 0) | sh(m, 0, -1);
-            m = sh(qb, 1, 1) & e, t |= sh(m, 1, 0) | sh(m, 0, 1);
-            m = sh(qb, -1, 1) & e, t |= sh(m, -1, 0) | sh(m, 0, 1);
-            m = sh(qb, -1, -1) & e, t |= sh(m, -1, 0) | sh(m, 0, -1);
-        }
-    }
-    return t;
-}
-
 /* Can side (r its roles), moving now, win at once by camp parity? a = the opponent's
  * pieces in its own camp, b = side's pieces there; after the move a == b >= 1 wins. */
-static int parity_win(const roles *r, int side)
+static int parity_win(const exac_roles *r, int side)
 {
-    uint64_t camp = enemy_camp(side), in = r->own & camp, out = r->own & ~camp;
+    uint64_t camp = exac_enemy_camp(side), in = r->own & camp, out = r->own & ~camp;
     int a = pc(r->opp & camp), d = a - pc(in);
     if (a < 1 || d < -1 || d > 2)
         return 0;
     switch (d) {
     case -1:   /* a piece leaves the camp (quietly or by a capture outside it) */
-        return (reach_of(r, side, in) & ~camp & ~r->own) != 0;
+        return (exac_reach(r, side, in) & ~camp & ~r->own) != 0;
     case 0:    /* a move that changes neither count */
-        return ((reach_of(r, side, out) & ~camp & ~r->own) |
-                (reach_of(r, side, in) & camp & r->empty)) != 0;
+        return ((exac_reach(r, side, out) & ~camp & ~r->own) |
+                (exac_reach(r, side, in) & camp & r->empty)) != 0;
     case 1:    /* a piece enters quietly, or one inside captures there (a stays >= 1) */
-        return (reach_of(r, side, out) & camp & r->empty) != 0 ||
-               (a >= 2 && (reach_of(r, side, in) & camp & r->opp) != 0);
+        return (exac_reach(r, side, out) & camp & r->empty) != 0 ||
+               (a >= 2 && (exac_reach(r, side, in) & camp & r->opp) != 0);
     default:   /* 2: a piece enters capturing */
-        return a >= 2 && (reach_of(r, side, out) & camp & r->opp) != 0;
+        return a >= 2 && (exac_reach(r, side, out) & camp & r->opp) != 0;
     }
 }
 
 uint64_t gv_exac_reach(const exac_pos *p, int side, uint64_t from)
 {
-    roles r;
-    roles_of(p, side, &r);
-    return reach_of(&r, side, from);
+    exac_roles r;
+    exac_roles_of(p, side, &r);
+    return exac_reach(&r, side, from);
 }
 
 int gv_exac_parity_win_now(const exac_pos *p, int side)
 {
-    roles r;
-    roles_of(p, side, &r);
+    exac_roles r;
+    exac_roles_of(p, side, &r);
     return parity_win(&r, side);
 }
 
 /* Camp-parity table entry for d = a - b (a >= 1), and the linear part's d in 0..12. */
-INLINE int par_entry(const int *table, int d)
+EXAC_INLINE int par_entry(const int *table, int d)
 {
     d = d < GV_EXAC_PAR_LO ? GV_EXAC_PAR_LO : d > GV_EXAC_PAR_HI ? GV_EXAC_PAR_HI : d;
     return table[d - GV_EXAC_PAR_LO];
 }
 
-INLINE int par_lin(int d)
+EXAC_INLINE int par_lin(int d)
 {
     return d < 0 ? 0 : d > 12 ? 12 : d;
 }
@@ -265,10 +96,10 @@ INLINE int par_lin(int d)
 int gv_exac_eval(const exac_pos *p, const gv_exac_weights *w)
 {
     int me = p->stm, op = !me;
-    roles rm, ro;
-    roles_of(p, me, &rm);
-    roles_of(p, op, &ro);
-    uint64_t reach_me = reach_of(&rm, me, EX_ALL), reach_op = reach_of(&ro, op, EX_ALL);
+    exac_roles rm, ro;
+    exac_roles_of(p, me, &rm);
+    exac_roles_of(p, op, &ro);
+    uint64_t reach_me = exac_reach(&rm, me, EX_ALL), reach_op = exac_reach(&ro, op, EX_ALL);
     int nm = pc(rm.own), no = pc(ro.own);
 
     /* Step 1. The side to move wins on this move: it topples a Yachi, takes the
@@ -291,7 +122,7 @@ int gv_exac_eval(const exac_pos *p, const gv_exac_weights *w)
 
     /* Step 4. Camp parity: d = (defenders in a camp) - (invaders there), for the mover
      * in the opponent's camp and for the opponent in the mover's camp. */
-    uint64_t campo = enemy_camp(me), campm = enemy_camp(op);
+    uint64_t campo = exac_enemy_camp(me), campm = exac_enemy_camp(op);
     int a = pc(ro.own & campo), dm = a - pc(rm.own & campo);
     int c = pc(rm.own & campm), dop = c - pc(ro.own & campm);
     if (a >= 1)
@@ -334,11 +165,11 @@ static int h_noisy_moves(void *st, gv_move *out)
     int n = exac_gen_captures(p, out), me = p->stm, k = 0;
     if (!n)
         return 0;
-    roles ro;
-    roles_of(p, !me, &ro);
+    exac_roles ro;
+    exac_roles_of(p, !me, &ro);
     if (pc(ro.own) <= 4)
         return n;
-    uint64_t keep = ~reach_of(&ro, !me, EX_ALL) | ro.yachi, camp = enemy_camp(me);
+    uint64_t keep = ~exac_reach(&ro, !me, EX_ALL) | ro.yachi, camp = exac_enemy_camp(me);
     int a = pc(ro.own & camp), b = pc(p->bb[me] & camp);
     for (int i = 0; i < n; i++) {
         int from = EX_FROM(out[i]), to = EX_TO(out[i]);
@@ -350,16 +181,15 @@ static int h_noisy_moves(void *st, gv_move *out)
 }
 
 /* Is the piece of `side` on sq a Yachi (3 of its 4 diagonal neighbours friendly)? */
-INLINE int is_yachi(const exac_pos *p, int side, int sq)
+EXAC_INLINE int is_yachi(const exac_pos *p, int side, int sq)
 {
     return pc(p->bb[side] & exac_diag_mask(sq)) >= 3;
 }
 
 /* A capture that wins at once scores GV_EXAC_WIN_VICTIM (so delta pruning keeps it);
  * otherwise the piece's worth at the opponent's piece count. */
-static int h_victim_value(const void *st, gv_move m)
+EXAC_INLINE int victim_value(const exac_pos *p, gv_move m)
 {
-    const exac_pos *p = &((const exac_state *)st)->pos;
     int me = p->stm, op = !me, from = EX_FROM(m), to = EX_TO(m);
     uint64_t theirs = p->bb[op], tb = EX_BIT(to);
     if (!(theirs & tb))
@@ -367,12 +197,24 @@ static int h_victim_value(const void *st, gv_move m)
     int no = pc(theirs);
     if (no <= 4 || is_yachi(p, op, to))
         return GV_EXAC_WIN_VICTIM;
-    uint64_t camp = enemy_camp(me), mine = (p->bb[me] & ~EX_BIT(from)) | tb;
+    uint64_t camp = exac_enemy_camp(me), mine = (p->bb[me] & ~EX_BIT(from)) | tb;
     int a = pc(theirs & ~tb & camp);
     if (a >= 1 && a == pc(mine & camp))
         return GV_EXAC_WIN_VICTIM;
     const int *mat = gv_exac_weights_default.material;
     return mat[no] - mat[no - 1];
+}
+
+static int h_victim_value(const void *st, gv_move m)
+{
+    return victim_value(&((const exac_state *)st)->pos, m);
+}
+
+static void h_victim_values(const void *st, const gv_move *moves, int n, int *out)
+{
+    const exac_pos *p = &((const exac_state *)st)->pos;
+    for (int i = 0; i < n; i++)
+        out[i] = victim_value(p, moves[i]);
 }
 
 /* The mover's worth at its side's piece count, more for a Yachi (moving it gives up its
@@ -394,14 +236,14 @@ static int h_in_check(const void *st)
     const exac_pos *p = &((const exac_state *)st)->pos;
     int me = p->stm;
     uint64_t own = p->bb[me];
-    uint64_t fne = sh(own, -1, 1), fse = sh(own, -1, -1), fsw = sh(own, 1, -1),
-             fnw = sh(own, 1, 1);
+    uint64_t fne = exac_sh(own, -1, 1), fse = exac_sh(own, -1, -1), fsw = exac_sh(own, 1, -1),
+             fnw = exac_sh(own, 1, 1);
     uint64_t y = own & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
     if (!y)
         return 0;
-    roles ro;
-    roles_of(p, !me, &ro);
-    return (reach_of(&ro, !me, EX_ALL) & y) != 0;
+    exac_roles ro;
+    exac_roles_of(p, !me, &ro);
+    return (exac_reach(&ro, !me, EX_ALL) & y) != 0;
 }
 
 /* Null move is refused with few pieces (zugzwang is likelier) and when the mover already
@@ -412,30 +254,20 @@ static int h_null_ok(const void *st)
     int me = p->stm;
     if (pc(p->bb[me]) < NULL_MIN_PIECES)
         return 0;
-    uint64_t camp = enemy_camp(me);
+    uint64_t camp = exac_enemy_camp(me);
     int a = pc(p->bb[!me] & camp);
     return !(a >= 1 && a == pc(p->bb[me] & camp));
 }
 
-/* Passes the turn as exac_make would for a move that neither moves nor captures: side
- * key, side to move, move number, toppled cleared, quiet counter + 1. The history ring
- * and ply are untouched (so repetition never matches across a null move: the side keys
- * differ). undo holds the whole exac_pos. */
+/* The rules core's null move (exac_make_null); undo holds the whole exac_pos. */
 static void h_make_null(void *st, void *undo)
 {
-    exac_pos *p = &((exac_state *)st)->pos;
-    memcpy(undo, p, sizeof *p);
-    p->key ^= exac_side_key();
-    if (p->stm == EX_SECOND)
-        p->movenum++;
-    p->stm = (uint8_t)!p->stm;
-    p->toppled = 0;
-    p->quiet++;
+    exac_make_null(st, undo);
 }
 
 static void h_unmake_null(void *st, const void *undo)
 {
-    memcpy(&((exac_state *)st)->pos, undo, sizeof(exac_pos));
+    exac_unmake_null(st, undo);
 }
 
 /* Every ending but "no legal move" (which needs move generation and never happens while
@@ -447,6 +279,17 @@ static int h_quick_end(void *st, int *result)
         return 0;
     *result = r.status == GV_DRAW ? 0 : r.winner == ((const exac_state *)st)->pos.stm ? 1 : -1;
     return 1;
+}
+
+/* Moves of a state h_quick_end found not over: no end checks left to make. */
+static int h_moves(void *st, gv_move *out)
+{
+    return exac_gen_moves(&((const exac_state *)st)->pos, out);
+}
+
+static uint64_t h_key_after(const void *st, gv_move m)
+{
+    return exac_key_after(&((const exac_state *)st)->pos, m);
 }
 
 const gv_ab_hooks gv_exac_hooks = {
@@ -462,4 +305,7 @@ const gv_ab_hooks gv_exac_hooks = {
     .null_undo_size = sizeof(exac_pos),
     .pawn = GV_EXAC_PAWN,
     .quick_end = h_quick_end,
+    .moves = h_moves,
+    .key_after = h_key_after,
+    .victim_values = h_victim_values,
 };

@@ -99,6 +99,15 @@ typedef struct gv_ab_hooks {
      * by a test that needs no move generation (a royal captured, a Yachi toppled...),
      * with *result = +1 (side to move won), -1 (lost) or 0 (draw). */
     int (*quick_end)(void *st, int *result);
+    /* Optional speed-ups; NULL = use the game's own functions.
+     * moves: the legal moves of a state quick_end found not over -- game->legal_moves
+     * without its game-end checks (room for GV_MAX_MOVES; needs quick_end).
+     * key_after: the hash game->hash would give after make(st, m) of a legal move m,
+     * without making it (the search prefetches table entries with it). */
+    int (*moves)(void *st, gv_move *out);
+    uint64_t (*key_after)(const void *st, gv_move m);
+    /* victim_values: victim_value of each of moves[0..n) into out, in one call. */
+    void (*victim_values)(const void *st, const gv_move *moves, int n, int *out);
 } gv_ab_hooks;
 
 /* The alpha-beta hooks of a game (search.c), or NULL for a game searched otherwise. */

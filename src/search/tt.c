@@ -1,6 +1,9 @@
 /* Transposition table: clusters of four 16-byte entries, replaced by depth and age. */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "search/tt.h"
 
@@ -13,11 +16,18 @@ gv_tt *gv_tt_new(size_t mb)
         return NULL;
     uint64_t bytes = (uint64_t)mb << 20;
     tt->n = bytes / sizeof(gv_tt_cluster);
-    tt->c = malloc(tt->n * sizeof(gv_tt_cluster));
+    /* Aligned to 2 MB and, on Linux, backed by huge pages where the system allows: a
+     * probe then rarely misses the TLB as well as the cache. */
+    size_t align = bytes >= (2u << 20) ? (size_t)2 << 20 : 64;
+    tt->c = aligned_alloc(align, (size_t)((bytes + align - 1) / align * align));
     if (!tt->c) {
         free(tt);
         return NULL;
     }
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (align > 64)
+        madvise(tt->c, (size_t)bytes, MADV_HUGEPAGE);
+#endif
     gv_tt_clear(tt);
     return tt;
 }

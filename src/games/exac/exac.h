@@ -71,12 +71,21 @@ typedef struct exac_dests {
     uint8_t boosted;
 } exac_dests;
 
+/* The pieces of one side by role, on the whole board at once (exac_bits.h builds it). */
+typedef struct exac_roles {
+    uint64_t own, opp, empty;
+    uint64_t yachi, boosted, potersin, lapah;
+    uint64_t adrib[4];      /* Adribs with a friendly piece on that side: N E S W */
+} exac_roles;
+
 /* exac_board.c */
 void exac_init_tables(void);
 extern const char exac_start_text[];
 uint64_t exac_piece_key(int side, int sq);
 uint64_t exac_side_key(void);
 uint64_t exac_compute_key(const exac_pos *p);
+/* The key p would have after move m of the side to move (what exac_make sets). */
+uint64_t exac_key_after(const exac_pos *p, gv_move m);
 int exac_set_text(exac_pos *p, const char *text, char *err, size_t errlen);
 int exac_get_text(const exac_pos *p, char *buf, size_t len);
 int exac_square_name(int sq, char *buf);              /* "v5"; returns 2 */
@@ -93,11 +102,23 @@ int exac_gen_moves(const exac_pos *p, gv_move *out);   /* ignores game end */
  * side not to move (the same set, possibly in another order), without generating the
  * quiet moves. out needs room for GV_MAX_MOVES; returns the count. Ignores game end. */
 int exac_gen_captures(const exac_pos *p, gv_move *out);
+/* Every square the pieces of r's side standing on `from` could move to if that side
+ * were to move (r from exac_roles_of, exac_bits.h), friendly squares included (the
+ * squares they defend): the union over the pieces' roles of exac_piece_dests' base and
+ * boosted squares, before friendly squares are removed. */
+uint64_t exac_reach(const exac_roles *r, int side, uint64_t from);
 
 /* exac_state.c */
 void exac_state_reset(exac_state *s);
 void exac_make(exac_state *s, gv_move m);
 void exac_unmake(exac_state *s);
+/* A null move for searches (not a move of the rules): passes the turn as exac_make would
+ * for a move that neither moves nor captures -- side key, side to move, move number,
+ * toppled cleared, quiet counter + 1 -- leaving the history ring and ply untouched (so
+ * repetition never matches across it: the side keys differ). *undo receives the position
+ * before it, which exac_unmake_null restores. */
+void exac_make_null(exac_state *s, exac_pos *undo);
+void exac_unmake_null(exac_state *s, const exac_pos *undo);
 gv_status exac_status(exac_state *s, gv_result *res);
 int exac_legal_moves(exac_state *s, gv_move *out);
 /* Decides every ending but "no legal move", in exac.md's order (the mover's win by rules

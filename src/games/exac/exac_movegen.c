@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "games/exac/exac.h"
+#include "games/exac/exac_bits.h"
 
 /* Directions: N (towards rank 1), NE, E, SE, S, SW, W, NW. */
 static const int dx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
@@ -242,52 +243,11 @@ void exac_piece_dests(const exac_pos *p, int sq, exac_dests *d)
  * not friendly for all moves), so each (origin, destination) pair comes from one offset
  * only. Slides of 3 squares or more, the only moves of no fixed offset, are filled along
  * their line and traced back to the first occupied square. (ox, oy) = (1, 0) is towards
- * file z, (0, 1) towards rank 7. */
-#define CB_INLINE static inline __attribute__((always_inline))
-#define CB_FILE_G 0x0000040810204081ULL                   /* x = 0 */
-#define CB_COLS_BELOW(k) (CB_FILE_G * ((1ULL << (k)) - 1)) /* x < k */
-#define CB_FILE_Z (CB_FILE_G << 6)
-#define CB_RANK_1 0x7FULL
-#define CB_RANK_7 (0x7FULL << 42)
-
-/* b moved by (ox, oy) with |ox| <= 3; squares leaving the board vanish. */
-CB_INLINE uint64_t bsh(uint64_t b, int ox, int oy)
-{
-    if (ox > 0)
-        b &= CB_COLS_BELOW(EX_N - ox);
-    else if (ox < 0)
-        b &= ~CB_COLS_BELOW(-ox);
-    int s = ox + EX_N * oy;
-    return (s >= 0 ? b << s : b >> -s) & EX_ALL;
-}
-
-CB_INLINE uint64_t braw(uint64_t b, int s)
-{
-    return s >= 0 ? b << s : b >> -s;
-}
-
-/* Squares reached sliding from every square of g along (ox, oy) over empty squares, the
- * first occupied square included (Kogge-Stone: 3 doublings cover the 7 squares). */
-CB_INLINE uint64_t bfill(uint64_t g, uint64_t empty, int ox, int oy)
-{
-    uint64_t pro = empty & (ox > 0 ? ~CB_FILE_G : ox < 0 ? ~CB_FILE_Z : ~0ULL);
-    int s = ox + EX_N * oy;
-    g |= pro & braw(g, s);
-    pro &= braw(pro, s);
-    g |= pro & braw(g, 2 * s);
-    pro &= braw(pro, 2 * s);
-    g |= pro & braw(g, 4 * s);
-    return bsh(g, ox, oy);
-}
-
-CB_INLINE uint64_t bmaj(uint64_t a, uint64_t b, uint64_t c)
-{
-    return (a & b) | (c & (a | b));
-}
+ * file z, (0, 1) towards rank 7; the shifts and the roles come from exac_bits.h. */
 
 /* Records the destinations t of moves whose origin is destination - delta: as moves in out
  * (dest NULL), or as destination sets per origin in dest. */
-CB_INLINE int emit(gv_move *out, uint64_t *dest, int n, uint64_t t, int delta)
+EXAC_INLINE int emit(gv_move *out, uint64_t *dest, int n, uint64_t t, int delta)
 {
     for (; t; t &= t - 1) {
         int to = __builtin_ctzll(t);
@@ -301,17 +261,17 @@ CB_INLINE int emit(gv_move *out, uint64_t *dest, int n, uint64_t t, int delta)
 
 /* Pieces g that have a move of offset (ox, oy), onto the wanted squares. */
 #define MOVES(g, ox, oy) \
-    (n = emit(out, dest, n, bsh((g), (ox), (oy)) & wanted, (ox) + EX_N * (oy)))
+    (n = emit(out, dest, n, exac_sh((g), (ox), (oy)) & wanted, (ox) + EX_N * (oy)))
 
 /* Slides of g along direction d = (ox, oy) that travel 3 squares or more and end on a
  * wanted square. */
-CB_INLINE int far_slides(gv_move *out, uint64_t *dest, int n, uint64_t g, uint64_t empty,
+EXAC_INLINE int far_slides(gv_move *out, uint64_t *dest, int n, uint64_t g, uint64_t empty,
                          uint64_t wanted, int d, int ox, int oy)
 {
-    g &= bsh(empty, -ox, -oy) & bsh(empty, -2 * ox, -2 * oy);
+    g &= exac_sh(empty, -ox, -oy) & exac_sh(empty, -2 * ox, -2 * oy);
     if (!g)
         return n;
-    uint64_t t = bfill(bsh(g, 2 * ox, 2 * oy), empty, ox, oy) & wanted;
+    uint64_t t = exac_fill(exac_sh(g, 2 * ox, 2 * oy), empty, ox, oy) & wanted;
     uint64_t occ = EX_ALL & ~empty;
     int back = (d + 4) & 7, up = back >= E_ && back <= SW_;
     for (; t; t &= t - 1) {
@@ -328,34 +288,26 @@ CB_INLINE int far_slides(gv_move *out, uint64_t *dest, int n, uint64_t g, uint64
 
 /* The moves of the side to move onto the squares `wanted` (never friendly ones): into out
  * (returns the count), or, when dest is not NULL, as destination sets per origin. */
-CB_INLINE int gen_shifts(const exac_pos *p, uint64_t wanted, gv_move *out, uint64_t *dest)
+EXAC_INLINE int gen_shifts(const exac_pos *p, uint64_t wanted, gv_move *out, uint64_t *dest)
 {
     int me = p->stm, n = 0;
-    uint64_t own = p->bb[me];
-    uint64_t empty = EX_ALL & ~(own | p->bb[!me]);
 
-    /* Step 1. Roles of every piece at once. fX: a friendly piece next to it towards X. */
-    uint64_t fn = bsh(own, 0, 1), fs = bsh(own, 0, -1), fe = bsh(own, -1, 0),
-             fw = bsh(own, 1, 0), fne = bsh(own, -1, 1), fse = bsh(own, -1, -1),
-             fsw = bsh(own, 1, -1), fnw = bsh(own, 1, 1);
-    uint64_t yachi = own & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
-    uint64_t s1 = fn ^ fe ^ fs, c1 = bmaj(fn, fe, fs), s2 = fw ^ fne ^ fse,
-             c2 = bmaj(fw, fne, fse), s3 = fsw ^ fnw, c3 = fsw & fnw;
-    uint64_t pot = own & (bmaj(c1, c2, c3) | ((c1 | c2 | c3) & (s1 | s2 | s3)) | (s1 & s2 & s3));
-    uint64_t yh = bsh(yachi, 1, 0) | bsh(yachi, -1, 0), yv = yachi | yh;
-    uint64_t boost = own & (yh | bsh(yv, 0, 1) | bsh(yv, 0, -1));
-    uint64_t lapah = own & camp_mask[!me], lapah_b = lapah & boost;
-    uint64_t an = own & fn, ae = own & fe, as = own & fs, aw = own & fw;    /* Adrib */
+    /* Step 1. Roles of every piece at once. */
+    exac_roles r;
+    exac_roles_of(p, me, &r);
+    uint64_t own = r.own, empty = r.empty, yachi = r.yachi, pot = r.potersin;
+    uint64_t boost = r.boosted, lapah = r.lapah, lapah_b = lapah & boost;
+    uint64_t an = r.adrib[0], ae = r.adrib[1], as = r.adrib[2], aw = r.adrib[3]; /* Adrib */
     uint64_t anb = an & boost, aeb = ae & boost, asb = as & boost, awb = aw & boost;
     uint64_t pot_b = pot & boost;
     /* Slide generators: Perits away from its edge, Lapah along the orthogonals. */
-    uint64_t gn = (own & CB_RANK_7) | lapah, gs = (own & CB_RANK_1) | lapah;
-    uint64_t ge = (own & CB_FILE_G) | lapah, gw = (own & CB_FILE_Z) | lapah;
-    uint64_t bv = boost & (CB_FILE_G | CB_FILE_Z), bh = boost & (CB_RANK_1 | CB_RANK_7);
+    uint64_t gn = (own & EXAC_RANK_7) | lapah, gs = (own & EXAC_RANK_1) | lapah;
+    uint64_t ge = (own & EXAC_FILE_G) | lapah, gw = (own & EXAC_FILE_Z) | lapah;
+    uint64_t bv = boost & (EXAC_FILE_G | EXAC_FILE_Z), bh = boost & (EXAC_RANK_1 | EXAC_RANK_7);
     /* e_X: the neighbour towards X is empty (the square a two-step move passes). */
-    uint64_t e_n = bsh(empty, 0, 1), e_s = bsh(empty, 0, -1), e_e = bsh(empty, -1, 0),
-             e_w = bsh(empty, 1, 0), e_ne = bsh(empty, -1, 1), e_se = bsh(empty, -1, -1),
-             e_sw = bsh(empty, 1, -1), e_nw = bsh(empty, 1, 1);
+    uint64_t e_n = exac_sh(empty, 0, 1), e_s = exac_sh(empty, 0, -1), e_e = exac_sh(empty, -1, 0),
+             e_w = exac_sh(empty, 1, 0), e_ne = exac_sh(empty, -1, 1), e_se = exac_sh(empty, -1, -1),
+             e_sw = exac_sh(empty, 1, -1), e_nw = exac_sh(empty, 1, 1);
 
     /* Step 2. One-square moves. Forward: every piece (Polus); the rest: Yachi,
      * Potersin, boosted Perits along its edge, slides; diagonals: Potersin, Lapah. */
@@ -397,10 +349,10 @@ CB_INLINE int gen_shifts(const exac_pos *p, uint64_t wanted, gv_move *out, uint6
      * slides of two squares share. */
     if (anb | asb | aeb | awb | lapah_b) {
         /* Boosted Adrib whose knight square (a, 2b) or (2a, b) is empty. */
-        uint64_t n_e = anb & bsh(empty, -1, 2), n_w = anb & bsh(empty, 1, 2);
-        uint64_t s_e = asb & bsh(empty, -1, -2), s_w = asb & bsh(empty, 1, -2);
-        uint64_t e_n2 = aeb & bsh(empty, -2, 1), e_s2 = aeb & bsh(empty, -2, -1);
-        uint64_t w_n2 = awb & bsh(empty, 2, 1), w_s2 = awb & bsh(empty, 2, -1);
+        uint64_t n_e = anb & exac_sh(empty, -1, 2), n_w = anb & exac_sh(empty, 1, 2);
+        uint64_t s_e = asb & exac_sh(empty, -1, -2), s_w = asb & exac_sh(empty, 1, -2);
+        uint64_t e_n2 = aeb & exac_sh(empty, -2, 1), e_s2 = aeb & exac_sh(empty, -2, -1);
+        uint64_t w_n2 = awb & exac_sh(empty, 2, 1), w_s2 = awb & exac_sh(empty, 2, -1);
         MOVES(n_e, 1, -3);
         MOVES(n_w, -1, -3);
         MOVES(s_e, 1, 3);
@@ -427,6 +379,88 @@ CB_INLINE int gen_shifts(const exac_pos *p, uint64_t wanted, gv_move *out, uint6
         n = far_slides(out, dest, n, lapah_b, empty, wanted, NW_, -1, -1);
     }
     return n;
+}
+
+/* ---- Reach: every destination of a set of pieces, friendly squares included --------- */
+
+/* Adrib leaps of pieces a towards a friend in direction (ox, oy); ab: those boosted. */
+EXAC_INLINE uint64_t adrib_reach(uint64_t a, uint64_t ab, uint64_t empty, int ox, int oy)
+{
+    if (!a)
+        return 0;
+    int px = -oy, py = ox;
+    uint64_t r = exac_sh(a, 2 * ox + px, 2 * oy + py) | exac_sh(a, 2 * ox - px, 2 * oy - py);
+    if (ab) {
+        uint64_t k1 = exac_sh(ab, 2 * ox + px, 2 * oy + py) & empty;
+        uint64_t k2 = exac_sh(ab, 2 * ox - px, 2 * oy - py) & empty;
+        r |= exac_sh(k1, ox, oy) | exac_sh(k1, px, py) | exac_sh(k2, ox, oy) |
+             exac_sh(k2, -px, -py);
+    }
+    return r;
+}
+
+EXAC_INLINE uint64_t king_ring(uint64_t b)
+{
+    uint64_t h = exac_sh(b, 1, 0) | exac_sh(b, -1, 0), v = b | h;
+    return h | exac_sh(v, 0, 1) | exac_sh(v, 0, -1);
+}
+
+uint64_t exac_reach(const exac_roles *r, int side, uint64_t from)
+{
+    uint64_t pcs = r->own & from, e = r->empty, b = r->boosted & pcs, t;
+
+    /* Step 1. Polus: one step forward, two when boosted and the first is empty. */
+    if (side == EX_FIRST)
+        t = exac_sh(pcs, 0, -1) | exac_sh(exac_sh(b, 0, -1) & e, 0, -1);
+    else
+        t = exac_sh(pcs, 0, 1) | exac_sh(exac_sh(b, 0, 1) & e, 0, 1);
+
+    /* Step 2. Yachi: orthogonal steps. */
+    uint64_t y = r->yachi & pcs;
+    if (y)
+        t |= exac_sh(y, 1, 0) | exac_sh(y, -1, 0) | exac_sh(y, 0, 1) | exac_sh(y, 0, -1);
+
+    /* Step 3. Perits slides away from its edges and Lapah rook slides; boosted Perits
+     * steps along its edges; Lapah diagonal steps, slides when boosted. */
+    uint64_t l = r->lapah & pcs;
+    t |= exac_fill((pcs & EXAC_FILE_G) | l, e, 1, 0) | exac_fill((pcs & EXAC_FILE_Z) | l, e, -1, 0) |
+         exac_fill((pcs & EXAC_RANK_1) | l, e, 0, 1) | exac_fill((pcs & EXAC_RANK_7) | l, e, 0, -1);
+    if (b) {
+        uint64_t v = b & (EXAC_FILE_G | EXAC_FILE_Z), hz = b & (EXAC_RANK_1 | EXAC_RANK_7);
+        t |= exac_sh(v, 0, 1) | exac_sh(v, 0, -1) | exac_sh(hz, 1, 0) | exac_sh(hz, -1, 0);
+    }
+    if (l) {
+        uint64_t lb = l & b, ls = l & ~b;
+        t |= exac_sh(ls, 1, 1) | exac_sh(ls, 1, -1) | exac_sh(ls, -1, 1) | exac_sh(ls, -1, -1);
+        if (lb)
+            t |= exac_fill(lb, e, 1, 1) | exac_fill(lb, e, 1, -1) | exac_fill(lb, e, -1, 1) |
+                 exac_fill(lb, e, -1, -1);
+    }
+
+    /* Step 4. Adrib: knight leaps towards each friendly orthogonal neighbour. */
+    t |= adrib_reach(r->adrib[0] & pcs, r->adrib[0] & b, e, 0, -1) |
+         adrib_reach(r->adrib[1] & pcs, r->adrib[1] & b, e, 1, 0) |
+         adrib_reach(r->adrib[2] & pcs, r->adrib[2] & b, e, 0, 1) |
+         adrib_reach(r->adrib[3] & pcs, r->adrib[3] & b, e, -1, 0);
+
+    /* Step 5. Potersin: king steps; boosted, the far squares through an empty neighbour. */
+    uint64_t q = r->potersin & pcs;
+    if (q) {
+        t |= king_ring(q);
+        uint64_t qb = q & b;
+        if (qb) {
+            uint64_t m;
+            m = exac_sh(qb, 0, -1) & e, t |= exac_sh(m, 0, -1);
+            m = exac_sh(qb, 0, 1) & e, t |= exac_sh(m, 0, 1);
+            m = exac_sh(qb, 1, 0) & e, t |= exac_sh(m, 1, 0);
+            m = exac_sh(qb, -1, 0) & e, t |= exac_sh(m, -1, 0);
+            m = exac_sh(qb, 1, -1) & e, t |= exac_sh(m, 1, 0) | exac_sh(m, 0, -1);
+            m = exac_sh(qb, 1, 1) & e, t |= exac_sh(m, 1, 0) | exac_sh(m, 0, 1);
+            m = exac_sh(qb, -1, 1) & e, t |= exac_sh(m, -1, 0) | exac_sh(m, 0, 1);
+            m = exac_sh(qb, -1, -1) & e, t |= exac_sh(m, -1, 0) | exac_sh(m, 0, -1);
+        }
+    }
+    return t;
 }
 
 /* The captures of the side to move (see exac.h), by whole-board shifts. */

@@ -20,18 +20,17 @@ void exac_make(exac_state *s, gv_move m)
     h->toppled_before = p->toppled;
     h->quiet_before = p->quiet;
     h->captured = (p->bb[them] >> to & 1) != 0;
+    p->key = exac_key_after(p, m);
     p->toppled = 0;
     if (h->captured) {
         /* Rule 1 looks at the captured piece in the position before the move. */
         p->toppled = __builtin_popcountll(p->bb[them] & exac_diag_mask(to)) >= 3;
         p->bb[them] &= ~EX_BIT(to);
-        p->key ^= exac_piece_key(them, to);
         p->quiet = 0;
     } else {
         p->quiet++;
     }
     p->bb[me] ^= EX_BIT(from) | EX_BIT(to);
-    p->key ^= exac_piece_key(me, from) ^ exac_piece_key(me, to) ^ exac_side_key();
     if (me == EX_SECOND)
         p->movenum++;
     p->stm = (uint8_t)them;
@@ -55,6 +54,23 @@ void exac_unmake(exac_state *s)
     p->toppled = h->toppled_before;
     p->quiet = h->quiet_before;
     memset(h, 0, sizeof *h);
+}
+
+void exac_make_null(exac_state *s, exac_pos *undo)
+{
+    exac_pos *p = &s->pos;
+    *undo = *p;
+    p->key ^= exac_side_key();
+    if (p->stm == EX_SECOND)
+        p->movenum++;
+    p->stm = (uint8_t)!p->stm;
+    p->toppled = 0;
+    p->quiet++;
+}
+
+void exac_unmake_null(exac_state *s, const exac_pos *undo)
+{
+    s->pos = *undo;
 }
 
 int exac_mover_wins(const exac_pos *p, const char **reason)
