@@ -101,4 +101,40 @@ grep -q "Illegal move" "$out" || { echo "FAIL play: illegal move not reported"; 
 grep -q "no piece on 7i" "$out" || { echo "FAIL play: reason for illegal 7i7h missing"; fail=1; }
 echo "ok   play scripted"
 
+# record: check, replay and convert game records (docs/records.md)
+REC="$(cd "$(dirname "$0")" && pwd)/data/records"
+tmpk=$(mktemp) tmpu=$(mktemp)
+run 0 "record chu check KIF" "$BIN" record chu check "$REC/chu-2.kif" &&
+  last_line_is "record check kif" "ok: 508 moves, result 0-1 (royal captured)"
+run 0 "record chu convert KIF to USI" "$BIN" record chu convert "$REC/chu-1.kif" --out "$tmpu"
+head -n 1 "$tmpu" | grep -q '^\[Game "Chu Shogi"\]$' || { echo "FAIL record convert: no Game tag"; fail=1; }
+run 0 "record chu convert USI to KIF" "$BIN" record chu convert "$tmpu" --out "$tmpk"
+# shogiops writes an empty 手合割 for the start; ours names it (docs/records.md)
+if [ "$(tail -n +2 "$tmpk")" != "$(tail -n +2 "$REC/chu-1.kif")" ] || [ "$(head -n 1 "$tmpk")" != "手合割：中将棋" ]; then
+  echo "FAIL record chu KIF -> USI -> KIF differs from shogiops' KIF"; fail=1
+fi
+run 0 "record chu check USI" "$BIN" record chu check "$tmpu" && last_line_is "record check usi" "ok: 120 moves, result * (going on)"
+sed 's/^   3   7十奔王 （←6十）$/   3   7十奔王 （←6九）/' "$REC/chu-1.kif" >"$tmpk"
+run 1 "record chu check refuses a bad move" "$BIN" record chu check "$tmpk"
+grep -q "^refused: move 3 (Sente) '7十奔王 （←6九）': " "$out" || { echo "FAIL record refusal line:"; cat "$out"; fail=1; }
+run 1 "record convert refuses too" "$BIN" record chu convert "$tmpk" && one_line_error "record convert refused" "move 3 (Sente)"
+run 0 "record chu replay" "$BIN" record chu replay "$REC/chu-4.kif" && last_line_is "record replay" "result 0-1 (royal captured)"
+grep -q '^1\. [0-9]' "$out" || { echo "FAIL record replay: no move lines"; fail=1; }
+run 0 "record exac check" "$BIN" record exac check "$REC/exac-1.pgn" && last_line_is "record exac" "ok: 54 moves, result 0-1 (yachi toppled)"
+run 0 "record exac convert" "$BIN" record exac convert "$REC/exac-1.pgn"
+cmp -s "$out" "$REC/exac-1.pgn" || { echo "FAIL record exac convert is not canonical"; fail=1; }
+run 0 "record grav check" "$BIN" record grav check "$REC/grav-1.json" && last_line_is "record grav" "ok: 300 moves, result * (going on)"
+run 0 "record grav convert" "$BIN" record grav convert "$REC/grav-1.json" --to json
+cmp -s "$out" "$REC/grav-1.json" || { echo "FAIL record grav convert is not canonical"; fail=1; }
+run 1 "record wrong game" "$BIN" record exac check "$REC/grav-1.json" && grep -q "^refused: this looks like a Grav record" "$out" || { echo "FAIL record wrong game"; fail=1; }
+run 1 "record missing file" "$BIN" record chu check "$REC/none.kif" && one_line_error "record missing file" "cannot read"
+run 2 "record bad format" "$BIN" record exac convert "$REC/exac-1.pgn" --to kif && one_line_error "record bad format" "written as pgn"
+run 2 "record bad action" "$BIN" record chu frobnicate "$REC/chu-1.kif" && one_line_error "record bad action" "unknown action"
+run 2 "record missing arguments" "$BIN" record chu check
+run 2 "record --to without convert" "$BIN" record chu check "$REC/chu-1.kif" --to kif
+printf '1. 7i7h 2. 6d6e\n' | "$BIN" record chu convert - --to kif >"$out" 2>"$err"
+[ $? -eq 0 ] && grep -q '^まで2手で中断$' "$out" || { echo "FAIL record from stdin"; fail=1; }
+echo "ok   record from stdin"
+rm -f "$tmpk" "$tmpu"
+
 exit $fail

@@ -12,7 +12,8 @@ const char *t_current;
 extern const t_case core_tests[], conformance_tests[], chu_perft_tests[], chu_rules_tests[],
     chu_notation_tests[], fuzz_tests[], exac_perft_tests[], exac_rules_tests[],
     exac_notation_tests[], grav_rules_tests[], grav_record_tests[], grav_flow_rules_tests[],
-    search_tests[], chu_search_tests[], exac_search_tests[], grav_ai_tests[], engine_tests[], proto_tests[], gtp_tests[];
+    search_tests[], chu_search_tests[], exac_search_tests[], grav_ai_tests[], engine_tests[], proto_tests[], gtp_tests[],
+    record_tests[];
 
 static const struct {
     const char *name;
@@ -37,6 +38,7 @@ static const struct {
     {"engine", engine_tests},
     {"proto", proto_tests},
     {"gtp", gtp_tests},
+    {"record", record_tests},
 };
 
 int main(int argc, char **argv)

@@ -33,5 +33,6 @@ int cli_usi(int argc, char **argv);
 int cli_xboard(int argc, char **argv);
 int cli_gtp(int argc, char **argv);
 int cli_match(int argc, char **argv);
+int cli_record(int argc, char **argv);
 
 #endif

@@ -115,6 +115,8 @@ static void usage(FILE *f)
           "        Chu Shogi and Exac engine speaking the XBoard/WinBoard protocol\n"
           "  gtp [--level 1..10] [--seed S] [--size N] [--bonus sync|full] [--movetime MS]\n"
           "        a GTP v2 engine for Grav on stdin/stdout (docs/gtp.md)\n"
+          "  record <game> check|replay|convert FILE [--to kif|usi|pgn|json] [--out FILE]\n"
+          "        read a game record (KIF or USI list, Exac PGN, Grav JSON); see docs/records.md\n"
           "  vectors grav FILE\n"
           "        replay Grav test vectors; one line per disagreement, then 'N passed, M failed'\n"
           "  games      list the games and their options\n"
@@ -167,6 +169,8 @@ int main(int argc, char **argv)
         return cli_gtp(argc - 2, argv + 2);
     if (strcmp(cmd, "vectors") == 0)
         return cli_vectors(argc - 2, argv + 2);
+    if (strcmp(cmd, "record") == 0)
+        return cli_record(argc - 2, argv + 2);
     if (strcmp(cmd, "games") == 0)
         return cmd_games();
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
