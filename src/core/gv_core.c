@@ -64,3 +64,49 @@ int gv_parse_int(const char *s, long lo, long hi, long *out, char *err, size_t e
     *out = v;
     return 0;
 }
+
+int gv_read_tag(const char **sp, int line, int utf8_names, char *name, size_t nlen, char *value,
+                size_t vlen, char *err, size_t errlen)
+{
+    const char *s = *sp + 1;
+    size_t n = 0;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    while (isalnum((unsigned char)*s) || *s == '_' || (utf8_names && (unsigned char)*s >= 0x80)) {
+        if (n + 1 >= nlen)
+            return gv_err(err, errlen, "line %d: tag name longer than %zu characters", line,
+                          nlen - 1);
+        name[n++] = *s++;
+    }
+    name[n] = 0;
+    if (!n)
+        return gv_err(err, errlen, "line %d: a tag needs a name: [Name \"value\"]", line);
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s != '"')
+        return gv_err(err, errlen, "line %d: tag %s: the value must be in double quotes", line,
+                      name);
+    s++;
+    n = 0;
+    for (;; s++) {
+        if (!*s || *s == '\n' || *s == '\r')
+            return gv_err(err, errlen, "line %d: tag %s: the value's closing quote is missing",
+                          line, name);
+        if (*s == '"')
+            break;
+        if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
+            s++;
+        if (n + 1 >= vlen)
+            return gv_err(err, errlen, "line %d: tag %s: value longer than %zu characters", line,
+                          name, vlen - 1);
+        value[n++] = *s;
+    }
+    value[n] = 0;
+    s++;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s != ']')
+        return gv_err(err, errlen, "line %d: tag %s: ']' expected after the value", line, name);
+    *sp = s + 1;
+    return 0;
+}

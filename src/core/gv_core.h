@@ -37,4 +37,11 @@ uint32_t gv_rng_below(gv_rng *r, uint32_t n);
  * success, -1 (with a message in err) otherwise. */
 int gv_parse_int(const char *s, long lo, long hi, long *out, char *err, size_t errlen);
 
+/* Reads a PGN-style tag pair `[Name "value"]` at *s (which points at '['); `\"` and `\\`
+ * escape inside the value. Names are letters, digits and '_' (and bytes >= 0x80 when
+ * utf8_names). On success *s is past the ']' and 0 is returned; otherwise -1 with
+ * "line L: ..." in err. */
+int gv_read_tag(const char **s, int line, int utf8_names, char *name, size_t nlen, char *value,
+                size_t vlen, char *err, size_t errlen);
+
 #endif

@@ -362,53 +362,6 @@ static void skip_line(reader *in)
         in->s++;
 }
 
-/* Reads `[Name "value"]` at in->s. Returns 0, or -1 with a message. */
-static int read_tag(reader *in, char *name, size_t nlen, char *value, size_t vlen, char *err,
-                    size_t errlen)
-{
-    const char *s = in->s + 1;
-    size_t n = 0;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    while (isalnum((unsigned char)*s) || *s == '_' || (unsigned char)*s >= 0x80) {
-        if (n + 1 >= nlen)
-            return gv_err(err, errlen, "line %d: tag name longer than %zu bytes", in->line,
-                          nlen - 1);
-        name[n++] = *s++;
-    }
-    name[n] = 0;
-    if (!n)
-        return gv_err(err, errlen, "line %d: a tag needs a name: [Name \"value\"]", in->line);
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (*s != '"')
-        return gv_err(err, errlen, "line %d: tag %s: the value must be in double quotes",
-                      in->line, name);
-    s++;
-    n = 0;
-    for (;; s++) {
-        if (!*s || *s == '\n' || *s == '\r')
-            return gv_err(err, errlen, "line %d: tag %s: the closing quote is missing",
-                          in->line, name);
-        if (*s == '"')
-            break;
-        if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
-            s++;
-        if (n + 1 >= vlen)
-            return gv_err(err, errlen, "line %d: tag %s: value longer than %zu bytes", in->line,
-                          name, vlen - 1);
-        value[n++] = *s;
-    }
-    value[n] = 0;
-    s++;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (*s != ']')
-        return gv_err(err, errlen, "line %d: tag %s: ']' expected after the value", in->line,
-                      name);
-    in->s = s + 1;
-    return 0;
-}
 
 /* Copies a tag value into a field of cap bytes. Returns 0, or -1 when it does not fit. */
 static int put_field(char *field, size_t cap, const char *value, int line, const char *name,
@@ -501,7 +454,7 @@ int chu_record_read_usi(chu_state *work, const char *text, gv_record *r, char *e
             break;
         char name[GV_REC_TAG], value[GV_REC_START];
         int line = in.line;
-        if (read_tag(&in, name, sizeof name, value, sizeof value, err, errlen) < 0)
+        if (gv_read_tag(&in.s, in.line, 1, name, sizeof name, value, sizeof value, err, errlen) < 0)
             return -1;
         int k = reserved_index(name);
         if (k >= 0) {

@@ -274,52 +274,6 @@ static void skip_line(rec_in *in)
         in->s++;
 }
 
-/* Reads one `[Name "value"]` into name and value. Returns 0, or -1 with a message. */
-static int read_tag(rec_in *in, char *name, char *value, char *err, size_t errlen)
-{
-    const char *s = in->s + 1;
-    size_t n = 0;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    while (isalnum((unsigned char)*s) || *s == '_') {
-        if (n + 1 >= EX_TAG_NAME)
-            return gv_err(err, errlen, "line %d: tag name longer than %d characters", in->line,
-                          EX_TAG_NAME - 1);
-        name[n++] = *s++;
-    }
-    name[n] = 0;
-    if (!n)
-        return gv_err(err, errlen, "line %d: a tag needs a name: [Name \"value\"]", in->line);
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (*s != '"')
-        return gv_err(err, errlen, "line %d: tag %s: the value must be in double quotes",
-                      in->line, name);
-    s++;
-    n = 0;
-    for (;; s++) {
-        if (!*s || *s == '\n' || *s == '\r')
-            return gv_err(err, errlen, "line %d: tag %s: the value's closing quote is missing",
-                          in->line, name);
-        if (*s == '"')
-            break;
-        if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
-            s++;
-        if (n + 1 >= EX_TAG_VALUE)
-            return gv_err(err, errlen, "line %d: tag %s: value longer than %d characters",
-                          in->line, name, EX_TAG_VALUE - 1);
-        value[n++] = *s;
-    }
-    value[n] = 0;
-    s++;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (*s != ']')
-        return gv_err(err, errlen, "line %d: tag %s: ']' expected after the value", in->line,
-                      name);
-    in->s = s + 1;
-    return 0;
-}
 
 /* Files the tag name/value into r. Returns 0, or -1 with a message. */
 static int store_tag(exac_record *r, int line, const char *name, const char *value,
@@ -411,7 +365,7 @@ int exac_record_read(exac_state *work, const char *text, exac_record *r, char *e
             break;
         char name[EX_TAG_NAME], value[EX_TAG_VALUE];
         int line = in.line;
-        if (read_tag(&in, name, value, err, errlen) < 0 ||
+        if (gv_read_tag(&in.s, in.line, 0, name, EX_TAG_NAME, value, EX_TAG_VALUE, err, errlen) < 0 ||
             store_tag(r, line, name, value, &seen, err, errlen) < 0)
             return -1;
     }
