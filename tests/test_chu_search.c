@@ -173,7 +173,7 @@ static void test_captures_equal_filtered_full_generation(void)
 
 /* A board with each square filled at random (about 45% of them, every piece type of
  * both colours, promoted types included), a random side to move, counter-strike square
- * and options. Only for move generation: counts and key are not kept. */
+ * and options; counts, royals, key and occupancy follow the board (chu_pos_sync). */
 static void random_board(chu_pos *p, gv_rng *r)
 {
     memset(p, 0, sizeof *p);
@@ -196,6 +196,7 @@ static void random_board(chu_pos *p, gv_rng *r)
         p->cs = CHU_SQ(gv_rng_below(r, CHU_N), gv_rng_below(r, CHU_N));
     p->opt.lion_double_jcsa = (uint8_t)gv_rng_below(r, 2);
     p->opt.promotion_msm = (uint8_t)gv_rng_below(r, 2);
+    chu_pos_sync(p);
 }
 
 /* The same on random boards, where every piece type meets every kind of neighbour, edge
@@ -215,6 +216,75 @@ static void test_captures_equal_filtered_full_generation_on_random_boards(void)
     CHECK(cs->captures > 10 * cs->positions);
     free(cs);
     free(st);
+}
+
+/* chu_gen_quiet_promotions lists, in the same order, the moves of chu_gen_moves that
+ * promote without capturing, of the pieces of the asked types: every type, and the
+ * Kirin and Phoenix of the noisy-move hook. */
+static void check_quiet_promotions(chu_state *st, void *ctx)
+{
+    cap_stats *cs = ctx;
+    const chu_pos *p = &st->pos;
+    const uint64_t masks[2] = {((1ULL << CHU_NTYPES) - 1) & ~1ULL,
+                               1ULL << CT_KIRIN | 1ULL << CT_PHOENIX};
+    for (int k = 0; k < 2; k++) {
+        int n = chu_gen_moves(p, cs->full), want = 0;
+        for (int i = 0; i < n; i++) {
+            gv_move m = cs->full[i];
+            if ((CHU_FLAGS(m) & CHU_MF_PROMO) && !is_capture(p, m) &&
+                (masks[k] >> CHU_TYPE(p->board[CHU_FROM(m)]) & 1))
+                cs->full[want++] = m;
+        }
+        int got = chu_gen_quiet_promotions(p, masks[k], cs->caps);
+        cs->positions++;
+        cs->captures += got;
+        if (got != want || memcmp(cs->full, cs->caps, (size_t)got * sizeof(gv_move)) != 0) {
+            if (cs->mismatches++ < 3) {
+                char sfen[512];
+                chu_get_sfen(p, sfen, sizeof sfen);
+                fprintf(stderr, "  quiet promotions differ (%d listed, %d filtered) in %s\n",
+                        got, want, sfen);
+            }
+        }
+    }
+}
+
+static void test_quiet_promotions_equal_filtered_full_generation(void)
+{
+    cap_stats *cs = calloc(1, sizeof *cs);
+    walk_games(slow_tests() ? 60 : 10, 250, check_quiet_promotions, cs);
+    chu_state *st = malloc(sizeof *st);
+    gv_rng r;
+    gv_rng_seed(&r, 0x9A0Au);
+    for (int i = 0; i < (slow_tests() ? 5000 : 500); i++) {
+        random_board(&st->pos, &r);
+        check_quiet_promotions(st, cs);
+    }
+    CHECK_EQ_INT(cs->mismatches, 0);
+    CHECK(cs->captures > 100);   /* promotions were found */
+    free(st);
+    free(cs);
+}
+
+/* The occupancy bits (and counts, royals, key) that make keeps follow the board: they
+ * equal what chu_pos_sync computes from it afresh. */
+static void check_occupancy(chu_state *st, void *ctx)
+{
+    long *bad = ctx;
+    chu_pos fresh = st->pos;
+    chu_pos_sync(&fresh);
+    if (memcmp(&fresh, &st->pos, sizeof fresh) != 0 && (*bad)++ < 3) {
+        char sfen[512];
+        chu_get_sfen(&st->pos, sfen, sizeof sfen);
+        fprintf(stderr, "  occupancy or counts differ from the board in %s\n", sfen);
+    }
+}
+
+static void test_occupancy_follows_board(void)
+{
+    long bad = 0;
+    CHECK(walk_games(slow_tests() ? 40 : 8, 300, check_occupancy, &bad) > (slow_tests() ? 1000 : 200));
+    CHECK_EQ_INT(bad, 0);
 }
 
 /* Noisy moves are legal, and each is a capture or a quiet promotion. */
@@ -261,11 +331,7 @@ static void rotate_state(const chu_state *st, chu_state *out)
         }
     q->stm = (uint8_t)!p->stm;
     q->cs = p->cs ? CHU_SQ(CHU_N - 1 - CHU_ROW(p->cs), CHU_N - 1 - CHU_COL(p->cs)) : 0;
-    q->count[0] = p->count[1];
-    q->count[1] = p->count[0];
-    q->royals[0] = p->royals[1];
-    q->royals[1] = p->royals[0];
-    q->key = chu_compute_key(q);
+    chu_pos_sync(q);
 }
 
 typedef struct sym_stats {
@@ -307,6 +373,7 @@ static void test_eval_colour_symmetric(void)
                 (chu_is_lion(t) && lions[c]++ >= 2))
                 st->pos.board[sq] = 0;
         }
+        chu_pos_sync(&st->pos);
         check_symmetry(st, &ss);
     }
     free(st);
@@ -419,11 +486,6 @@ static void test_in_check_matches_rules_core(void)
     int single = 0, checks = 0;
     for (int i = 0; i < (slow_tests() ? 20000 : 2000); i++) {
         random_board(&st->pos, &r);
-        for (int sq = 0; sq < CHU_SQUARES; sq++) {
-            int pc = st->pos.board[sq];
-            if (pc && pc != CHU_EDGE && chu_is_royal(CHU_TYPE(pc)))
-                st->pos.royals[CHU_COLOR(pc)]++;
-        }
         single += st->pos.royals[st->pos.stm] == 1;
         checks += gv_chu_hooks.in_check(st);
         check_in_check(st, NULL);
@@ -517,6 +579,8 @@ static void test_null_ok_needs_material(void)
 const t_case chu_search_tests[] = {
     T(test_captures_equal_filtered_full_generation),
     T(test_captures_equal_filtered_full_generation_on_random_boards),
+    T(test_quiet_promotions_equal_filtered_full_generation),
+    T(test_occupancy_follows_board),
     T(test_noisy_moves_are_legal_captures_or_promotions),
     T(test_eval_colour_symmetric),
     T(test_eval_start_position_is_tempo),

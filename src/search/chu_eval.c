@@ -3,7 +3,6 @@
  * noisy moves for quiescence, move values for ordering, and the null move. */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "games/chu/chu.h"
 #include "search/chu_eval.h"
@@ -100,16 +99,14 @@ enum { EF_KING = 1, EF_PRINCE = 2, EF_LION = 4, EF_MOB = 8 };
 /* King shelter: weight of a guard on each square next to its King, by relative
  * direction (D_F .. D_FL): the front three most, the sides, then behind. */
 static const uint8_t shell_dir[8] = {3, 3, 2, 1, 1, 1, 2, 3};
-/* King danger: weight of an enemy on the 5x5 area around a King (square offsets). */
-static const struct {
-    int8_t off;
-    uint8_t w;
-} danger_sq[24] = {
-    {-34, 1}, {-33, 1}, {-32, 1}, {-31, 1}, {-30, 1},
-    {-18, 1}, {-17, 3}, {-16, 3}, {-15, 3}, {-14, 1},
-    {-2, 1},  {-1, 3},            {1, 3},   {2, 1},
-    {14, 1},  {15, 3},  {16, 3},  {17, 3},  {18, 1},
-    {30, 1},  {31, 1},  {32, 1},  {33, 1},  {34, 1},
+/* King danger: weight of an enemy on the 5x5 area around a King (board rows top to
+ * bottom, columns left to right; the King in the middle). */
+static const uint8_t danger_w[5][5] = {
+    {1, 1, 1, 1, 1},
+    {1, 3, 3, 3, 1},
+    {1, 3, 0, 3, 1},
+    {1, 3, 3, 3, 1},
+    {1, 1, 1, 1, 1},
 };
 
 /* ---- Tables built from the tunables at compile time ----------------------------- */
@@ -146,10 +143,12 @@ static const int16_t row_tab[128][16] = {CHU_EVAL_PIECES(ROWTAB)};
 static const int16_t col_tab[128][16] = {CHU_EVAL_PIECES(COLTAB)};
 static const uint8_t flag_tab[128] = {CHU_EVAL_PIECES(FLAGTAB)};
 
-/* Indexed by type. */
-#define VALUE(t, v, g, kind, flags, slides, shell, attack) [t] = v,
+/* Indexed by type. order_value: material for move ordering, CHU_EVAL_ROYAL for a King or
+ * Prince, 0 for CT_NONE. */
+#define ORDER(t, v, g, kind, flags, slides, shell, attack) \
+    [t] = (t) == CT_KING || (t) == CT_ELEPHANT + P ? CHU_EVAL_ROYAL : (v),
 #define SLIDES(t, v, g, kind, flags, slides, shell, attack) [t] = slides,
-static const int16_t piece_value[CHU_NTYPES] = {CHU_EVAL_PIECES(VALUE)};
+static const int16_t order_value[CHU_NTYPES] = {CHU_EVAL_PIECES(ORDER)};
 static const uint8_t slide_tab[CHU_NTYPES] = {CHU_EVAL_PIECES(SLIDES)};
 
 /* Guard and danger weights indexed by a board byte XOR a colour bit: an own (for guards)
@@ -164,31 +163,33 @@ int gv_chu_piece_value(int type)
 {
     if (type <= CT_NONE || type >= CHU_NTYPES)
         return 0;
-    if (chu_is_royal(type))
-        return CHU_EVAL_ROYAL;
-    return piece_value[type];
+    return order_value[type];
 }
 
 /* ---- Evaluation ---------------------------------------------------------------- */
 
-static inline int is_enemy_of(int pc, int own)
-{
-    return pc && pc != CHU_EDGE && (pc & CHU_GOTE) != own;
-}
+/* What a slider meets on a square, indexed by the board byte XOR the slider's colour
+ * bit: 0 empty (0, or 0 ^ CHU_GOTE), 1 an enemy piece, 2 an own piece or the edge. */
+static const uint8_t meet_tab[256] = {
+    [1 ... CHU_NTYPES - 1] = 2,
+    [CHU_GOTE + 1 ... CHU_GOTE + CHU_NTYPES - 1] = 1,
+    [CHU_EDGE] = 2,
+    [CHU_EDGE | CHU_GOTE] = 2,
+};
+/* Squares counted for a ray by what its first and second squares hold: an empty first
+ * square counts, and the second if it is empty or an enemy; an enemy first square counts
+ * alone. */
+static const uint8_t ray_mob[3][3] = {{2, 2, 1}, {1, 1, 1}, {0, 0, 0}};
 
-/* Squares a slider reaches along its slide rays, looking two squares deep. */
+/* Squares a slider reaches along its slide rays, looking two squares deep (the second
+ * square of a ray is inside the two-square border even when the first is an edge). */
 static inline int slider_mobility(const uint8_t *b, int sq, unsigned mask, const int8_t *dir,
                                   int own)
 {
     int n = 0;
-    while (mask) {
+    for (; mask; mask &= mask - 1) {
         int v = dir[__builtin_ctz(mask)];
-        mask &= mask - 1;
-        int p1 = b[sq + v];
-        if (!p1)
-            n += 1 + (b[sq + 2 * v] == 0 || is_enemy_of(b[sq + 2 * v], own));
-        else
-            n += is_enemy_of(p1, own);
+        n += ray_mob[meet_tab[b[sq + v] ^ own]][meet_tab[b[sq + 2 * v] ^ own]];
     }
     return n;
 }
@@ -220,33 +221,32 @@ static int attacked_by_lesser(const uint8_t *b, int sq, int by)
     return 0;
 }
 
-/* Shelter minus danger around the King of `side` on ks. */
-static int king_safety(const uint8_t *b, int ks, int side)
+/* Shelter minus danger around the King of `side` on ks. The enemies of the 5x5 area
+ * are read from the occupancy bits, five squares of a row at a time (a row's 16 squares
+ * never straddle two words; rows beyond the board's edge hold no bits). */
+static int king_safety(const chu_pos *p, int ks, int side)
 {
+    const uint8_t *b = p->board;
     unsigned own = side ? CHU_GOTE : 0, enemy = own ^ CHU_GOTE;
     const int8_t *dir = chu_dir[side];
+    const uint64_t *occ = p->occ[!side];
     int shelter = 0, units = 0;
     for (int d = 0; d < 8; d++)
         shelter += shell_tab[b[ks + dir[d]] ^ own] * shell_dir[d];
-    for (int i = 0; i < 24; i++)
-        units += attack_tab[b[ks + danger_sq[i].off] ^ enemy] * danger_sq[i].w;
+    for (int dr = 0; dr < 5; dr++) {
+        int row0 = ks + CHU_W * (dr - 2) - 2;
+        for (unsigned m = (unsigned)(occ[row0 >> 6] >> (row0 & 63)) & 0x1Fu; m; m &= m - 1) {
+            int dc = __builtin_ctz(m);
+            units += attack_tab[b[row0 + dc] ^ enemy] * danger_w[dr][dc];
+        }
+    }
     return shelter - units - units * units / DANGER_QUAD;
 }
 
-/* Bit 0 of each byte of the result: that byte of x holds a piece (a type is never 0;
- * CHU_EDGE has no type bits). */
-static inline uint64_t piece_flags8(uint64_t x)
-{
-    const uint64_t low6 = 0x3F3F3F3F3F3F3F3FULL;
-    return (((x & low6) + low6) >> 6) & 0x0101010101010101ULL;
-}
-
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "piece_flags8 reads little-endian");
-
 /* Static evaluation in centipawns for the side to move.
- * Step 1. One pass over the pieces (found 64 squares at a time): material, promotion
- *         potential, rows and columns (row_tab, col_tab); slider mobility; note Kings
- *         and the mover's Lions.
+ * Step 1. One pass over the pieces (the core's occupancy bits): material, promotion
+ *         potential, rows and columns (row_tab, col_tab); then slider mobility, and
+ *         note Kings and the mover's Lions.
  * Step 2. King shelter and danger around each King.
  * Step 3. Lion safety of the side to move. */
 static int chu_eval(void *st)
@@ -258,33 +258,30 @@ static int chu_eval(void *st)
     int king[2] = {0, 0}, prince[2] = {0, 0};
     int lions[4], nlions = 0;
 
-    /* Step 1 */
-    for (int w = 0; w < 3; w++) {
-        int base = (4 * w + 2) * CHU_W;   /* bit i of `bits` is square base + i */
-        uint64_t bits = 0;
-        for (int k = 0; k < 8; k++) {
-            uint64_t x;
-            memcpy(&x, b + base + 8 * k, sizeof x);
-            bits |= ((piece_flags8(x) * 0x0102040810204080ULL) >> 56) << (8 * k);
-        }
-        for (; bits; bits &= bits - 1) {
-            int sq = base + __builtin_ctzll(bits), pc = b[sq];
+    /* Step 1: the table terms of every piece in one branch-free pass that lists the
+     * pieces needing a closer look; then those. */
+    uint8_t special[CHU_N * CHU_N];
+    int nspecial = 0;
+    for (int w = 0; w < CHU_OCC_WORDS; w++) {
+        for (uint64_t bits = p->occ[0][w] | p->occ[1][w]; bits; bits &= bits - 1) {
+            int sq = 64 * w + __builtin_ctzll(bits), pc = b[sq];
             score += row_tab[pc][sq >> 4] + col_tab[pc][sq & 15];
-            int fl = flag_tab[pc];
-            if (!fl)
-                continue;
-            int side = pc >> 6;
-            if (fl & EF_MOB) {
-                int m = MOB_SLIDE * slider_mobility(b, sq, slide_tab[pc & 0x3F], chu_dir[side],
-                                                    pc & CHU_GOTE);
-                score += side ? -m : m;
-            } else if (fl & EF_KING) {
-                king[side] = sq;
-            } else if (fl & EF_PRINCE) {
-                prince[side] = sq;
-            } else if (side == stm && nlions < 4) {
-                lions[nlions++] = sq;
-            }
+            special[nspecial] = (uint8_t)sq;
+            nspecial += flag_tab[pc] != 0;
+        }
+    }
+    for (int i = 0; i < nspecial; i++) {
+        int sq = special[i], pc = b[sq], fl = flag_tab[pc], side = pc >> 6;
+        if (fl & EF_MOB) {
+            int m = MOB_SLIDE * slider_mobility(b, sq, slide_tab[pc & 0x3F], chu_dir[side],
+                                                pc & CHU_GOTE);
+            score += side ? -m : m;
+        } else if (fl & EF_KING) {
+            king[side] = sq;
+        } else if (fl & EF_PRINCE) {
+            prince[side] = sq;
+        } else if (side == stm && nlions < 4) {
+            lions[nlions++] = sq;
         }
     }
 
@@ -292,7 +289,7 @@ static int chu_eval(void *st)
     for (int side = 0; side < 2; side++) {
         int ks = king[side] ? king[side] : prince[side];
         if (ks) {
-            int k = king_safety(b, ks, side);
+            int k = king_safety(p, ks, side);
             score += side ? -k : k;
         }
     }
@@ -313,34 +310,13 @@ static int chu_eval(void *st)
 
 /* ---- Moves for quiescence and ordering ------------------------------------------ */
 
-/* Captures, plus the quiet promotions of a Kirin (to Lion) or Phoenix (to Queen)
- * entering the zone: the two promotions worth more than most captures. */
+/* Captures, plus the quiet promotions of a Kirin (to Lion) or Phoenix (to Queen): the
+ * two promotions worth more than most captures. */
 static int chu_noisy(void *st, gv_move *out)
 {
     const chu_pos *p = &((const chu_state *)st)->pos;
-    const uint8_t *b = p->board;
     int n = chu_gen_captures(p, out);
-    int stm = p->stm, own = stm ? CHU_GOTE : 0;
-    const int8_t *dir = chu_dir[stm];
-    /* A Kirin or Phoenix enters the zone (relative rows 0..3) from row 4 or 5. */
-    for (int rr = 4; rr <= 5; rr++) {
-        int r = stm ? CHU_N - 1 - rr : rr;
-        for (int c = 0; c < CHU_N; c++) {
-            int from = CHU_SQ(r, c), pc = b[from];
-            if (!pc || (pc & CHU_GOTE) != own)
-                continue;
-            int t = CHU_TYPE(pc);
-            if (t != CT_KIRIN && t != CT_PHOENIX)
-                continue;
-            for (int d = 0; d < 8; d++) {
-                int code = chu_moves[t][d];
-                int to = from + (code == MV_JUMP ? 2 : 1) * dir[d];
-                if (b[to] == 0 && chu_can_promote(p, pc, from, to, 0))
-                    out[n++] = CHU_MOVE(from, to, 0, CHU_MF_PROMO);
-            }
-        }
-    }
-    return n;
+    return n + chu_gen_quiet_promotions(p, 1ULL << CT_KIRIN | 1ULL << CT_PHOENIX, out + n);
 }
 
 /* A capture of the last royal wins the game: it is worth more than any material, so
@@ -350,7 +326,7 @@ static int chu_capture_value(const chu_pos *p, int pc)
     int t = CHU_TYPE(pc);
     if (chu_is_royal(t) && p->royals[CHU_COLOR(pc)] == 1)
         return CHU_EVAL_WIN_VICTIM;
-    return gv_chu_piece_value(t);
+    return order_value[t];
 }
 
 static int chu_victim_value(const void *st, gv_move m)
@@ -368,98 +344,45 @@ static int chu_victim_value(const void *st, gv_move m)
 static int chu_mover_value(const void *st, gv_move m)
 {
     const uint8_t *b = ((const chu_state *)st)->pos.board;
-    return gv_chu_piece_value(CHU_TYPE(b[CHU_FROM(m)]));
+    return order_value[CHU_TYPE(b[CHU_FROM(m)])];
 }
 
-/* Square of the only royal of `side` (royals[side] == 1), found 8 squares at a time:
- * the lowest byte equal to its King or Prince (the zero-byte test may also flag bytes
- * above a true match, never below one). */
-static int find_royal(const uint8_t *b, int side)
-{
-    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    uint64_t king = ones * (uint64_t)(CT_KING | (side ? CHU_GOTE : 0));
-    uint64_t prince = ones * (uint64_t)(CT_PRINCE | (side ? CHU_GOTE : 0));
-    for (int sq = CHU_SQ(0, 0) - 2; sq < CHU_SQ(CHU_N, 0) - 2; sq += 8) {
-        uint64_t x;
-        memcpy(&x, b + sq, sizeof x);
-        uint64_t k = x ^ king, q = x ^ prince;
-        uint64_t m = ((k - ones) & ~k & highs) | ((q - ones) & ~q & highs);
-        if (m)
-            return sq + (__builtin_ctzll(m) >> 3);
-    }
-    return 0;
-}
-
-/* chu_in_check's answer for the side to move. */
 static int chu_hook_in_check(const void *st)
 {
     const chu_pos *p = &((const chu_state *)st)->pos;
-    int side = p->stm;
-    if (p->royals[side] != 1)
-        return 0;
-    int sq = find_royal(p->board, side);
-    return sq && chu_attacked(p->board, sq, !side);
+    return chu_in_check(p, p->stm);
 }
 
-/* The endings chu_status decides without move generation: a royal captured, then the
- * bare-king rule (when on). Repetition and "only the two Kings" are left to legal_moves. */
+/* The endings the core decides without move generation (chu_end_by_material: a royal
+ * captured, a bare king). Repetition and "only the two Kings" are left to legal_moves. */
 static int chu_quick_end(void *st, int *result)
 {
     const chu_pos *p = &((const chu_state *)st)->pos;
-    int me = p->stm;
-    if (!p->royals[me] || !p->royals[!me]) {
-        *result = p->royals[me] ? 1 : -1;
-        return 1;
-    }
-    if (p->opt.bare_king) {
-        if (chu_is_bared(p, me)) {
-            *result = -1;
-            return 1;
-        }
-        if (chu_is_bared(p, !me)) {
-            *result = 1;
-            return 1;
-        }
-    }
-    return 0;
+    int winner;
+    if (!chu_end_by_material(p, &winner, NULL))
+        return 0;
+    *result = winner == p->stm ? 1 : -1;
+    return 1;
 }
 
 /* ---- Null move ------------------------------------------------------------------
- * Passing flips the side to move and clears the counter-strike square (it only binds
- * the very next move), exactly as a move does in pos_make; board, counts and history are
- * untouched. Repetition sees no false cycle after a null move: the key carries the side
- * to move, so no position before the null move matches one after it. */
-typedef struct chu_null_undo {
-    uint64_t key;
-    uint8_t cs;
-} chu_null_undo;
-
+ * The core passes the turn (chu_make_null). Repetition sees no false cycle after a null
+ * move: the key carries the side to move, so no position before the null move matches
+ * one after it. */
 static int chu_null_ok(const void *st)
 {
     const chu_pos *p = &((const chu_state *)st)->pos;
     return p->count[p->stm] - p->royals[p->stm] >= NULL_MIN_PIECES;
 }
 
-static void chu_make_null(void *st, void *undo)
+static void chu_hook_make_null(void *st, void *undo)
 {
-    chu_pos *p = &((chu_state *)st)->pos;
-    chu_null_undo *u = undo;
-    u->key = p->key;
-    u->cs = p->cs;
-    if (p->cs)
-        p->key ^= chu_cs_key(p->cs);
-    p->cs = 0;
-    p->stm ^= 1;
-    p->key ^= chu_side_key();
+    chu_make_null(&((chu_state *)st)->pos, undo);
 }
 
-static void chu_unmake_null(void *st, const void *undo)
+static void chu_hook_unmake_null(void *st, const void *undo)
 {
-    chu_pos *p = &((chu_state *)st)->pos;
-    const chu_null_undo *u = undo;
-    p->stm ^= 1;
-    p->cs = u->cs;
-    p->key = u->key;
+    chu_unmake_null(&((chu_state *)st)->pos, undo);
 }
 
 const gv_ab_hooks gv_chu_hooks = {
@@ -470,8 +393,8 @@ const gv_ab_hooks gv_chu_hooks = {
     .mover_value = chu_mover_value,
     .in_check = chu_hook_in_check,
     .null_ok = chu_null_ok,
-    .make_null = chu_make_null,
-    .unmake_null = chu_unmake_null,
+    .make_null = chu_hook_make_null,
+    .unmake_null = chu_hook_unmake_null,
     .null_undo_size = sizeof(chu_null_undo),
     .pawn = CHU_EVAL_PAWN,
     .quick_end = chu_quick_end,

@@ -91,9 +91,16 @@ typedef struct chu_options {
     uint8_t last_rank_must;    /* last_rank=must: Pawn/Lance must promote on the last rank */
 } chu_options;
 
-/* ---- Position (fits in 1 KB) and state (position + history) ------------------------ */
+/* ---- Position (fits in 1 KB) and state (position + history) ------------------------
+ * occ mirrors board: bit sq & 63 of occ[side][sq >> 6] is set when square sq holds a
+ * piece of that side. It is kept by make/unmake and chu_set_sfen; code that writes board
+ * itself calls chu_pos_sync afterwards. Visiting its bits from word 0 up visits the
+ * pieces in increasing square order, the order of a scan of the board. */
+enum { CHU_OCC_WORDS = CHU_SQUARES / 64 };
+
 typedef struct chu_pos {
     uint8_t board[CHU_SQUARES];
+    uint64_t occ[2][CHU_OCC_WORDS];  /* pieces of each side, one bit per square */
     uint64_t key;            /* Zobrist key of board, side to move and counter-strike */
     uint8_t stm;             /* 0 Sente (Black), 1 Gote */
     uint8_t cs;              /* counter-strike square (0 = none) */
@@ -126,6 +133,9 @@ uint64_t chu_side_key(void);
 uint64_t chu_cs_key(int sq);
 uint64_t chu_compute_key(const chu_pos *p);
 int chu_set_sfen(chu_pos *p, const char *sfen, char *err, size_t errlen);
+/* Recomputes what mirrors the board (occ, count, royals, key) after a caller wrote the
+ * board directly (tests building positions). */
+void chu_pos_sync(chu_pos *p);
 int chu_get_sfen(const chu_pos *p, char *buf, size_t len);
 int chu_square_name(int sq, char *buf);        /* "12a"; returns length */
 int chu_parse_square(const char *s, int *sq);  /* returns chars consumed or 0 */
@@ -133,6 +143,8 @@ char chu_type_letter(int t);                    /* SFEN letter of base type */
 
 /* chu_movegen.c */
 int chu_attacked(const uint8_t *board, int sq, int by);
+/* Is the only royal of `side` attacked? 0 when it has none or two (a side with both a
+ * King and a Prince is never in check). */
 int chu_in_check(const chu_pos *p, int side);
 int chu_gen_moves(const chu_pos *p, gv_move *out);   /* ignores game end */
 /* The moves of chu_gen_moves that capture at least one piece (on the destination or,
@@ -153,6 +165,11 @@ gv_move chu_canonical(const chu_pos *p, const gv_move *legal, int n, gv_move m);
  * (a non-Lion capturing a Lion)? Then it differs from a Lion's igui of the same piece. */
 int chu_igui_sets_cs(const chu_pos *p, int from, int mid);
 
+/* The moves of chu_gen_moves that promote without capturing anything, of the mover's
+ * pieces whose type t has bit t of `types` set (1ULL << CT_KIRIN ...), in the order
+ * chu_gen_moves lists them. out needs room for GV_MAX_MOVES. Returns the count. */
+int chu_gen_quiet_promotions(const chu_pos *p, uint64_t types, gv_move *out);
+
 /* chu_state.c */
 void chu_state_reset(chu_state *s);                  /* clears history */
 void chu_make(chu_state *s, gv_move m);
@@ -160,6 +177,21 @@ void chu_unmake(chu_state *s);
 gv_status chu_status(chu_state *s, gv_result *res);
 int chu_legal_moves(chu_state *s, gv_move *out);
 int chu_is_bared(const chu_pos *p, int side);
+/* The endings the pieces on the board decide alone, without move generation or
+ * history: a royal captured, then (option bare_king) a bared royal. Returns 1 if the
+ * game is over, with *winner the winning side and *reason (if reason is not NULL) a
+ * static string "royal captured" or "bare king"; 0 otherwise. chu_status uses it. */
+int chu_end_by_material(const chu_pos *p, int *winner, const char **reason);
+
+/* Null move (for search): the side to move passes without a move on the board, which
+ * clears the counter-strike square as any move does; board, counts and history are
+ * untouched. chu_unmake_null with the same undo restores p byte for byte. */
+typedef struct chu_null_undo {
+    uint64_t key;
+    uint8_t cs;
+} chu_null_undo;
+void chu_make_null(chu_pos *p, chu_null_undo *u);
+void chu_unmake_null(chu_pos *p, const chu_null_undo *u);
 
 /* chu_notation.c */
 int chu_write_usi(const chu_pos *p, gv_move m, char *buf, size_t len);

@@ -41,10 +41,33 @@ int chu_attacked(const uint8_t *board, int sq, int by)
                 return 1;
         }
     }
-    for (int i = 0; i < 8; i++) {
-        int p = board[sq + ring_knight[i]];
-        if (is_piece(p) && CHU_COLOR(p) == by && chu_is_lion(CHU_TYPE(p)))
-            return 1;
+    /* Lions a knight's move away, tested together (bit = side of the Lion). */
+    static const uint8_t lion_side[256] = {
+        [CT_LION] = 1, [CT_LIONP] = 1, [CT_LION | CHU_GOTE] = 2, [CT_LIONP | CHU_GOTE] = 2,
+    };
+    unsigned lions = 0;
+    for (int i = 0; i < 8; i++)
+        lions |= lion_side[board[sq + ring_knight[i]]];
+    return lions >> by & 1;
+}
+
+/* The only royal of `side`, found 8 squares at a time from its own side of the board
+ * (where it usually stays): the bytes equal to its King or to its Prince. */
+static int only_royal(const chu_pos *p, int side)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t king = ones * (uint64_t)(CT_KING | (side ? CHU_GOTE : 0));
+    uint64_t prince = ones * (uint64_t)(CT_PRINCE | (side ? CHU_GOTE : 0));
+    int first = CHU_SQ(0, 0) - 2, last = CHU_SQ(CHU_N - 1, 0) - 2;
+    for (int k = 0; k < 2 * CHU_N; k++) {
+        int sq = side ? first + 8 * k : last + 8 - 8 * k;
+        uint64_t x;
+        memcpy(&x, p->board + sq, sizeof x);
+        uint64_t a = x ^ king, b = x ^ prince;
+        /* Exact zero-byte flags (no borrow between bytes): there is one royal. */
+        uint64_t m = ~((((a & ~highs) + ~highs) | a) & (((b & ~highs) + ~highs) | b)) & highs;
+        if (m)
+            return sq + (__builtin_ctzll(m) >> 3);
     }
     return 0;
 }
@@ -53,12 +76,8 @@ int chu_in_check(const chu_pos *p, int side)
 {
     if (p->royals[side] != 1)
         return 0;
-    for (int sq = 0; sq < CHU_SQUARES; sq++) {
-        int pc = p->board[sq];
-        if (is_piece(pc) && CHU_COLOR(pc) == side && chu_is_royal(CHU_TYPE(pc)))
-            return chu_attacked(p->board, sq, !side);
-    }
-    return 0;
+    int sq = only_royal(p, side);
+    return sq && chu_attacked(p->board, sq, !side);
 }
 
 static inline int in_zone(int side, int sq)
@@ -319,15 +338,12 @@ int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades, int all_igui)
 {
     gen_ctx g = {p, out, 0, p->stm, p->stm ? CHU_GOTE : 0, trades, all_igui, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
     int pass_from = 0;
-    for (int r = 0; r < CHU_N; r++) {
-        for (int c = 0; c < CHU_N; c++) {
-            int sq = CHU_SQ(r, c), pc = p->board[sq];
-            if (!pc || (pc & CHU_GOTE) != g.own)
-                continue;
+    for (int w = 0; w < CHU_OCC_WORDS; w++)
+        for (uint64_t bits = p->occ[p->stm][w]; bits; bits &= bits - 1) {
+            int sq = 64 * w + __builtin_ctzll(bits);
             if (gen_piece(&g, sq) && !pass_from)
                 pass_from = sq;
         }
-    }
     if (pass_from)
         push(&g, pass_from, pass_from, 0, CHU_MF_PASS);
     return g.n;
@@ -336,6 +352,55 @@ int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades, int all_igui)
 int chu_gen_moves(const chu_pos *p, gv_move *out)
 {
     return chu_gen_moves_ex(p, out, 1, 0);
+}
+
+/* Adds relative rows lo..hi of `side` (0 = the far rank) to an occupancy mask. */
+static void add_rows(uint64_t mask[CHU_OCC_WORDS], int side, int lo, int hi)
+{
+    for (int rr = lo; rr <= hi; rr++) {
+        int row = (side == CHU_SENTE ? rr : CHU_N - 1 - rr) + 2;
+        mask[row >> 2] |= 0xFFFFULL << (16 * (row & 3));
+    }
+}
+
+int chu_gen_quiet_promotions(const chu_pos *p, uint64_t types, gv_move *out)
+{
+    /* Where such a move can start. Outside the zone (relative rows 0..3) a piece
+     * promotes without capturing only by entering it, which a piece that neither slides
+     * nor has lion lines does from rows 4..5 alone; inside it only a Pawn or Lance
+     * reaching the last rank, or any piece under promotion=msm. */
+    uint64_t where[CHU_OCC_WORDS] = {0, 0, 0, 0};
+    int far = 0;
+    for (uint64_t m = types; m && !far; m &= m - 1) {
+        int t = __builtin_ctzll(m);
+        for (int d = 0; t < CHU_NTYPES && d < 8; d++)
+            far |= chu_moves[t][d] == MV_SLIDE || chu_moves[t][d] == MV_LIONLINE;
+    }
+    if (far) {
+        add_rows(where, p->stm, 0, CHU_N - 1);
+    } else {
+        add_rows(where, p->stm, 4, 5);
+        if (p->opt.promotion_msm || (types >> CT_PAWN & 1))
+            add_rows(where, p->stm, 0, 3);
+    }
+
+    gv_move buf[256];   /* the moves of one piece: at most 2 x 8 x 11 */
+    gen_ctx g = {p, buf, 0, p->stm, p->stm ? CHU_GOTE : 0, 1, 0, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
+    int n = 0;
+    for (int w = 0; w < CHU_OCC_WORDS; w++)
+        for (uint64_t bits = p->occ[p->stm][w] & where[w]; bits; bits &= bits - 1) {
+            int sq = 64 * w + __builtin_ctzll(bits), t = CHU_TYPE(p->board[sq]);
+            if (!(types >> t & 1) || !chu_can_promote_type(t))
+                continue;
+            g.n = 0;
+            gen_piece(&g, sq);
+            for (int i = 0; i < g.n; i++) {
+                gv_move m = buf[i];
+                if ((CHU_FLAGS(m) & CHU_MF_PROMO) && !CHU_MID(m) && !p->board[CHU_TO(m)])
+                    out[n++] = m;
+            }
+        }
+    return n;
 }
 
 /* Step 4. Captures only: the moves of gen_piece that take at least one piece, found
@@ -403,11 +468,13 @@ static inline void neighbours(const uint8_t *b, int sq, unsigned enemy_bit, uint
 typedef struct type_masks {
     uint32_t step[2], slide[2];   /* layouts, [side] */
     uint8_t jump, lionline;       /* relative directions */
+    uint8_t steps_only;           /* moves by single steps alone */
 } type_masks;
 
 #define TM(step, jump, slide, lionline)                                                   \
     {{NB_LAYOUT(step), NB_LAYOUT(NB_ROT4(step))},                                         \
-     {NB_LAYOUT(slide), NB_LAYOUT(NB_ROT4(slide))}, jump, lionline}
+     {NB_LAYOUT(slide), NB_LAYOUT(NB_ROT4(slide))}, jump, lionline,                       \
+     !((jump) | (slide) | (lionline))}
 #define P CHU_PROMO
 static const type_masks tmasks[CHU_NTYPES] = {
     /*                       step  jump  slide lionline */
@@ -537,37 +604,37 @@ static void gen_piece_captures(gen_ctx *g, int from)
         gen_rare_captures(g, t, from, mk);
 }
 
-/* Bit 6 of byte i is set when byte i of x (8 squares of a board row) holds a piece of
- * the colour whose bit is `gote` (a type is never 0; CHU_EDGE has no type bits). */
-static inline uint64_t own_pieces8(uint64_t x, int gote)
+/* The squares next to (or on) a square of set e, for occupancy words. A board square's
+ * neighbours in its row are in the same word (columns 1..14); rows move by 16 bits, up
+ * to a neighbouring word. */
+static void grow_by_one(const uint64_t e[CHU_OCC_WORDS], uint64_t out[CHU_OCC_WORDS])
 {
-    const uint64_t low6 = 0x3F3F3F3F3F3F3F3FULL, bit6 = 0x4040404040404040ULL;
-    uint64_t any = ((x & low6) + low6) & bit6;
-    return any & (gote ? x : ~x);
-}
-
-/* One bit per byte flag (bit 6 of each byte of x) gathered into the low 8 bits. */
-static inline unsigned gather8(uint64_t flags6)
-{
-    return (unsigned)((((flags6 >> 6) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
+    uint64_t h[CHU_OCC_WORDS];
+    for (int w = 0; w < CHU_OCC_WORDS; w++)
+        h[w] = e[w] | e[w] << 1 | e[w] >> 1;
+    for (int w = 0; w < CHU_OCC_WORDS; w++) {
+        out[w] = h[w] | h[w] << 16 | h[w] >> 16;
+        if (w > 0)
+            out[w] |= h[w - 1] >> 48;
+        if (w < CHU_OCC_WORDS - 1)
+            out[w] |= h[w + 1] << 48;
+    }
 }
 
 int chu_gen_captures(const chu_pos *p, gv_move *out)
 {
     gen_ctx g = {p, out, 0, p->stm, p->stm ? CHU_GOTE : 0, 1, 0, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
-    /* The mover's pieces as three words of four 16-square rows (bit i of word w is
-     * square (4w + 2) * 16 + i), visited in increasing square order: the order of
-     * chu_gen_moves, which decides which capturer's igui is kept. */
-    for (int w = 0; w < 3; w++) {
-        int base = (4 * w + 2) * CHU_W;
-        uint64_t bits = 0;
-        for (int k = 0; k < 8; k++) {
-            uint64_t x;
-            memcpy(&x, p->board + base + 8 * k, sizeof x);
-            bits |= (uint64_t)gather8(own_pieces8(x, p->stm)) << (8 * k);
+    /* A piece that only steps captures nothing unless an enemy stands next to it. */
+    uint64_t near[CHU_OCC_WORDS];
+    grow_by_one(p->occ[!p->stm], near);
+    /* The mover's pieces in increasing square order: the order of chu_gen_moves, which
+     * decides which capturer's igui is kept. */
+    for (int w = 0; w < CHU_OCC_WORDS; w++)
+        for (uint64_t bits = p->occ[p->stm][w]; bits; bits &= bits - 1) {
+            int sq = 64 * w + __builtin_ctzll(bits);
+            if (!(near[w] >> (sq & 63) & 1) && tmasks[CHU_TYPE(p->board[sq])].steps_only)
+                continue;
+            gen_piece_captures(&g, sq);
         }
-        for (; bits; bits &= bits - 1)
-            gen_piece_captures(&g, base + __builtin_ctzll(bits));
-    }
     return g.n;
 }

@@ -253,9 +253,26 @@ int chu_set_sfen(chu_pos *out, const char *sfen, char *err, size_t errlen)
         if (*s)
             return gv_err(err, errlen, "SFEN has extra text '%.16s'", s);
     }
-    p.key = chu_compute_key(&p);
+    chu_pos_sync(&p);
     *out = p;
     return 0;
+}
+
+void chu_pos_sync(chu_pos *p)
+{
+    memset(p->occ, 0, sizeof p->occ);
+    p->count[0] = p->count[1] = p->royals[0] = p->royals[1] = 0;
+    for (int sq = 0; sq < CHU_SQUARES; sq++) {
+        int pc = p->board[sq];
+        if (!pc || pc == CHU_EDGE)
+            continue;
+        int c = CHU_COLOR(pc);
+        p->occ[c][sq >> 6] |= 1ULL << (sq & 63);
+        p->count[c]++;
+        if (chu_is_royal(CHU_TYPE(pc)))
+            p->royals[c]++;
+    }
+    p->key = chu_compute_key(p);
 }
 
 int chu_get_sfen(const chu_pos *p, char *buf, size_t len)

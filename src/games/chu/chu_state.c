@@ -13,16 +13,30 @@ void chu_state_reset(chu_state *s)
     memset(s->hist, 0, sizeof s->hist);
 }
 
+static inline void occ_flip(chu_pos *p, int pc, int sq)
+{
+    p->occ[CHU_COLOR(pc)][sq >> 6] ^= 1ULL << (sq & 63);
+}
+
 static inline void put(chu_pos *p, int sq, int pc)
 {
     p->board[sq] = (uint8_t)pc;
     p->key ^= chu_piece_key(pc, sq);
+    occ_flip(p, pc, sq);
 }
 
 static inline void take(chu_pos *p, int sq)
 {
     p->key ^= chu_piece_key(p->board[sq], sq);
+    occ_flip(p, p->board[sq], sq);
     p->board[sq] = 0;
+}
+
+/* put without the key, for unmake (which restores the key as a whole). */
+static inline void put_back(chu_pos *p, int sq, int pc)
+{
+    p->board[sq] = (uint8_t)pc;
+    occ_flip(p, pc, sq);
 }
 
 static void count_capture(chu_pos *p, int pc, int delta)
@@ -31,6 +45,19 @@ static void count_capture(chu_pos *p, int pc, int delta)
     p->count[c] = (uint8_t)(p->count[c] + delta);
     if (chu_is_royal(CHU_TYPE(pc)))
         p->royals[c] = (uint8_t)(p->royals[c] + delta);
+}
+
+/* The turn passes: the counter-strike square becomes new_cs (it binds only the next
+ * move) and the other side is to move, key included. */
+static void end_turn(chu_pos *p, int new_cs)
+{
+    if (p->cs)
+        p->key ^= chu_cs_key(p->cs);
+    p->cs = (uint8_t)new_cs;
+    if (new_cs)
+        p->key ^= chu_cs_key(new_cs);
+    p->stm ^= 1;
+    p->key ^= chu_side_key();
 }
 
 /* Plays m on p, filling h with what unmake needs. */
@@ -70,13 +97,7 @@ static void pos_make(chu_pos *p, gv_move m, chu_hist *h)
         h->irrev = h->cap_to || h->cap_mid || (fl & CHU_MF_PROMO) || t == CT_PAWN ||
                    t == CT_LANCE;
     }
-    if (p->cs)
-        p->key ^= chu_cs_key(p->cs);
-    p->cs = (uint8_t)new_cs;
-    if (new_cs)
-        p->key ^= chu_cs_key(new_cs);
-    p->stm ^= 1;
-    p->key ^= chu_side_key();
+    end_turn(p, new_cs);
     p->movenum++;
 }
 
@@ -93,16 +114,17 @@ static void pos_unmake(chu_pos *p, const chu_hist *h)
         int pc = (fl & CHU_MF_PROMO) ? placed - CHU_PROMO : placed;
         if ((fl & CHU_MF_PROMO) && chu_is_royal(CHU_TYPE(placed)))
             p->royals[CHU_COLOR(pc)]--;
+        occ_flip(p, placed, to);
         p->board[to] = 0;
         if (h->cap_to) {
-            p->board[to] = h->cap_to;
+            put_back(p, to, h->cap_to);
             count_capture(p, h->cap_to, +1);
         }
         if (h->cap_mid) {
-            p->board[mid] = h->cap_mid;
+            put_back(p, mid, h->cap_mid);
             count_capture(p, h->cap_mid, +1);
         }
-        p->board[from] = (uint8_t)pc;
+        put_back(p, from, pc);
     }
     p->key = h->key;
 }
@@ -122,11 +144,40 @@ void chu_unmake(chu_state *s)
     memset(h, 0, sizeof *h);
 }
 
+void chu_make_null(chu_pos *p, chu_null_undo *u)
+{
+    u->key = p->key;
+    u->cs = p->cs;
+    end_turn(p, 0);
+}
+
+void chu_unmake_null(chu_pos *p, const chu_null_undo *u)
+{
+    p->stm ^= 1;
+    p->cs = u->cs;
+    p->key = u->key;
+}
+
 /* ---- Bare king (exactly as shogiops decides it) ------------------------------------ */
 
 static int dead_rank(int side)
 {
     return side == CHU_SENTE ? 0 : CHU_N - 1;
+}
+
+/* Pawns and Lances of `side` on its last rank: they never move again ("dead"). */
+static int dead_pieces(const chu_pos *p, int side)
+{
+    /* None without a piece of its own on that rank (a row of occupancy bits lies in
+     * one word). */
+    int mrow = dead_rank(side) + 2;
+    if (!(p->occ[side][mrow >> 2] >> (16 * (mrow & 3)) & 0xFFFF))
+        return 0;
+    const uint8_t *row = p->board + CHU_SQ(dead_rank(side), 0);
+    int own = side ? CHU_GOTE : 0, n = 0;
+    for (int c = 0; c < CHU_N; c++)
+        n += row[c] == (CT_PAWN | own) || row[c] == (CT_LANCE | own);
+    return n;
 }
 
 /* Was `side` bared: its only piece that counts is its royal, while the other side has
@@ -138,6 +189,9 @@ int chu_is_bared(const chu_pos *p, int side)
     int other = !side;
     /* At most 12 dead pieces fit on a rank: more pieces than 13 can never be bare. */
     if (p->count[side] > 13 || p->royals[side] != 1 || p->royals[other] != 1)
+        return 0;
+    /* Only the royal and dead pieces may be left: checked on one rank before the board. */
+    if (p->count[side] - dead_pieces(p, side) != 1)
         return 0;
     int ours = 0, theirs = 0, our_royal = -1, their_piece = -1;
     for (int sq = 0; sq < CHU_SQUARES; sq++) {
@@ -177,6 +231,8 @@ int chu_is_bared(const chu_pos *p, int side)
 static int kings_only_draw(const chu_pos *p)
 {
     if (p->count[0] > 13 || p->count[1] > 13 || p->royals[0] != 1 || p->royals[1] != 1)
+        return 0;
+    if (p->count[0] + p->count[1] - dead_pieces(p, 0) - dead_pieces(p, 1) != 2)
         return 0;
     int live = 0;
     for (int sq = 0; sq < CHU_SQUARES; sq++) {
@@ -234,21 +290,35 @@ static int fourfold(const chu_state *s, int *loser)
 
 /* ---- End of the game -------------------------------------------------------------- */
 
+int chu_end_by_material(const chu_pos *p, int *winner, const char **reason)
+{
+    int me = p->stm, them = !me;
+    const char *why = NULL;
+    if (p->royals[me] == 0 || p->royals[them] == 0) {
+        *winner = p->royals[me] == 0 ? them : me;
+        why = "royal captured";
+    } else if (p->opt.bare_king && chu_is_bared(p, me)) {
+        *winner = them;
+        why = "bare king";
+    } else if (p->opt.bare_king && chu_is_bared(p, them)) {
+        *winner = me;
+        why = "bare king";
+    }
+    if (reason)
+        *reason = why;
+    return why != NULL;
+}
+
 /* Decides every ending except "no legal move". Returns 1 if the game is over. */
 static int ended_by_rule(chu_state *s, gv_result *res)
 {
     chu_pos *p = &s->pos;
-    int me = p->stm, them = !me;
-    if (p->royals[me] == 0 || p->royals[them] == 0) {
+    int winner;
+    const char *why;
+    if (chu_end_by_material(p, &winner, &why)) {
         res->status = GV_WIN;
-        res->winner = p->royals[me] == 0 ? them : me;
-        strcpy(res->reason, "royal captured");
-        return 1;
-    }
-    if (p->opt.bare_king && (chu_is_bared(p, me) || chu_is_bared(p, them))) {
-        res->status = GV_WIN;
-        res->winner = chu_is_bared(p, me) ? them : me;
-        strcpy(res->reason, "bare king");
+        res->winner = winner;
+        strcpy(res->reason, why);
         return 1;
     }
     if (kings_only_draw(p)) {
