@@ -698,6 +698,50 @@ static void test_speed_hooks_agree_with_game(void)
     free(ps);
 }
 
+/* The hooks sharing a cache answer as the plain ones, whatever the cache last saw: one
+ * cache for every position (and its colour flip, which has the same boards), the calls in
+ * each of the orders the search makes them. */
+static void test_cached_hooks_agree_with_plain_ones(void)
+{
+    int np = npositions() / 4;
+    exac_pos *ps = malloc((size_t)np * sizeof *ps);
+    np = sample_positions(ps, np, 5151);
+    exac_state *s = new_state();
+    void *cache = calloc(1, gv_exac_hooks.cache_size);
+    gv_move a[GV_MAX_MOVES], b[GV_MAX_MOVES];
+    int bad = 0, checked = 0;
+    for (int i = 0; i < np && bad < 5; i++) {
+        for (int variant = 0; variant < 4; variant++) {
+            s->pos = ps[i];
+            if (variant & 1) {   /* same boards, the other side to move */
+                s->pos.stm = (uint8_t)!s->pos.stm;
+                s->pos.key = exac_compute_key(&s->pos);
+            }
+            exac_state_reset(s);
+            int result;
+            if (gv_exac_hooks.quick_end(s, &result))
+                continue;
+            int ev = gv_exac_hooks.eval(s), chk = gv_exac_hooks.in_check(s);
+            int n = gv_exac_hooks.noisy_moves(s, a);
+            if (variant & 2) {   /* pvs then quiescence: in_check, eval, noisy moves */
+                bad += gv_exac_hooks.in_check_c(s, cache) != chk;
+                bad += gv_exac_hooks.eval_c(s, cache) != ev;
+            } else {             /* quiescence deeper: eval, noisy moves, in_check */
+                bad += gv_exac_hooks.eval_c(s, cache) != ev;
+            }
+            int k = gv_exac_hooks.noisy_moves_c(s, b, cache);
+            bad += k != n || memcmp(a, b, (size_t)n * sizeof a[0]) != 0;
+            bad += gv_exac_hooks.in_check_c(s, cache) != chk;
+            checked++;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(checked > 100);
+    free(cache);
+    free(s);
+    free(ps);
+}
+
 const t_case exac_search_tests[] = {
     T(test_gen_moves_same_sequence_as_per_piece_generator),
     T(test_captures_equal_filtered_generation),
@@ -715,5 +759,6 @@ const t_case exac_search_tests[] = {
     T(test_null_move_restores_state_and_hash),
     T(test_quick_end_agrees_with_status),
     T(test_speed_hooks_agree_with_game),
+    T(test_cached_hooks_agree_with_plain_ones),
     {0},
 };

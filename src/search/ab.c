@@ -42,6 +42,7 @@ typedef struct ab_ply {
     int scores[GV_MAX_MOVES];
     int victims[GV_MAX_MOVES];  /* victim_value of each move, kept with it */
     gv_move killers[2];
+    int tt_index;              /* where score_moves found the table move, or -1 */
     gv_move pv[GV_MAX_PLY + 1];
     int npv;
 } ab_ply;
@@ -57,6 +58,7 @@ typedef struct ab {
     int seldepth, stop, root_depth, pawn;
     int history[2][HIST_SIZE];
     unsigned char *null_undo;        /* GV_MAX_PLY slots of h->null_undo_size bytes */
+    void *cache;                     /* h->cache_size bytes for the *_c hooks */
     int8_t lmr[64][64];
     int nroot;
     ab_root root[GV_MAX_MOVES];
@@ -90,6 +92,23 @@ static int score_from_tt(int s, int ply)
     return s >= GV_MATE_BOUND ? s - ply : s <= -GV_MATE_BOUND ? s + ply : s;
 }
 
+/* The hooks that may share work through the cache (search.h). */
+static inline int h_eval(ab *a)
+{
+    return a->h->eval_c ? a->h->eval_c(a->st, a->cache) : a->h->eval(a->st);
+}
+
+static inline int h_in_check(ab *a)
+{
+    return a->h->in_check_c ? a->h->in_check_c(a->st, a->cache) : a->h->in_check(a->st);
+}
+
+static inline int h_noisy_moves(ab *a, gv_move *out)
+{
+    return a->h->noisy_moves_c ? a->h->noisy_moves_c(a->st, out, a->cache)
+                               : a->h->noisy_moves(a->st, out);
+}
+
 /* Score of a state with no legal move, as the game decides it. */
 static int terminal_score(ab *a, int ply)
 {
@@ -119,11 +138,12 @@ static void score_moves(ab *a, ab_ply *P, int n, gv_move ttm)
     else
         for (int i = 0; i < n; i++)
             P->victims[i] = a->h->victim_value(a->st, P->moves[i]);
+    P->tt_index = -1;
     for (int i = 0; i < n; i++) {
         gv_move m = P->moves[i];
         int v = P->victims[i];
         if (m == ttm)
-            P->scores[i] = 1 << 30;
+            P->scores[i] = 1 << 30, P->tt_index = i;
         else if (v > 0)
             P->scores[i] = (1 << 28) + v * 16 - a->h->mover_value(a->st, m) / 16;
         else if (m == P->killers[0])
@@ -143,6 +163,20 @@ static inline score4 load4(const int *p)
     score4 v;
     memcpy(&v, p, sizeof v);
     return v;
+}
+
+/* Swaps the move at best (with its score and victim) to i and returns it. */
+static inline gv_move swap_to(ab_ply *P, int best, int i)
+{
+    gv_move m = P->moves[best];
+    int s = P->scores[best], v = P->victims[best];
+    P->moves[best] = P->moves[i];
+    P->scores[best] = P->scores[i];
+    P->victims[best] = P->victims[i];
+    P->moves[i] = m;
+    P->scores[i] = s;
+    P->victims[i] = v;
+    return m;
 }
 
 /* Moves the best-scored of moves[i..n) to i (the first of equals) and returns it. Four
@@ -166,15 +200,7 @@ static gv_move pick_next(ab_ply *P, int i, int n)
     int best = i;
     while (sc[best] != top)
         best++;
-    gv_move m = P->moves[best];
-    int s = P->scores[best], v = P->victims[best];
-    P->moves[best] = P->moves[i];
-    P->scores[best] = P->scores[i];
-    P->victims[best] = P->victims[i];
-    P->moves[i] = m;
-    P->scores[i] = s;
-    P->victims[i] = v;
-    return m;
+    return swap_to(P, best, i);
 }
 
 /* Starts loading the table entry of the state after move m into the cache. */
@@ -191,8 +217,9 @@ static gv_move next_move(ab *a, ab_ply *P, int i, int n)
 {
     if (!a->h->key_after)
         return pick_next(P, i, n);
+    /* The table move, scored above every other, is first: no need to look for it. */
     if (i == 0)
-        prefetch_after(a, pick_next(P, 0, n));
+        prefetch_after(a, P->tt_index >= 0 ? swap_to(P, P->tt_index, 0) : pick_next(P, 0, n));
     if (i + 1 < n)
         prefetch_after(a, pick_next(P, i + 1, n));
     return P->moves[i];
@@ -240,7 +267,7 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply, int in_check)
     if (a->h->quick_end && a->h->quick_end(a->st, &r))
         return r > 0 ? GV_MATE - ply : r < 0 ? -(GV_MATE - ply) : 0;
     if (ply >= GV_MAX_PLY - 1)
-        return a->h->eval(a->st);
+        return h_eval(a);
 
     /* Step 1. The table: a bound from any earlier search of this position. */
     uint64_t key = a->g->hash(a->st);
@@ -256,16 +283,16 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply, int in_check)
 
     /* Step 2. In check near the horizon: every move is an answer; otherwise stand pat
      * and look at noisy moves only. */
-    int check = qply < QS_EVASION_PLIES && (in_check >= 0 ? in_check : a->h->in_check(a->st));
+    int check = qply < QS_EVASION_PLIES && (in_check >= 0 ? in_check : h_in_check(a));
     int best, stand = 0, n;
     if (check) {
         n = node_moves(a, P->moves);
         if (n == 0)
             return terminal_score(a, ply);
         best = -(GV_MATE - ply);
-        stand = e ? e->eval : a->h->eval(a->st);  /* only stored, for later visits */
+        stand = e ? e->eval : h_eval(a);  /* only stored, for later visits */
     } else {
-        stand = e ? e->eval : a->h->eval(a->st);
+        stand = e ? e->eval : h_eval(a);
         if (stand >= beta) {
             if (!e)
                 gv_tt_store(a->tt, key, 0, score_to_tt(stand, ply), stand, 0, TT_LOWER);
@@ -274,12 +301,13 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply, int in_check)
         if (stand > alpha)
             alpha = stand;
         best = stand;
-        n = a->h->noisy_moves(a->st, P->moves);
+        n = h_noisy_moves(a, P->moves);
     }
 
     /* Step 3. Captures, most valuable victim first; deep in quiescence only recaptures
      * (the destination, bits 8..15 of a move, is the square of the last capture). */
     int recapture_sq = qply >= QS_RECAPTURE_PLY && ply > 0 ? GV_AB_MOVE_TO(a->ply[ply - 1].current) : -1;
+    P->tt_index = -1;
     for (int i = 0; i < n; i++) {
         gv_move m = P->moves[i];
         int v = a->h->victim_value(a->st, m);
@@ -327,12 +355,12 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
     P->npv = 0;
     int pv = beta - alpha > 1;
     if (ply >= GV_MAX_PLY - 1)
-        return a->h->eval(a->st);
+        return h_eval(a);
     if (should_stop(a))
         return 0;
 
     /* Step 1. Extend checks; at the horizon, quiescence. */
-    int check = a->h->in_check(a->st);
+    int check = h_in_check(a);
     if (check && ply < 2 * a->root_depth + 4)
         depth++;
     if (depth <= 0)
@@ -367,7 +395,7 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
             return s;
         ev = e->eval;
     } else {
-        ev = a->h->eval(a->st);
+        ev = h_eval(a);
     }
 
     /* Step 5. Reverse futility: far above beta near the horizon. */
@@ -580,6 +608,13 @@ gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, 
     a->ctl = ctl;
     a->pawn = h->pawn > 0 ? h->pawn : 100;
     a->null_undo = h->null_undo_size ? calloc(GV_MAX_PLY + 1, h->null_undo_size) : NULL;
+    a->cache = h->cache_size ? calloc(1, h->cache_size) : NULL;
+    if ((h->null_undo_size && !a->null_undo) || (h->cache_size && !a->cache)) {
+        free(a->null_undo);
+        free(a->cache);
+        free(a);
+        return res;
+    }
     for (int d = 1; d < 64; d++)
         for (int i = 1; i < 64; i++)
             a->lmr[d][i] = (int8_t)(0.75 + log(d) * log(i) / 2.25);
@@ -589,6 +624,7 @@ gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, 
     a->nroot = g->legal_moves(st, a->ply[0].moves);
     if (a->nroot == 0) {
         free(a->null_undo);
+        free(a->cache);
         free(a);
         return res;
     }
@@ -698,6 +734,7 @@ gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, 
     res.nodes = a->nodes;
     res.time_ms = gv_now_ms() - ctl->start_ms;
     free(a->null_undo);
+    free(a->cache);
     free(a);
     return res;
 }

@@ -93,13 +93,38 @@ EXAC_INLINE int par_lin(int d)
     return d < 0 ? 0 : d > 12 ? 12 : d;
 }
 
-int gv_exac_eval(const exac_pos *p, const gv_exac_weights *w)
+/* What the hooks share on one position (search.h, cache_size): the roles and reach of
+ * the side not to move, which in_check, eval and noisy_moves all need. */
+typedef struct exac_cache {
+    uint64_t bb[2];            /* the position it describes: boards and side to move */
+    uint8_t stm, valid;
+    exac_roles ro;             /* the roles of the side not to move */
+    uint64_t reach_op;         /* exac_reach of all its pieces */
+} exac_cache;
+
+/* The cache, brought up to date for p. */
+EXAC_INLINE const exac_cache *opp_info(const exac_pos *p, exac_cache *c)
+{
+    if (!c->valid || c->bb[0] != p->bb[0] || c->bb[1] != p->bb[1] || c->stm != p->stm) {
+        exac_roles_of(p, !p->stm, &c->ro);
+        c->reach_op = exac_reach(&c->ro, !p->stm, EX_ALL);
+        c->bb[0] = p->bb[0];
+        c->bb[1] = p->bb[1];
+        c->stm = p->stm;
+        c->valid = 1;
+    }
+    return c;
+}
+
+/* gv_exac_eval with the opponent's roles and reach from c. */
+EXAC_INLINE int eval_cached(const exac_pos *p, const gv_exac_weights *w, exac_cache *cache)
 {
     int me = p->stm, op = !me;
-    exac_roles rm, ro;
+    exac_roles rm;
     exac_roles_of(p, me, &rm);
-    exac_roles_of(p, op, &ro);
-    uint64_t reach_me = exac_reach(&rm, me, EX_ALL), reach_op = exac_reach(&ro, op, EX_ALL);
+    const exac_cache *oi = opp_info(p, cache);
+    const exac_roles ro = oi->ro;
+    uint64_t reach_me = exac_reach(&rm, me, EX_ALL), reach_op = oi->reach_op;
     int nm = pc(rm.own), no = pc(ro.own);
 
     /* Step 1. The side to move wins on this move: it topples a Yachi, takes the
@@ -147,6 +172,13 @@ int gv_exac_eval(const exac_pos *p, const gv_exac_weights *w)
     return score;
 }
 
+int gv_exac_eval(const exac_pos *p, const gv_exac_weights *w)
+{
+    exac_cache c;
+    c.valid = 0;
+    return eval_cached(p, w, &c);
+}
+
 /* ---- Hooks ----------------------------------------------------------------------------- */
 
 static int h_eval(void *st)
@@ -154,23 +186,27 @@ static int h_eval(void *st)
     return gv_exac_eval(&((const exac_state *)st)->pos, &gv_exac_weights_default);
 }
 
+static int h_eval_c(void *st, void *cache)
+{
+    return eval_cached(&((const exac_state *)st)->pos, &gv_exac_weights_default, cache);
+}
+
 /* Quiescence moves: the captures whose destination the opponent's pieces cannot reach
  * (in the position before the capture), and every capture that wins the game at once
  * (a Yachi toppled, camp parity, the opponent down to three). Even trades are left to the
  * main search: with all captures, quiescence ran 15+ plies deep (4 plies less depth in
  * the same time, and 22-38 in self-play against this set). */
-static int h_noisy_moves(void *st, gv_move *out)
+EXAC_INLINE int noisy_cached(const exac_pos *p, gv_move *out, exac_cache *c)
 {
-    const exac_pos *p = &((const exac_state *)st)->pos;
     int n = exac_gen_captures(p, out), me = p->stm, k = 0;
     if (!n)
         return 0;
-    exac_roles ro;
-    exac_roles_of(p, !me, &ro);
-    if (pc(ro.own) <= 4)
+    uint64_t theirs = p->bb[!me];
+    if (pc(theirs) <= 4)
         return n;
-    uint64_t keep = ~exac_reach(&ro, !me, EX_ALL) | ro.yachi, camp = exac_enemy_camp(me);
-    int a = pc(ro.own & camp), b = pc(p->bb[me] & camp);
+    const exac_cache *oi = opp_info(p, c);
+    uint64_t keep = ~oi->reach_op | oi->ro.yachi, camp = exac_enemy_camp(me);
+    int a = pc(theirs & camp), b = pc(p->bb[me] & camp);
     for (int i = 0; i < n; i++) {
         int from = EX_FROM(out[i]), to = EX_TO(out[i]);
         int in_to = (int)(camp >> to & 1), a2 = a - in_to;
@@ -178,6 +214,18 @@ static int h_noisy_moves(void *st, gv_move *out)
             out[k++] = out[i];
     }
     return k;
+}
+
+static int h_noisy_moves(void *st, gv_move *out)
+{
+    exac_cache c;
+    c.valid = 0;
+    return noisy_cached(&((const exac_state *)st)->pos, out, &c);
+}
+
+static int h_noisy_moves_c(void *st, gv_move *out, void *cache)
+{
+    return noisy_cached(&((const exac_state *)st)->pos, out, cache);
 }
 
 /* Is the piece of `side` on sq a Yachi (3 of its 4 diagonal neighbours friendly)? */
@@ -210,11 +258,37 @@ static int h_victim_value(const void *st, gv_move m)
     return victim_value(&((const exac_state *)st)->pos, m);
 }
 
+/* victim_value of every move, with what all captures share computed once: the
+ * opponent's count and Yachis, and both sides' counts in the camp parity counts. */
 static void h_victim_values(const void *st, const gv_move *moves, int n, int *out)
 {
     const exac_pos *p = &((const exac_state *)st)->pos;
-    for (int i = 0; i < n; i++)
-        out[i] = victim_value(p, moves[i]);
+    int me = p->stm, op = !me;
+    uint64_t theirs = p->bb[op];
+    int no = pc(theirs);
+    if (no <= 4) {
+        for (int i = 0; i < n; i++)
+            out[i] = (theirs >> EX_TO(moves[i]) & 1) ? GV_EXAC_WIN_VICTIM : 0;
+        return;
+    }
+    uint64_t fne = exac_sh(theirs, -1, 1), fse = exac_sh(theirs, -1, -1),
+             fsw = exac_sh(theirs, 1, -1), fnw = exac_sh(theirs, 1, 1);
+    uint64_t yachi = theirs & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
+    uint64_t camp = exac_enemy_camp(me);
+    /* After a capture from -> to: a = their pieces in the camp, b = mine there. */
+    int a0 = pc(theirs & camp), b0 = pc(p->bb[me] & camp);
+    const int *mat = gv_exac_weights_default.material;
+    int plain = mat[no] - mat[no - 1];
+    for (int i = 0; i < n; i++) {
+        int from = EX_FROM(moves[i]), to = EX_TO(moves[i]);
+        if (!(theirs >> to & 1)) {
+            out[i] = 0;
+            continue;
+        }
+        int in_to = (int)(camp >> to & 1), a = a0 - in_to;
+        int b = b0 - (int)(camp >> from & 1) + in_to;
+        out[i] = (yachi >> to & 1) || (a >= 1 && a == b) ? GV_EXAC_WIN_VICTIM : plain;
+    }
 }
 
 /* The mover's worth at its side's piece count, more for a Yachi (moving it gives up its
@@ -231,19 +305,27 @@ static int h_mover_value(const void *st, gv_move m)
 /* in_check: the side to move has a Yachi (a piece with at least 3 friendly diagonal
  * neighbours) on a square the opponent's pieces could move to, were the opponent to move
  * now -- i.e. the opponent threatens to topple it and win. */
-static int h_in_check(const void *st)
+EXAC_INLINE int in_check_cached(const exac_pos *p, exac_cache *c)
 {
-    const exac_pos *p = &((const exac_state *)st)->pos;
-    int me = p->stm;
-    uint64_t own = p->bb[me];
+    uint64_t own = p->bb[p->stm];
     uint64_t fne = exac_sh(own, -1, 1), fse = exac_sh(own, -1, -1), fsw = exac_sh(own, 1, -1),
              fnw = exac_sh(own, 1, 1);
     uint64_t y = own & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
     if (!y)
         return 0;
-    exac_roles ro;
-    exac_roles_of(p, !me, &ro);
-    return (exac_reach(&ro, !me, EX_ALL) & y) != 0;
+    return (opp_info(p, c)->reach_op & y) != 0;
+}
+
+static int h_in_check(const void *st)
+{
+    exac_cache c;
+    c.valid = 0;
+    return in_check_cached(&((const exac_state *)st)->pos, &c);
+}
+
+static int h_in_check_c(const void *st, void *cache)
+{
+    return in_check_cached(&((const exac_state *)st)->pos, cache);
 }
 
 /* Null move is refused with few pieces (zugzwang is likelier) and when the mover already
@@ -308,4 +390,8 @@ const gv_ab_hooks gv_exac_hooks = {
     .moves = h_moves,
     .key_after = h_key_after,
     .victim_values = h_victim_values,
+    .cache_size = sizeof(exac_cache),
+    .in_check_c = h_in_check_c,
+    .eval_c = h_eval_c,
+    .noisy_moves_c = h_noisy_moves_c,
 };

@@ -108,6 +108,16 @@ typedef struct gv_ab_hooks {
     uint64_t (*key_after)(const void *st, gv_move m);
     /* victim_values: victim_value of each of moves[0..n) into out, in one call. */
     void (*victim_values)(const void *st, const gv_move *moves, int n, int *out);
+    /* Optional sharing of work between the calls made on one position: the search
+     * allocates cache_size bytes (zeroed) once and passes them to the *_c hooks, which
+     * answer exactly as in_check, eval and noisy_moves do. A hook may leave in the cache
+     * what a later call on the same position reuses (Exac: the opponent's roles and
+     * reach, which all three need), and checks that the cache describes st before
+     * trusting it. NULL = the plain hooks. */
+    size_t cache_size;
+    int (*in_check_c)(const void *st, void *cache);
+    int (*eval_c)(void *st, void *cache);
+    int (*noisy_moves_c)(void *st, gv_move *out, void *cache);
 } gv_ab_hooks;
 
 /* The alpha-beta hooks of a game (search.c), or NULL for a game searched otherwise. */
