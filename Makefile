@@ -26,7 +26,7 @@ bench: all
 	$(BUILD)/gv_bench
 
 run: all
-	$(BUILD)/gravulien play chu
+	$(BUILD)/gravulien play chu --you first
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

@@ -16,6 +16,7 @@ command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v xvfb-run  >/dev/null 2>&1 || need="$need xvfb xauth"
 [ -x /usr/games/xboard ] || need="$need xboard"
 [ -x /usr/games/hachu ]  || need="$need hachu"
+command -v tmux >/dev/null 2>&1 || need="$need tmux"   # the terminal test of 'gravulien play'
 
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then
