@@ -576,6 +576,90 @@ static void test_null_ok_needs_material(void)
     free(st);
 }
 
+typedef struct key_stats {
+    long moves, lion_double, igui, promo, cs_set, cs_cleared, pass;
+} key_stats;
+
+static void check_key_after(chu_state *st, void *ctx)
+{
+    key_stats *ks = ctx;
+    const gv_game *g = chu();
+    gv_move moves[GV_MAX_MOVES];
+    int n = chu_legal_moves(st, moves);
+    for (int i = 0; i < n; i++) {
+        gv_move m = moves[i];
+        uint64_t want = gv_chu_hooks.key_after(st, m);
+        CHECK(want == chu_key_after(&st->pos, m));
+        int old_cs = st->pos.cs;
+        chu_make(st, m);
+        CHECK(g->hash(st) == want);
+        CHECK(st->pos.key == chu_compute_key(&st->pos));
+        ks->moves++;
+        ks->lion_double += CHU_MID(m) && CHU_TO(m) != CHU_FROM(m);
+        ks->igui += CHU_MID(m) && CHU_TO(m) == CHU_FROM(m);
+        ks->promo += (CHU_FLAGS(m) & CHU_MF_PROMO) != 0;
+        ks->cs_set += st->pos.cs != 0;
+        ks->cs_cleared += old_cs != 0;
+        ks->pass += (CHU_FLAGS(m) & CHU_MF_PASS) != 0;
+        chu_unmake(st);
+    }
+}
+
+/* key_after of every legal move is the hash after making it, on random games: lion
+ * double moves, igui, promotions, passes, counter-strike squares set and cleared. */
+static void test_key_after_is_hash_after_make(void)
+{
+    key_stats ks = {0, 0, 0, 0, 0, 0, 0};
+    walk_games(slow_tests() ? 60 : 12, 150, check_key_after, &ks);
+    CHECK(ks.moves > 10000);
+    CHECK(ks.lion_double > 0);
+    CHECK(ks.igui > 0);
+    CHECK(ks.promo > 0);
+    CHECK(ks.cs_set > 0);
+    CHECK(ks.cs_cleared > 0);
+    CHECK(ks.pass > 0);
+}
+
+static void check_moves_hook(chu_state *st, void *ctx)
+{
+    long *agreed = ctx;
+    gv_move want[GV_MAX_MOVES], got[GV_MAX_MOVES];
+    int r, nw = chu_legal_moves(st, want);
+    if (gv_chu_hooks.quick_end(st, &r))
+        return;
+    int ng = gv_chu_hooks.moves(st, got);
+    CHECK_EQ_INT(ng, nw);
+    int same = ng == nw && memcmp(got, want, (size_t)nw * sizeof want[0]) == 0;
+    CHECK(same);
+    *agreed += same;
+}
+
+/* The moves hook lists chu_legal_moves, in the same order, in every state quick_end
+ * finds not over (repetitions included: the walk repeats positions at times). */
+static void test_moves_hook_equals_legal_moves(void)
+{
+    long agreed = 0;
+    walk_games(slow_tests() ? 60 : 12, 300, check_moves_hook, &agreed);
+    CHECK(agreed > 1000);
+}
+
+static void check_victim_values(chu_state *st, void *ctx)
+{
+    (void)ctx;
+    gv_move moves[GV_MAX_MOVES];
+    int values[GV_MAX_MOVES];
+    int n = chu_legal_moves(st, moves);
+    gv_chu_hooks.victim_values(st, moves, n, values);
+    for (int i = 0; i < n; i++)
+        CHECK_EQ_INT(values[i], gv_chu_hooks.victim_value(st, moves[i]));
+}
+
+/* victim_values gives victim_value of each move. */
+static void test_victim_values_equal_victim_value(void)
+{
+    walk_games(slow_tests() ? 30 : 8, 200, check_victim_values, NULL);
+}
+
 const t_case chu_search_tests[] = {
     T(test_captures_equal_filtered_full_generation),
     T(test_captures_equal_filtered_full_generation_on_random_boards),
@@ -591,5 +675,8 @@ const t_case chu_search_tests[] = {
     T(test_quick_end_matches_status),
     T(test_null_move_restores_state_and_hash),
     T(test_null_ok_needs_material),
+    T(test_key_after_is_hash_after_make),
+    T(test_moves_hook_equals_legal_moves),
+    T(test_victim_values_equal_victim_value),
     {0},
 };

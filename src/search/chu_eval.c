@@ -132,16 +132,20 @@ static const uint8_t danger_w[5][5] = {
 #define COLS_G(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11) \
     {0, 0, -(c11), -(c10), -(c9), -(c8), -(c7), -(c6), -(c5), -(c4), -(c3), -(c2), -(c1), -(c0), 0, 0}
 
-/* Indexed by the piece byte (type | colour). */
+/* Indexed by the piece byte (type | colour). The row and column tables are the core's
+ * chu_psq (chu.h): make and unmake keep their sum over the board in pos.psq. */
 #define ROWTAB(t, v, g, kind, flags, slides, shell, attack)       \
     [t] = APPLY(ROWS_S, v, g, ROW_##kind, FRAC_##kind),           \
     [(t) | CHU_GOTE] = APPLY(ROWS_G, v, g, ROW_##kind, FRAC_##kind),
 #define COLTAB(t, v, g, kind, flags, slides, shell, attack) \
     [t] = APPLY(COLS_S, COL_##kind), [(t) | CHU_GOTE] = APPLY(COLS_G, COL_##kind),
 #define FLAGTAB(t, v, g, kind, flags, slides, shell, attack) [t] = flags, [(t) | CHU_GOTE] = flags,
-static const int16_t row_tab[128][16] = {CHU_EVAL_PIECES(ROWTAB)};
-static const int16_t col_tab[128][16] = {CHU_EVAL_PIECES(COLTAB)};
+const int16_t chu_psq_row[128][16] = {CHU_EVAL_PIECES(ROWTAB)};
+const int16_t chu_psq_col[128][16] = {CHU_EVAL_PIECES(COLTAB)};
 static const uint8_t flag_tab[128] = {CHU_EVAL_PIECES(FLAGTAB)};
+/* Bit t set: pieces of type t have flags (a closer look in the evaluation). */
+#define SPECIALBIT(t, v, g, kind, flags, slides, shell, attack) | ((flags) ? 1ULL << (t) : 0)
+static const uint64_t special_types = 0 CHU_EVAL_PIECES(SPECIALBIT);
 
 /* Indexed by type. order_value: material for move ordering, CHU_EVAL_ROYAL for a King or
  * Prince, 0 for CT_NONE. */
@@ -244,9 +248,9 @@ static int king_safety(const chu_pos *p, int ks, int side)
 }
 
 /* Static evaluation in centipawns for the side to move.
- * Step 1. One pass over the pieces (the core's occupancy bits): material, promotion
- *         potential, rows and columns (row_tab, col_tab); then slider mobility, and
- *         note Kings and the mover's Lions.
+ * Step 1. Material, promotion potential, rows and columns (chu_psq, summed by the
+ *         core as pos.psq); one pass over the pieces (the core's occupancy bits) for
+ *         slider mobility, and to note Kings and the mover's Lions.
  * Step 2. King shelter and danger around each King.
  * Step 3. Lion safety of the side to move. */
 static int chu_eval(void *st)
@@ -254,34 +258,33 @@ static int chu_eval(void *st)
     const chu_pos *p = &((const chu_state *)st)->pos;
     const uint8_t *b = p->board;
     int stm = p->stm;
-    int score = 0;                  /* Sente's view */
+    int score = p->psq;             /* Sente's view */
     int king[2] = {0, 0}, prince[2] = {0, 0};
     int lions[4], nlions = 0;
 
-    /* Step 1: the table terms of every piece in one branch-free pass that lists the
-     * pieces needing a closer look; then those. */
-    uint8_t special[CHU_N * CHU_N];
-    int nspecial = 0;
+    /* Step 1: the table terms of every piece are the core's running sum (psq). A
+     * branch-free pass marks the pieces needing a closer look, then those, in square
+     * order. */
     for (int w = 0; w < CHU_OCC_WORDS; w++) {
+        uint64_t special = 0;
         for (uint64_t bits = p->occ[0][w] | p->occ[1][w]; bits; bits &= bits - 1) {
-            int sq = 64 * w + __builtin_ctzll(bits), pc = b[sq];
-            score += row_tab[pc][sq >> 4] + col_tab[pc][sq & 15];
-            special[nspecial] = (uint8_t)sq;
-            nspecial += flag_tab[pc] != 0;
+            int i = __builtin_ctzll(bits);
+            special |= (special_types >> (b[64 * w + i] & 0x3F) & 1) << i;
         }
-    }
-    for (int i = 0; i < nspecial; i++) {
-        int sq = special[i], pc = b[sq], fl = flag_tab[pc], side = pc >> 6;
-        if (fl & EF_MOB) {
-            int m = MOB_SLIDE * slider_mobility(b, sq, slide_tab[pc & 0x3F], chu_dir[side],
-                                                pc & CHU_GOTE);
-            score += side ? -m : m;
-        } else if (fl & EF_KING) {
-            king[side] = sq;
-        } else if (fl & EF_PRINCE) {
-            prince[side] = sq;
-        } else if (side == stm && nlions < 4) {
-            lions[nlions++] = sq;
+        for (; special; special &= special - 1) {
+            int sq = 64 * w + __builtin_ctzll(special), pc = b[sq], fl = flag_tab[pc];
+            int side = pc >> 6;
+            if (fl & EF_MOB) {
+                int m = MOB_SLIDE * slider_mobility(b, sq, slide_tab[pc & 0x3F],
+                                                    chu_dir[side], pc & CHU_GOTE);
+                score += side ? -m : m;
+            } else if (fl & EF_KING) {
+                king[side] = sq;
+            } else if (fl & EF_PRINCE) {
+                prince[side] = sq;
+            } else if (side == stm && nlions < 4) {
+                lions[nlions++] = sq;
+            }
         }
     }
 
@@ -341,6 +344,21 @@ static int chu_victim_value(const void *st, gv_move m)
     return v;
 }
 
+static void chu_victim_values(const void *st, const gv_move *moves, int n, int *out)
+{
+    const chu_pos *p = &((const chu_state *)st)->pos;
+    const uint8_t *b = p->board;
+    for (int i = 0; i < n; i++) {
+        gv_move m = moves[i];
+        int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m), v = 0;
+        if (mid)
+            v += chu_capture_value(p, b[mid]);
+        if (to != from && b[to])
+            v += chu_capture_value(p, b[to]);
+        out[i] = v;
+    }
+}
+
 static int chu_mover_value(const void *st, gv_move m)
 {
     const uint8_t *b = ((const chu_state *)st)->pos.board;
@@ -363,6 +381,18 @@ static int chu_quick_end(void *st, int *result)
         return 0;
     *result = winner == p->stm ? 1 : -1;
     return 1;
+}
+
+/* The moves of a state chu_quick_end found not over: the core's legal moves without
+ * asking chu_end_by_material again. */
+static int chu_hook_moves(void *st, gv_move *out)
+{
+    return chu_legal_moves_unless_drawn(st, out);
+}
+
+static uint64_t chu_hook_key_after(const void *st, gv_move m)
+{
+    return chu_key_after(&((const chu_state *)st)->pos, m);
 }
 
 /* ---- Null move ------------------------------------------------------------------
@@ -398,4 +428,7 @@ const gv_ab_hooks gv_chu_hooks = {
     .null_undo_size = sizeof(chu_null_undo),
     .pawn = CHU_EVAL_PAWN,
     .quick_end = chu_quick_end,
+    .moves = chu_hook_moves,
+    .key_after = chu_hook_key_after,
+    .victim_values = chu_victim_values,
 };

@@ -93,7 +93,7 @@ typedef struct chu_options {
 
 /* ---- Position (fits in 1 KB) and state (position + history) ------------------------
  * occ mirrors board: bit sq & 63 of occ[side][sq >> 6] is set when square sq holds a
- * piece of that side. It is kept by make/unmake and chu_set_sfen; code that writes board
+ * piece of that side. It (and psq) is kept by make/unmake and chu_set_sfen; code that writes board
  * itself calls chu_pos_sync afterwards. Visiting its bits from word 0 up visits the
  * pieces in increasing square order, the order of a scan of the board. */
 enum { CHU_OCC_WORDS = CHU_SQUARES / 64 };
@@ -109,7 +109,19 @@ typedef struct chu_pos {
     chu_options opt;
     uint8_t pad[2];
     uint32_t movenum;        /* SFEN move number */
+    int32_t psq;             /* sum of chu_psq over the pieces (for the evaluation) */
 } chu_pos;
+
+/* The evaluation's material and piece-square values (search/chu_eval.c defines them with
+ * its other weights): a piece byte pc on square sq is worth chu_psq_row[pc][sq >> 4] +
+ * chu_psq_col[pc][sq & 15], Sente's pieces positive and Gote's negative. The position
+ * keeps their sum (psq) through make and unmake, so the evaluation need not add it up. */
+extern const int16_t chu_psq_row[128][16];
+extern const int16_t chu_psq_col[128][16];
+static inline int chu_psq(int pc, int sq)
+{
+    return chu_psq_row[pc][sq >> 4] + chu_psq_col[pc][sq & 15];
+}
 
 typedef struct chu_hist {
     uint64_t key;            /* key of the position before the move */
@@ -133,7 +145,7 @@ uint64_t chu_side_key(void);
 uint64_t chu_cs_key(int sq);
 uint64_t chu_compute_key(const chu_pos *p);
 int chu_set_sfen(chu_pos *p, const char *sfen, char *err, size_t errlen);
-/* Recomputes what mirrors the board (occ, count, royals, key) after a caller wrote the
+/* Recomputes what mirrors the board (occ, count, royals, key, psq) after a caller wrote the
  * board directly (tests building positions). */
 void chu_pos_sync(chu_pos *p);
 int chu_get_sfen(const chu_pos *p, char *buf, size_t len);
@@ -176,6 +188,13 @@ void chu_make(chu_state *s, gv_move m);
 void chu_unmake(chu_state *s);
 gv_status chu_status(chu_state *s, gv_result *res);
 int chu_legal_moves(chu_state *s, gv_move *out);
+/* chu_legal_moves of a state that chu_end_by_material found not over (for search, which
+ * asked it already): the other endings (only the two royals left, repetition) give 0
+ * moves, as there. */
+int chu_legal_moves_unless_drawn(chu_state *s, gv_move *out);
+/* The key (pos.key) chu_make(s, m) would give, for a move m of chu_gen_moves (passes
+ * included), without making it. make computes its key with the same code. */
+uint64_t chu_key_after(const chu_pos *p, gv_move m);
 int chu_is_bared(const chu_pos *p, int side);
 /* The endings the pieces on the board decide alone, without move generation or
  * history: a royal captured, then (option bare_king) a bared royal. Returns 1 if the

@@ -209,7 +209,23 @@ static inline void push(gen_ctx *g, int from, int to, int mid, unsigned flags)
     g->out[g->n++] = CHU_MOVE(from, to, mid, flags);
 }
 
-/* A plain move (no lion power involved): both promotion choices where allowed. */
+/* A plain move (no lion power involved): both promotion choices where allowed (none
+ * when promotes is 0: the type can never promote). */
+static inline __attribute__((always_inline)) void add_plain_inline(gen_ctx *g, int pc,
+                                                                   int from, int to,
+                                                                   int promotes)
+{
+    int cap = g->p->board[to];
+    if (cap && !counterstrike_ok(g, CHU_TYPE(pc), to))
+        return;
+    if (promotes && can_promote(g->p, pc, from, to, cap != 0)) {
+        push(g, from, to, 0, CHU_MF_PROMO);
+        if (g->p->opt.last_rank_must && must_promote(pc, to))
+            return;
+    }
+    push(g, from, to, 0, 0);
+}
+
 static void add_plain(gen_ctx *g, int pc, int from, int to)
 {
     int cap = g->p->board[to];
@@ -242,6 +258,120 @@ static void add_lion(gen_ctx *g, int t, int from, int mid, int to)
         g->igui_done[cs][mid >> 6] |= 1ULL << (mid & 63);
     push(g, from, to, mid, 0);
 }
+
+/* ---- Neighbourhood words ----------------------------------------------------------
+ * The capture generator looks at the 8 squares around a piece at once: three 4-byte
+ * loads (the rows in front, at and behind it for Sente, starting one file to its left)
+ * turned into one word with a flag bit per square: bit 8k + j for byte k (0..2) of row j
+ * (0 in front, 1 same row, 2 behind). A direction mask (bit d = absolute direction d,
+ * Sente's frame) becomes that layout with NB_LAYOUT. */
+#define NB_BIT(m, d, pos) ((((unsigned)(m) >> (d)) & 1u) << (pos))
+#define NB_LAYOUT(m)                                                                     \
+    (NB_BIT(m, D_FL, 0) | NB_BIT(m, D_F, 8) | NB_BIT(m, D_FR, 16) | NB_BIT(m, D_L, 1) |   \
+     NB_BIT(m, D_R, 17) | NB_BIT(m, D_BL, 2) | NB_BIT(m, D_B, 10) | NB_BIT(m, D_BR, 18))
+/* Gote's relative direction d is Sente's direction d + 4. */
+#define NB_ROT4(m) ((((unsigned)(m) << 4) | ((unsigned)(m) >> 4)) & 0xFFu)
+
+/* Square offset of layout bit b. */
+static inline int nb_offset(int b)
+{
+    return ((b & 7) << 4) - 17 + (b >> 3);
+}
+
+static inline uint32_t load32(const uint8_t *p)
+{
+    uint32_t x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the SWAR helpers read little-endian");
+
+/* Flags (bit 0 of each byte) of the bytes of x holding a piece of colour bit `gote`
+ * (CHU_GOTE or 0), and of the empty bytes. A type is never 0; CHU_EDGE has no type bits. */
+static inline uint32_t swar_colour(uint32_t x, unsigned gote)
+{
+    const uint32_t low6 = 0x3F3F3F3Fu, bit6 = 0x40404040u;
+    uint32_t any = ((x & low6) + low6) & bit6;
+    return (any & (gote ? x : ~x)) >> 6;
+}
+
+static inline uint32_t swar_empty(uint32_t x)
+{
+    const uint32_t low7 = 0x7F7F7F7Fu;
+    return (~(((x & low7) + low7) | x) & 0x80808080u) >> 7;
+}
+
+/* The 8 squares around sq: flags of enemy pieces and of empty squares in the layout. */
+static inline void neighbours(const uint8_t *b, int sq, unsigned enemy_bit, uint32_t *enemy,
+                              uint32_t *empty)
+{
+    uint32_t a = load32(b + sq - 17), m = load32(b + sq - 1), c = load32(b + sq + 15);
+    *enemy = (swar_colour(a, enemy_bit) | swar_colour(m, enemy_bit) << 1 |
+              swar_colour(c, enemy_bit) << 2) & 0x070707u;
+    *empty = (swar_empty(a) | swar_empty(m) << 1 | swar_empty(c) << 2) & 0x070707u;
+}
+
+/* chu_moves in the neighbourhood layout (per side) for steps and slide starts, and as
+ * relative-direction masks for jumps and lion lines, so the capture generator tests a
+ * piece's whole neighbourhood at once instead of switching on every direction.
+ * tests/test_chu_search.c checks every type against chu_gen_moves on random boards. */
+typedef struct type_masks {
+    uint32_t step[2], slide[2];   /* layouts, [side] */
+    uint8_t jump, lionline;       /* relative directions */
+    uint8_t steps_only;           /* moves by single steps alone */
+    uint8_t dirs;                 /* relative directions it moves in at all */
+} type_masks;
+
+#define TM(step, jump, slide, lionline)                                                   \
+    {{NB_LAYOUT(step), NB_LAYOUT(NB_ROT4(step))},                                         \
+     {NB_LAYOUT(slide), NB_LAYOUT(NB_ROT4(slide))}, jump, lionline,                       \
+     !((jump) | (slide) | (lionline)), (step) | (jump) | (slide) | (lionline)}
+#define P CHU_PROMO
+static const type_masks tmasks[CHU_NTYPES] = {
+    /*                       step  jump  slide lionline */
+    [CT_LANCE]         = TM(0x00, 0x00, 0x01, 0x00),
+    [CT_LEOPARD]       = TM(0xBB, 0x00, 0x00, 0x00),
+    [CT_COPPER]        = TM(0x93, 0x00, 0x00, 0x00),
+    [CT_SILVER]        = TM(0xAB, 0x00, 0x00, 0x00),
+    [CT_GOLD]          = TM(0xD7, 0x00, 0x00, 0x00),
+    [CT_KING]          = TM(0xFF, 0x00, 0x00, 0x00),
+    [CT_ELEPHANT]      = TM(0xEF, 0x00, 0x00, 0x00),
+    [CT_CHARIOT]       = TM(0x00, 0x00, 0x11, 0x00),
+    [CT_BISHOP]        = TM(0x00, 0x00, 0xAA, 0x00),
+    [CT_TIGER]         = TM(0xFE, 0x00, 0x00, 0x00),
+    [CT_PHOENIX]       = TM(0x55, 0xAA, 0x00, 0x00),
+    [CT_KIRIN]         = TM(0xAA, 0x55, 0x00, 0x00),
+    [CT_SIDE]          = TM(0x11, 0x00, 0x44, 0x00),
+    [CT_VERTICAL]      = TM(0x44, 0x00, 0x11, 0x00),
+    [CT_ROOK]          = TM(0x00, 0x00, 0x55, 0x00),
+    [CT_HORSE]         = TM(0x55, 0x00, 0xAA, 0x00),
+    [CT_DRAGON]        = TM(0xAA, 0x00, 0x55, 0x00),
+    [CT_QUEEN]         = TM(0x00, 0x00, 0xFF, 0x00),
+    [CT_LION]          = TM(0x00, 0x00, 0x00, 0xFF),
+    [CT_PAWN]          = TM(0x01, 0x00, 0x00, 0x00),
+    [CT_GOBETWEEN]     = TM(0x11, 0x00, 0x00, 0x00),
+    [CT_LANCE + P]     = TM(0x00, 0x00, 0x93, 0x00),   /* White Horse */
+    [CT_LEOPARD + P]   = TM(0x00, 0x00, 0xAA, 0x00),   /* Bishop */
+    [CT_COPPER + P]    = TM(0x11, 0x00, 0x44, 0x00),   /* Side Mover */
+    [CT_SILVER + P]    = TM(0x44, 0x00, 0x11, 0x00),   /* Vertical Mover */
+    [CT_GOLD + P]      = TM(0x00, 0x00, 0x55, 0x00),   /* Rook */
+    [CT_ELEPHANT + P]  = TM(0xFF, 0x00, 0x00, 0x00),   /* Prince */
+    [CT_CHARIOT + P]   = TM(0x00, 0x00, 0x39, 0x00),   /* Whale */
+    [CT_BISHOP + P]    = TM(0x55, 0x00, 0xAA, 0x00),   /* Dragon Horse */
+    [CT_TIGER + P]     = TM(0xEE, 0x00, 0x11, 0x00),   /* Flying Stag */
+    [CT_PHOENIX + P]   = TM(0x00, 0x00, 0xFF, 0x00),   /* Queen */
+    [CT_KIRIN + P]     = TM(0x00, 0x00, 0x00, 0xFF),   /* Lion */
+    [CT_SIDE + P]      = TM(0x00, 0x00, 0xEE, 0x00),   /* Free Boar */
+    [CT_VERTICAL + P]  = TM(0x00, 0x00, 0xBB, 0x00),   /* Flying Ox */
+    [CT_ROOK + P]      = TM(0xAA, 0x00, 0x55, 0x00),   /* Dragon King */
+    [CT_HORSE + P]     = TM(0x00, 0x00, 0xFE, 0x01),   /* Horned Falcon */
+    [CT_DRAGON + P]    = TM(0x00, 0x00, 0x7D, 0x82),   /* Soaring Eagle */
+    [CT_PAWN + P]      = TM(0xD7, 0x00, 0x00, 0x00),   /* Gold */
+    [CT_GOBETWEEN + P] = TM(0xEF, 0x00, 0x00, 0x00),   /* Drunk Elephant */
+};
+#undef P
+#undef TM
 
 /* Step 3. Moves of one piece. Returns 1 if it could pass (an empty square on a lion
  * line next to it). */
@@ -284,27 +414,29 @@ static int gen_piece(gen_ctx *g, int from)
         return can_pass;
     }
 
-    for (int d = 0; d < 8; d++) {
+    /* Only the directions the piece moves in, in order; a piece that can never
+     * promote skips the promotion test of each move. */
+    int promotes = chu_can_promote_type(t);
+    for (unsigned dm = tmasks[t].dirs; dm; dm &= dm - 1) {
+        int d = __builtin_ctz(dm);
         int code = chu_moves[t][d];
-        if (!code)
-            continue;
         int v = dir[d];
         int to = from + v;
         switch (code) {
         case MV_STEP:
             if (b[to] != CHU_EDGE && !is_own(g, b[to]))
-                add_plain(g, pc, from, to);
+                add_plain_inline(g, pc, from, to, promotes);
             break;
         case MV_JUMP:
             to += v;
             if (b[to] != CHU_EDGE && !is_own(g, b[to]))
-                add_plain(g, pc, from, to);
+                add_plain_inline(g, pc, from, to, promotes);
             break;
         case MV_SLIDE:
             for (; b[to] != CHU_EDGE; to += v) {
                 if (is_own(g, b[to]))
                     break;
-                add_plain(g, pc, from, to);
+                add_plain_inline(g, pc, from, to, promotes);
                 if (b[to])
                     break;
             }
@@ -408,118 +540,6 @@ int chu_gen_quiet_promotions(const chu_pos *p, uint64_t types, gv_move *out)
  * add_plain / add_lion filters run in the same piece order, so the igui chosen for each
  * victim and the lion-trading verdicts are those of chu_gen_moves. */
 
-/* ---- Neighbourhood words ----------------------------------------------------------
- * The capture generator looks at the 8 squares around a piece at once: three 4-byte
- * loads (the rows in front, at and behind it for Sente, starting one file to its left)
- * turned into one word with a flag bit per square: bit 8k + j for byte k (0..2) of row j
- * (0 in front, 1 same row, 2 behind). A direction mask (bit d = absolute direction d,
- * Sente's frame) becomes that layout with NB_LAYOUT. */
-#define NB_BIT(m, d, pos) ((((unsigned)(m) >> (d)) & 1u) << (pos))
-#define NB_LAYOUT(m)                                                                     \
-    (NB_BIT(m, D_FL, 0) | NB_BIT(m, D_F, 8) | NB_BIT(m, D_FR, 16) | NB_BIT(m, D_L, 1) |   \
-     NB_BIT(m, D_R, 17) | NB_BIT(m, D_BL, 2) | NB_BIT(m, D_B, 10) | NB_BIT(m, D_BR, 18))
-/* Gote's relative direction d is Sente's direction d + 4. */
-#define NB_ROT4(m) ((((unsigned)(m) << 4) | ((unsigned)(m) >> 4)) & 0xFFu)
-
-/* Square offset of layout bit b. */
-static inline int nb_offset(int b)
-{
-    return ((b & 7) << 4) - 17 + (b >> 3);
-}
-
-static inline uint32_t load32(const uint8_t *p)
-{
-    uint32_t x;
-    memcpy(&x, p, sizeof x);
-    return x;
-}
-
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the SWAR helpers read little-endian");
-
-/* Flags (bit 0 of each byte) of the bytes of x holding a piece of colour bit `gote`
- * (CHU_GOTE or 0), and of the empty bytes. A type is never 0; CHU_EDGE has no type bits. */
-static inline uint32_t swar_colour(uint32_t x, unsigned gote)
-{
-    const uint32_t low6 = 0x3F3F3F3Fu, bit6 = 0x40404040u;
-    uint32_t any = ((x & low6) + low6) & bit6;
-    return (any & (gote ? x : ~x)) >> 6;
-}
-
-static inline uint32_t swar_empty(uint32_t x)
-{
-    const uint32_t low7 = 0x7F7F7F7Fu;
-    return (~(((x & low7) + low7) | x) & 0x80808080u) >> 7;
-}
-
-/* The 8 squares around sq: flags of enemy pieces and of empty squares in the layout. */
-static inline void neighbours(const uint8_t *b, int sq, unsigned enemy_bit, uint32_t *enemy,
-                              uint32_t *empty)
-{
-    uint32_t a = load32(b + sq - 17), m = load32(b + sq - 1), c = load32(b + sq + 15);
-    *enemy = (swar_colour(a, enemy_bit) | swar_colour(m, enemy_bit) << 1 |
-              swar_colour(c, enemy_bit) << 2) & 0x070707u;
-    *empty = (swar_empty(a) | swar_empty(m) << 1 | swar_empty(c) << 2) & 0x070707u;
-}
-
-/* chu_moves in the neighbourhood layout (per side) for steps and slide starts, and as
- * relative-direction masks for jumps and lion lines, so the capture generator tests a
- * piece's whole neighbourhood at once instead of switching on every direction.
- * tests/test_chu_search.c checks every type against chu_gen_moves on random boards. */
-typedef struct type_masks {
-    uint32_t step[2], slide[2];   /* layouts, [side] */
-    uint8_t jump, lionline;       /* relative directions */
-    uint8_t steps_only;           /* moves by single steps alone */
-} type_masks;
-
-#define TM(step, jump, slide, lionline)                                                   \
-    {{NB_LAYOUT(step), NB_LAYOUT(NB_ROT4(step))},                                         \
-     {NB_LAYOUT(slide), NB_LAYOUT(NB_ROT4(slide))}, jump, lionline,                       \
-     !((jump) | (slide) | (lionline))}
-#define P CHU_PROMO
-static const type_masks tmasks[CHU_NTYPES] = {
-    /*                       step  jump  slide lionline */
-    [CT_LANCE]         = TM(0x00, 0x00, 0x01, 0x00),
-    [CT_LEOPARD]       = TM(0xBB, 0x00, 0x00, 0x00),
-    [CT_COPPER]        = TM(0x93, 0x00, 0x00, 0x00),
-    [CT_SILVER]        = TM(0xAB, 0x00, 0x00, 0x00),
-    [CT_GOLD]          = TM(0xD7, 0x00, 0x00, 0x00),
-    [CT_KING]          = TM(0xFF, 0x00, 0x00, 0x00),
-    [CT_ELEPHANT]      = TM(0xEF, 0x00, 0x00, 0x00),
-    [CT_CHARIOT]       = TM(0x00, 0x00, 0x11, 0x00),
-    [CT_BISHOP]        = TM(0x00, 0x00, 0xAA, 0x00),
-    [CT_TIGER]         = TM(0xFE, 0x00, 0x00, 0x00),
-    [CT_PHOENIX]       = TM(0x55, 0xAA, 0x00, 0x00),
-    [CT_KIRIN]         = TM(0xAA, 0x55, 0x00, 0x00),
-    [CT_SIDE]          = TM(0x11, 0x00, 0x44, 0x00),
-    [CT_VERTICAL]      = TM(0x44, 0x00, 0x11, 0x00),
-    [CT_ROOK]          = TM(0x00, 0x00, 0x55, 0x00),
-    [CT_HORSE]         = TM(0x55, 0x00, 0xAA, 0x00),
-    [CT_DRAGON]        = TM(0xAA, 0x00, 0x55, 0x00),
-    [CT_QUEEN]         = TM(0x00, 0x00, 0xFF, 0x00),
-    [CT_LION]          = TM(0x00, 0x00, 0x00, 0xFF),
-    [CT_PAWN]          = TM(0x01, 0x00, 0x00, 0x00),
-    [CT_GOBETWEEN]     = TM(0x11, 0x00, 0x00, 0x00),
-    [CT_LANCE + P]     = TM(0x00, 0x00, 0x93, 0x00),   /* White Horse */
-    [CT_LEOPARD + P]   = TM(0x00, 0x00, 0xAA, 0x00),   /* Bishop */
-    [CT_COPPER + P]    = TM(0x11, 0x00, 0x44, 0x00),   /* Side Mover */
-    [CT_SILVER + P]    = TM(0x44, 0x00, 0x11, 0x00),   /* Vertical Mover */
-    [CT_GOLD + P]      = TM(0x00, 0x00, 0x55, 0x00),   /* Rook */
-    [CT_ELEPHANT + P]  = TM(0xFF, 0x00, 0x00, 0x00),   /* Prince */
-    [CT_CHARIOT + P]   = TM(0x00, 0x00, 0x39, 0x00),   /* Whale */
-    [CT_BISHOP + P]    = TM(0x55, 0x00, 0xAA, 0x00),   /* Dragon Horse */
-    [CT_TIGER + P]     = TM(0xEE, 0x00, 0x11, 0x00),   /* Flying Stag */
-    [CT_PHOENIX + P]   = TM(0x00, 0x00, 0xFF, 0x00),   /* Queen */
-    [CT_KIRIN + P]     = TM(0x00, 0x00, 0x00, 0xFF),   /* Lion */
-    [CT_SIDE + P]      = TM(0x00, 0x00, 0xEE, 0x00),   /* Free Boar */
-    [CT_VERTICAL + P]  = TM(0x00, 0x00, 0xBB, 0x00),   /* Flying Ox */
-    [CT_ROOK + P]      = TM(0xAA, 0x00, 0x55, 0x00),   /* Dragon King */
-    [CT_HORSE + P]     = TM(0x00, 0x00, 0xFE, 0x01),   /* Horned Falcon */
-    [CT_DRAGON + P]    = TM(0x00, 0x00, 0x7D, 0x82),   /* Soaring Eagle */
-    [CT_PAWN + P]      = TM(0xD7, 0x00, 0x00, 0x00),   /* Gold */
-    [CT_GOBETWEEN + P] = TM(0xEF, 0x00, 0x00, 0x00),   /* Drunk Elephant */
-};
-#undef P
-#undef TM
 
 /* A Lion's captures: for each adjacent enemy the step capture, the igui and every
  * second step; then the enemies two squares away (jumps). */
@@ -629,12 +649,15 @@ int chu_gen_captures(const chu_pos *p, gv_move *out)
     grow_by_one(p->occ[!p->stm], near);
     /* The mover's pieces in increasing square order: the order of chu_gen_moves, which
      * decides which capturer's igui is kept. */
-    for (int w = 0; w < CHU_OCC_WORDS; w++)
-        for (uint64_t bits = p->occ[p->stm][w]; bits; bits &= bits - 1) {
-            int sq = 64 * w + __builtin_ctzll(bits);
-            if (!(near[w] >> (sq & 63) & 1) && tmasks[CHU_TYPE(p->board[sq])].steps_only)
-                continue;
-            gen_piece_captures(&g, sq);
+    for (int w = 0; w < CHU_OCC_WORDS; w++) {
+        /* The pieces to skip, marked without a branch per piece, then the others. */
+        uint64_t skip = 0;
+        for (uint64_t bits = p->occ[p->stm][w] & ~near[w]; bits; bits &= bits - 1) {
+            int i = __builtin_ctzll(bits);
+            skip |= (uint64_t)tmasks[CHU_TYPE(p->board[64 * w + i])].steps_only << i;
         }
+        for (uint64_t bits = p->occ[p->stm][w] & ~skip; bits; bits &= bits - 1)
+            gen_piece_captures(&g, 64 * w + __builtin_ctzll(bits));
+    }
     return g.n;
 }

@@ -262,11 +262,13 @@ void chu_pos_sync(chu_pos *p)
 {
     memset(p->occ, 0, sizeof p->occ);
     p->count[0] = p->count[1] = p->royals[0] = p->royals[1] = 0;
+    p->psq = 0;
     for (int sq = 0; sq < CHU_SQUARES; sq++) {
         int pc = p->board[sq];
         if (!pc || pc == CHU_EDGE)
             continue;
         int c = CHU_COLOR(pc);
+        p->psq += chu_psq(pc, sq);
         p->occ[c][sq >> 6] |= 1ULL << (sq & 63);
         p->count[c]++;
         if (chu_is_royal(CHU_TYPE(pc)))

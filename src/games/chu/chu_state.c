@@ -18,25 +18,20 @@ static inline void occ_flip(chu_pos *p, int pc, int sq)
     p->occ[CHU_COLOR(pc)][sq >> 6] ^= 1ULL << (sq & 63);
 }
 
+/* Board, occupancy and psq: make sets the key as a whole from move_key_delta. */
 static inline void put(chu_pos *p, int sq, int pc)
 {
     p->board[sq] = (uint8_t)pc;
-    p->key ^= chu_piece_key(pc, sq);
     occ_flip(p, pc, sq);
+    p->psq += chu_psq(pc, sq);
 }
 
 static inline void take(chu_pos *p, int sq)
 {
-    p->key ^= chu_piece_key(p->board[sq], sq);
-    occ_flip(p, p->board[sq], sq);
-    p->board[sq] = 0;
-}
-
-/* put without the key, for unmake (which restores the key as a whole). */
-static inline void put_back(chu_pos *p, int sq, int pc)
-{
-    p->board[sq] = (uint8_t)pc;
+    int pc = p->board[sq];
     occ_flip(p, pc, sq);
+    p->psq -= chu_psq(pc, sq);
+    p->board[sq] = 0;
 }
 
 static void count_capture(chu_pos *p, int pc, int delta)
@@ -47,17 +42,49 @@ static void count_capture(chu_pos *p, int pc, int delta)
         p->royals[c] = (uint8_t)(p->royals[c] + delta);
 }
 
-/* The turn passes: the counter-strike square becomes new_cs (it binds only the next
- * move) and the other side is to move, key included. */
-static void end_turn(chu_pos *p, int new_cs)
+/* The counter-strike square m sets: the square of a Lion that a non-Lion captures (on
+ * the destination rather than the middle square if both), 0 if none. */
+static inline int move_new_cs(const chu_pos *p, gv_move m)
 {
+    int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m);
+    if (CHU_FLAGS(m) & CHU_MF_PASS)
+        return 0;
+    const uint8_t *b = p->board;
+    if (chu_is_lion(CHU_TYPE(b[from])))
+        return 0;
+    if (to != from && b[to] && chu_is_lion(CHU_TYPE(b[to])))
+        return to;
+    if (mid && chu_is_lion(CHU_TYPE(b[mid])))
+        return mid;
+    return 0;
+}
+
+/* What m changes in the key of p (from p, before m is made): the pieces that leave and
+ * arrive, the counter-strike square (old and new_cs) and the side to move. make and
+ * chu_key_after both use it. */
+static inline uint64_t move_key_delta(const chu_pos *p, gv_move m, int new_cs)
+{
+    uint64_t k = chu_side_key();
     if (p->cs)
-        p->key ^= chu_cs_key(p->cs);
-    p->cs = (uint8_t)new_cs;
+        k ^= chu_cs_key(p->cs);
     if (new_cs)
-        p->key ^= chu_cs_key(new_cs);
-    p->stm ^= 1;
-    p->key ^= chu_side_key();
+        k ^= chu_cs_key(new_cs);
+    unsigned fl = CHU_FLAGS(m);
+    if (fl & CHU_MF_PASS)
+        return k;
+    const uint8_t *b = p->board;
+    int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m), pc = b[from];
+    k ^= chu_piece_key(pc, from);
+    if (mid)
+        k ^= chu_piece_key(b[mid], mid);
+    if (to != from && b[to])
+        k ^= chu_piece_key(b[to], to);
+    return k ^ chu_piece_key((fl & CHU_MF_PROMO) ? pc + CHU_PROMO : pc, to);
+}
+
+uint64_t chu_key_after(const chu_pos *p, gv_move m)
+{
+    return p->key ^ move_key_delta(p, m, move_new_cs(p, m));
 }
 
 /* Plays m on p, filling h with what unmake needs. */
@@ -65,27 +92,24 @@ static void pos_make(chu_pos *p, gv_move m, chu_hist *h)
 {
     int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m);
     unsigned fl = CHU_FLAGS(m);
+    int new_cs = move_new_cs(p, m);
     h->key = p->key;
     h->move = m;
     h->prev_cs = p->cs;
     h->cap_to = h->cap_mid = 0;
     h->irrev = 0;
-    int new_cs = 0;
+    p->key ^= move_key_delta(p, m, new_cs);
     if (!(fl & CHU_MF_PASS)) {
         int pc = p->board[from], t = CHU_TYPE(pc);
         take(p, from);
         if (mid) {
             h->cap_mid = p->board[mid];
             count_capture(p, h->cap_mid, -1);
-            if (!chu_is_lion(t) && chu_is_lion(CHU_TYPE(h->cap_mid)))
-                new_cs = mid;
             take(p, mid);
         }
         if (p->board[to]) {
             h->cap_to = p->board[to];
             count_capture(p, h->cap_to, -1);
-            if (!chu_is_lion(t) && chu_is_lion(CHU_TYPE(h->cap_to)))
-                new_cs = to;
             take(p, to);
         }
         int placed = (fl & CHU_MF_PROMO) ? pc + CHU_PROMO : pc;
@@ -97,7 +121,8 @@ static void pos_make(chu_pos *p, gv_move m, chu_hist *h)
         h->irrev = h->cap_to || h->cap_mid || (fl & CHU_MF_PROMO) || t == CT_PAWN ||
                    t == CT_LANCE;
     }
-    end_turn(p, new_cs);
+    p->cs = (uint8_t)new_cs;
+    p->stm ^= 1;
     p->movenum++;
 }
 
@@ -114,17 +139,16 @@ static void pos_unmake(chu_pos *p, const chu_hist *h)
         int pc = (fl & CHU_MF_PROMO) ? placed - CHU_PROMO : placed;
         if ((fl & CHU_MF_PROMO) && chu_is_royal(CHU_TYPE(placed)))
             p->royals[CHU_COLOR(pc)]--;
-        occ_flip(p, placed, to);
-        p->board[to] = 0;
+        take(p, to);
         if (h->cap_to) {
-            put_back(p, to, h->cap_to);
+            put(p, to, h->cap_to);
             count_capture(p, h->cap_to, +1);
         }
         if (h->cap_mid) {
-            put_back(p, mid, h->cap_mid);
+            put(p, mid, h->cap_mid);
             count_capture(p, h->cap_mid, +1);
         }
-        put_back(p, from, pc);
+        put(p, from, pc);
     }
     p->key = h->key;
 }
@@ -148,7 +172,9 @@ void chu_make_null(chu_pos *p, chu_null_undo *u)
 {
     u->key = p->key;
     u->cs = p->cs;
-    end_turn(p, 0);
+    p->key ^= move_key_delta(p, CHU_MOVE(0, 0, 0, CHU_MF_PASS), 0);
+    p->cs = 0;
+    p->stm ^= 1;
 }
 
 void chu_unmake_null(chu_pos *p, const chu_null_undo *u)
@@ -365,6 +391,15 @@ gv_status chu_status(chu_state *s, gv_result *res)
         return res->status;
     res->status = GV_ONGOING;
     return res->status;
+}
+
+int chu_legal_moves_unless_drawn(chu_state *s, gv_move *out)
+{
+    chu_pos *p = &s->pos;
+    int loser;
+    if (kings_only_draw(p) || (p->opt.repetition && fourfold(s, &loser)))
+        return 0;
+    return chu_gen_moves(p, out);
 }
 
 int chu_legal_moves(chu_state *s, gv_move *out)
