@@ -175,7 +175,7 @@ EXAC_INLINE int eval_cached(const exac_pos *p, const gv_exac_weights *w, exac_ca
 int gv_exac_eval(const exac_pos *p, const gv_exac_weights *w)
 {
     exac_cache c;
-    c.valid = 0;
+    c.valid = 0, c.stm = 0, c.bb[0] = c.bb[1] = 0;   /* every field the validity test reads */
     return eval_cached(p, w, &c);
 }
 
@@ -219,7 +219,7 @@ EXAC_INLINE int noisy_cached(const exac_pos *p, gv_move *out, exac_cache *c)
 static int h_noisy_moves(void *st, gv_move *out)
 {
     exac_cache c;
-    c.valid = 0;
+    c.valid = 0, c.stm = 0, c.bb[0] = c.bb[1] = 0;   /* every field the validity test reads */
     return noisy_cached(&((const exac_state *)st)->pos, out, &c);
 }
 
@@ -319,7 +319,7 @@ EXAC_INLINE int in_check_cached(const exac_pos *p, exac_cache *c)
 static int h_in_check(const void *st)
 {
     exac_cache c;
-    c.valid = 0;
+    c.valid = 0, c.stm = 0, c.bb[0] = c.bb[1] = 0;   /* every field the validity test reads */
     return in_check_cached(&((const exac_state *)st)->pos, &c);
 }
 
