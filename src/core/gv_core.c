@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int gv_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -109,4 +110,25 @@ int gv_read_tag(const char **sp, int line, int utf8_names, char *name, size_t nl
         return gv_err(err, errlen, "line %d: tag %s: ']' expected after the value", line, name);
     *sp = s + 1;
     return 0;
+}
+
+int gv_skip_comment(const char **sp, int *line, char *err, size_t errlen)
+{
+    const char *s = *sp;
+    if (*s == ';') {
+        while (*s && *s != '\n')
+            s++;
+        *sp = s;
+        return 1;
+    }
+    if (*s != '{')
+        return 0;
+    const char *close = strchr(s, '}');
+    if (!close)
+        return gv_err(err, errlen, "line %d: a comment '{' is never closed", *line);
+    for (; s < close; s++)
+        if (*s == '\n')
+            (*line)++;
+    *sp = close + 1;
+    return 1;
 }

@@ -44,4 +44,9 @@ int gv_parse_int(const char *s, long lo, long hi, long *out, char *err, size_t e
 int gv_read_tag(const char **s, int line, int utf8_names, char *name, size_t nlen, char *value,
                 size_t vlen, char *err, size_t errlen);
 
+/* At a comment of PGN-like movetext (`;` to the end of the line, or `{...}`, which may
+ * span lines: *line counts them): skips it and returns 1; a `{` never closed: -1 with
+ * "line L: ..." in err; anything else: 0 (nothing moved). */
+int gv_skip_comment(const char **s, int *line, char *err, size_t errlen);
+
 #endif

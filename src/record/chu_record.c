@@ -510,20 +510,11 @@ int chu_record_read_usi(chu_state *work, const char *text, gv_record *r, char *e
         move_label(work, label, sizeof label);
         if (!*s)
             break;
-        if (*s == ';') {
-            skip_line(&in);
+        int comment = gv_skip_comment(&in.s, &in.line, err, errlen);
+        if (comment < 0)
+            return -1;
+        if (comment)
             continue;
-        }
-        if (*s == '{') {
-            const char *close = strchr(s, '}');
-            if (!close)
-                return gv_err(err, errlen, "line %d: a comment '{' is never closed", in.line);
-            for (; in.s < close; in.s++)
-                if (*in.s == '\n')
-                    in.line++;
-            in.s = close + 1;
-            continue;
-        }
         if (*s == '(' || *s == ')')
             return gv_err(err, errlen, "line %d: variations '(...)' are not supported", in.line);
         if (*s == '[' || *s == ']' || *s == '}')

@@ -385,20 +385,11 @@ int exac_record_read(exac_state *work, const char *text, exac_record *r, char *e
         const char *side = side_name[work->pos.stm];
         if (!*s)
             break;
-        if (*s == ';') {
-            skip_line(&in);
+        int comment = gv_skip_comment(&in.s, &in.line, err, errlen);
+        if (comment < 0)
+            return -1;
+        if (comment)
             continue;
-        }
-        if (*s == '{') {
-            const char *close = strchr(s, '}');
-            if (!close)
-                return gv_err(err, errlen, "line %d: a comment '{' is never closed", in.line);
-            for (; in.s < close; in.s++)
-                if (*in.s == '\n')
-                    in.line++;
-            in.s = close + 1;
-            continue;
-        }
         if (*s == '(' || *s == ')')
             return gv_err(err, errlen, "line %d: variations '(...)' are not supported",
                           in.line);
