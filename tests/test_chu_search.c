@@ -495,6 +495,83 @@ static void test_in_check_matches_rules_core(void)
     CHECK(checks > 10);
 }
 
+/* The core's piece classes follow chu_moves: far exactly for the types with a jump, a
+ * slide or a lion line, royal exactly for King and Prince. */
+static void test_piece_classes_follow_move_table(void)
+{
+    for (int t = 1; t < CHU_NTYPES; t++) {
+        int far = 0;
+        for (int d = 0; d < 8; d++)
+            far |= chu_moves[t][d] == MV_JUMP || chu_moves[t][d] == MV_SLIDE ||
+                   chu_moves[t][d] == MV_LIONLINE;
+        CHECK_EQ_INT(!!(chu_piece_class[t] & CHU_CL_FAR), far);
+        CHECK_EQ_INT(!!(chu_piece_class[t] & CHU_CL_ROYAL), chu_is_royal(t));
+    }
+}
+
+/* Does a piece of `by` reach sq, read square by square from chu_moves (and the Lion's
+ * whole 5x5 area)? The reference for chu_attacked. */
+static int attacked_reference(const uint8_t *b, int sq, int by)
+{
+    for (int from = 0; from < CHU_SQUARES; from++) {
+        int pc = b[from];
+        if (!pc || pc == CHU_EDGE || CHU_COLOR(pc) != by || from == sq)
+            continue;
+        int t = CHU_TYPE(pc);
+        int dr = CHU_ROW(sq) - CHU_ROW(from), dc = CHU_COL(sq) - CHU_COL(from);
+        int adr = dr < 0 ? -dr : dr, adc = dc < 0 ? -dc : dc;
+        if (chu_is_lion(t)) {
+            if (adr <= 2 && adc <= 2)
+                return 1;
+            continue;
+        }
+        for (int d = 0; d < 8; d++) {
+            int v = chu_dir[by][d], code = chu_moves[t][d];
+            if ((code == MV_STEP || code == MV_LIONLINE) && from + v == sq)
+                return 1;
+            if ((code == MV_JUMP || code == MV_LIONLINE) && from + 2 * v == sq)
+                return 1;
+            if (code == MV_SLIDE)
+                for (int s = from + v; b[s] != CHU_EDGE; s += v) {
+                    if (s == sq)
+                        return 1;
+                    if (b[s])
+                        break;
+                }
+        }
+    }
+    return 0;
+}
+
+/* chu_attacked agrees with the reference for every square and side of random boards of
+ * every density. */
+static void test_attacked_matches_move_table(void)
+{
+    chu_state *st = malloc(sizeof *st);
+    gv_rng r;
+    gv_rng_seed(&r, 0xA77Cu);
+    long mismatches = 0, attacked = 0, queries = 0;
+    for (int i = 0; i < (slow_tests() ? 2000 : 300); i++) {
+        random_board(&st->pos, &r);
+        /* Thin the board out to vary the density (long rays, lone pieces). */
+        int keep = 5 + i % 95;
+        for (int sq = 0; sq < CHU_SQUARES; sq++)
+            if (st->pos.board[sq] != CHU_EDGE && gv_rng_below(&r, 100) >= (uint32_t)keep)
+                st->pos.board[sq] = 0;
+        for (int row = 0; row < CHU_N; row++)
+            for (int c = 0; c < CHU_N; c++)
+                for (int by = 0; by < 2; by++) {
+                    int sq = CHU_SQ(row, c), want = attacked_reference(st->pos.board, sq, by);
+                    mismatches += chu_attacked(st->pos.board, sq, by) != want;
+                    attacked += want;
+                    queries++;
+                }
+    }
+    free(st);
+    CHECK_EQ_INT(mismatches, 0);
+    CHECK(attacked > queries / 10 && attacked < queries - queries / 10);
+}
+
 typedef struct end_stats {
     long decided, agreed;
 } end_stats;
@@ -672,6 +749,8 @@ const t_case chu_search_tests[] = {
     T(test_eval_kirin_near_zone_gains_promotion_value),
     T(test_victim_value_of_lion_double_capture_is_sum),
     T(test_in_check_matches_rules_core),
+    T(test_piece_classes_follow_move_table),
+    T(test_attacked_matches_move_table),
     T(test_quick_end_matches_status),
     T(test_null_move_restores_state_and_hash),
     T(test_null_ok_needs_material),

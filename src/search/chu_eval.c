@@ -3,14 +3,16 @@
  * noisy moves for quiescence, move values for ordering, and the null move. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "games/chu/chu.h"
+#include "games/chu/chu_psq.h"
 #include "search/chu_eval.h"
 
 /* ---- Tunables ---------------------------------------------------------------------
- * Every weight of the evaluation is here. Rows are "relative rows": 0 is the enemy's
- * back rank, 3 the edge of the promotion zone, 11 the owner's back rank; columns are
- * seen from the owner too (0 = its left edge). */
+ * Every weight of the evaluation is here, except material, promotion potential and the
+ * row and column values: those are the rules core's piece-square tables (games/chu/
+ * chu_psq.h and chu_psq.c), as make and unmake keep their sum over the board. */
 
 enum {
     MOB_SLIDE = 4,            /* per square a major slider reaches, two at most per ray */
@@ -20,81 +22,56 @@ enum {
     NULL_MIN_PIECES = 6,      /* null move only with this many non-royal pieces */
 };
 
-/* Flags: pieces the board pass looks at more closely (EF_MOB: mobility is counted). */
-enum { EF_KING = 1, EF_PRINCE = 2, EF_LION = 4, EF_MOB = 8 };
+/* Flags: pieces the evaluation looks at more closely (EF_MOB: mobility is counted; EF_LION:
+ * safety of the mover's Lions). Kings and Princes are the core's royal bits. */
+enum { EF_LION = 4, EF_MOB = 8 };
 
-/* The piece table: type, material (the seed's averages x 100), promotion gain (value of
- * the promoted piece - value; 0: cannot promote), kind (which row/column tables below),
- * flags, the relative directions it slides in (bit d = D_F .. D_FL), its worth as a
- * guard next to its own King and its danger near the enemy King. */
+/* The piece table (material, promotion gain and the row and column weights are the
+ * core's chu_psq.h / chu_psq.c, which make and unmake sum over the board as pos.psq):
+ * type, flags, the relative directions it slides in (bit d = D_F .. D_FL), its worth as
+ * a guard next to its own King and its danger near the enemy King. */
 #define P CHU_PROMO
-#define CHU_EVAL_PIECES(X)                                                   \
-    X(CT_LANCE,           300,  400, LANCE, 0,         0x01, 4, 10)          \
-    X(CT_LEOPARD,         300,  200, STEP,  0,         0x00, 7, 10)          \
-    X(CT_COPPER,          200,  200, STEP,  0,         0x00, 6, 8)           \
-    X(CT_SILVER,          200,  200, STEP,  0,         0x00, 6, 8)           \
-    X(CT_GOLD,            300,  300, STEP,  0,         0x00, 8, 10)          \
-    X(CT_KING,              0,    0, KING,  EF_KING,   0x00, 0, 6)           \
-    X(CT_ELEPHANT,        300,  200, STEP,  0,         0x00, 8, 10)          \
-    X(CT_CHARIOT,         300,  200, SLIDE, 0,         0x11, 3, 10)          \
-    X(CT_BISHOP,          500,  200, SLIDE, 0,         0xAA, 3, 12)          \
-    X(CT_TIGER,           300,  300, STEP,  0,         0x00, 8, 10)          \
-    X(CT_PHOENIX,         300,  900, STEP,  0,         0x00, 4, 12)          \
-    X(CT_KIRIN,           300, 1700, STEP,  0,         0x00, 4, 12)          \
-    X(CT_SIDE,            400,  400, SLIDE, 0,         0x44, 4, 12)          \
-    X(CT_VERTICAL,        400,  400, SLIDE, 0,         0x11, 4, 12)          \
-    X(CT_ROOK,            600,  200, SLIDE, EF_MOB,    0x55, 3, 16)          \
-    X(CT_HORSE,           700,  300, SLIDE, EF_MOB,    0xAA, 3, 20)          \
-    X(CT_DRAGON,          800,  300, SLIDE, EF_MOB,    0x55, 3, 20)          \
-    X(CT_QUEEN,          1200,    0, SLIDE, EF_MOB,    0xFF, 2, 30)          \
-    X(CT_LION,           2000,    0, LION,  EF_LION,   0x00, 0, 50)          \
-    X(CT_PAWN,            100,  200, PAWN,  0,         0x00, 3, 5)           \
-    X(CT_GOBETWEEN,       100,  200, STEP,  0,         0x00, 4, 5)           \
-    X(CT_LANCE + P,       700,    0, SLIDE, EF_MOB,    0x93, 3, 16)          \
-    X(CT_LEOPARD + P,     500,    0, SLIDE, 0,         0xAA, 3, 12)          \
-    X(CT_COPPER + P,      400,    0, SLIDE, 0,         0x44, 4, 12)          \
-    X(CT_SILVER + P,      400,    0, SLIDE, 0,         0x11, 4, 12)          \
-    X(CT_GOLD + P,        600,    0, SLIDE, EF_MOB,    0x55, 3, 16)          \
-    X(CT_ELEPHANT + P,    500,    0, STEP,  EF_PRINCE, 0x00, 8, 10)          \
-    X(CT_CHARIOT + P,     500,    0, SLIDE, 0,         0x39, 3, 14)          \
-    X(CT_BISHOP + P,      700,    0, SLIDE, EF_MOB,    0xAA, 3, 20)          \
-    X(CT_TIGER + P,       600,    0, SLIDE, 0,         0x11, 5, 16)          \
-    X(CT_PHOENIX + P,    1200,    0, SLIDE, EF_MOB,    0xFF, 2, 30)          \
-    X(CT_KIRIN + P,      2000,    0, LION,  EF_LION,   0x00, 0, 50)          \
-    X(CT_SIDE + P,        800,    0, SLIDE, EF_MOB,    0xEE, 3, 24)          \
-    X(CT_VERTICAL + P,    800,    0, SLIDE, EF_MOB,    0xBB, 3, 24)          \
-    X(CT_ROOK + P,        800,    0, SLIDE, EF_MOB,    0x55, 3, 20)          \
-    X(CT_HORSE + P,      1000,    0, SLIDE, EF_MOB,    0xFE, 2, 30)          \
-    X(CT_DRAGON + P,     1100,    0, SLIDE, EF_MOB,    0x7D, 2, 30)          \
-    X(CT_PAWN + P,        300,    0, STEP,  0,         0x00, 8, 10)          \
-    X(CT_GOBETWEEN + P,   300,    0, STEP,  0,         0x00, 8, 10)
-/* The promoted types: White Horse, Bishop, Side Mover, Vertical Mover, Rook, Prince
- * (royal), Whale, Dragon Horse, Flying Stag, Queen, Lion, Free Boar, Flying Ox, Dragon
- * King, Horned Falcon, Soaring Eagle, Gold, Drunk Elephant. */
-
-/* Per kind, by relative row 0..11: positional value (ROW_), and the share in 64ths of
- * the promotion gain a promotable piece is worth (FRAC_): most just outside the zone
- * (it may promote on entering), less inside it (only a capture promotes there), little
- * at home; sliders promote more easily than steppers. A Pawn or Lance on row 0 did not
- * promote and can never move again ("dead"). By owner's column 0..11: COL_. */
-#define ROW_PAWN   -90, 20, 18, 16, 10, 6, 3, 1, 0, 0, 0, 0
-#define FRAC_PAWN  0, 40, 20, 14, 10, 6, 4, 4, 4, 4, 4, 4
-#define COL_PAWN   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-#define ROW_LANCE  -280, 6, 6, 6, 4, 2, 0, 0, 0, 0, 0, 0
-#define FRAC_LANCE 0, 20, 20, 20, 22, 18, 14, 12, 12, 12, 12, 12
-#define COL_LANCE  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-#define ROW_STEP   12, 14, 16, 16, 14, 10, 6, 3, 0, 0, 0, 0
-#define FRAC_STEP  8, 9, 10, 12, 18, 12, 7, 5, 4, 4, 4, 4
-#define COL_STEP   0, 2, 4, 6, 8, 8, 8, 8, 6, 4, 2, 0
-#define ROW_SLIDE  8, 8, 8, 8, 6, 6, 6, 4, 4, 2, 0, -6
-#define FRAC_SLIDE 12, 12, 12, 12, 24, 20, 18, 16, 14, 12, 12, 12
-#define COL_SLIDE  0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0
-#define ROW_LION   10, 20, 30, 30, 30, 28, 24, 18, 12, 6, 0, 0
-#define FRAC_LION  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-#define COL_LION   0, 4, 8, 12, 16, 18, 18, 16, 12, 8, 4, 0
-#define ROW_KING   -160, -150, -140, -130, -120, -100, -80, -60, -40, -20, -5, 0
-#define FRAC_KING  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-#define COL_KING   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+/*    type              flags      slides shell attack */
+#define CHU_EVAL_PIECES(X)                       \
+    X(CT_LANCE,         0,         0x01, 4, 10)  \
+    X(CT_LEOPARD,       0,         0x00, 7, 10)  \
+    X(CT_COPPER,        0,         0x00, 6, 8)   \
+    X(CT_SILVER,        0,         0x00, 6, 8)   \
+    X(CT_GOLD,          0,         0x00, 8, 10)  \
+    X(CT_KING,          0,         0x00, 0, 6)   \
+    X(CT_ELEPHANT,      0,         0x00, 8, 10)  \
+    X(CT_CHARIOT,       0,         0x11, 3, 10)  \
+    X(CT_BISHOP,        0,         0xAA, 3, 12)  \
+    X(CT_TIGER,         0,         0x00, 8, 10)  \
+    X(CT_PHOENIX,       0,         0x00, 4, 12)  \
+    X(CT_KIRIN,         0,         0x00, 4, 12)  \
+    X(CT_SIDE,          0,         0x44, 4, 12)  \
+    X(CT_VERTICAL,      0,         0x11, 4, 12)  \
+    X(CT_ROOK,          EF_MOB,    0x55, 3, 16)  \
+    X(CT_HORSE,         EF_MOB,    0xAA, 3, 20)  \
+    X(CT_DRAGON,        EF_MOB,    0x55, 3, 20)  \
+    X(CT_QUEEN,         EF_MOB,    0xFF, 2, 30)  \
+    X(CT_LION,          EF_LION,   0x00, 0, 50)  \
+    X(CT_PAWN,          0,         0x00, 3, 5)   \
+    X(CT_GOBETWEEN,     0,         0x00, 4, 5)   \
+    X(CT_LANCE + P,     EF_MOB,    0x93, 3, 16)  \
+    X(CT_LEOPARD + P,   0,         0xAA, 3, 12)  \
+    X(CT_COPPER + P,    0,         0x44, 4, 12)  \
+    X(CT_SILVER + P,    0,         0x11, 4, 12)  \
+    X(CT_GOLD + P,      EF_MOB,    0x55, 3, 16)  \
+    X(CT_ELEPHANT + P,  0,         0x00, 8, 10)  \
+    X(CT_CHARIOT + P,   0,         0x39, 3, 14)  \
+    X(CT_BISHOP + P,    EF_MOB,    0xAA, 3, 20)  \
+    X(CT_TIGER + P,     0,         0x11, 5, 16)  \
+    X(CT_PHOENIX + P,   EF_MOB,    0xFF, 2, 30)  \
+    X(CT_KIRIN + P,     EF_LION,   0x00, 0, 50)  \
+    X(CT_SIDE + P,      EF_MOB,    0xEE, 3, 24)  \
+    X(CT_VERTICAL + P,  EF_MOB,    0xBB, 3, 24)  \
+    X(CT_ROOK + P,      EF_MOB,    0x55, 3, 20)  \
+    X(CT_HORSE + P,     EF_MOB,    0xFE, 2, 30)  \
+    X(CT_DRAGON + P,    EF_MOB,    0x7D, 2, 30)  \
+    X(CT_PAWN + P,      0,         0x00, 8, 10)  \
+    X(CT_GOBETWEEN + P, 0,         0x00, 8, 10)
 
 /* King shelter: weight of a guard on each square next to its King, by relative
  * direction (D_F .. D_FL): the front three most, the sides, then behind. */
@@ -111,54 +88,19 @@ static const uint8_t danger_w[5][5] = {
 
 /* ---- Tables built from the tunables at compile time ----------------------------- */
 
-#define APPLY(m, ...) m(__VA_ARGS__)
-/* Material + row value + promotion share of a piece worth v with promotion gain g. */
-#define RV(v, g, p, f) ((v) + (p) + (g) * (f) / 64)
-/* A 16-entry line indexed by the board row (sq >> 4) or column (sq & 15), borders 0:
- * Sente reads its relative rows / columns in board order, Gote in reverse and negated,
- * so that the sum over the board is Sente's score. */
-#define ROWS_S(v, g, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, f0, f1, f2, f3, f4,  \
-               f5, f6, f7, f8, f9, f10, f11)                                               \
-    {0, 0, RV(v, g, p0, f0), RV(v, g, p1, f1), RV(v, g, p2, f2), RV(v, g, p3, f3),         \
-     RV(v, g, p4, f4), RV(v, g, p5, f5), RV(v, g, p6, f6), RV(v, g, p7, f7),               \
-     RV(v, g, p8, f8), RV(v, g, p9, f9), RV(v, g, p10, f10), RV(v, g, p11, f11), 0, 0}
-#define ROWS_G(v, g, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, f0, f1, f2, f3, f4,  \
-               f5, f6, f7, f8, f9, f10, f11)                                               \
-    {0, 0, -RV(v, g, p11, f11), -RV(v, g, p10, f10), -RV(v, g, p9, f9), -RV(v, g, p8, f8),  \
-     -RV(v, g, p7, f7), -RV(v, g, p6, f6), -RV(v, g, p5, f5), -RV(v, g, p4, f4),           \
-     -RV(v, g, p3, f3), -RV(v, g, p2, f2), -RV(v, g, p1, f1), -RV(v, g, p0, f0), 0, 0}
-#define COLS_S(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11) \
-    {0, 0, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, 0, 0}
-#define COLS_G(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11) \
-    {0, 0, -(c11), -(c10), -(c9), -(c8), -(c7), -(c6), -(c5), -(c4), -(c3), -(c2), -(c1), -(c0), 0, 0}
-
-/* Indexed by the piece byte (type | colour). The row and column tables are the core's
- * chu_psq (chu.h): make and unmake keep their sum over the board in pos.psq. */
-#define ROWTAB(t, v, g, kind, flags, slides, shell, attack)       \
-    [t] = APPLY(ROWS_S, v, g, ROW_##kind, FRAC_##kind),           \
-    [(t) | CHU_GOTE] = APPLY(ROWS_G, v, g, ROW_##kind, FRAC_##kind),
-#define COLTAB(t, v, g, kind, flags, slides, shell, attack) \
-    [t] = APPLY(COLS_S, COL_##kind), [(t) | CHU_GOTE] = APPLY(COLS_G, COL_##kind),
-#define FLAGTAB(t, v, g, kind, flags, slides, shell, attack) [t] = flags, [(t) | CHU_GOTE] = flags,
-const int16_t chu_psq_row[128][16] = {CHU_EVAL_PIECES(ROWTAB)};
-const int16_t chu_psq_col[128][16] = {CHU_EVAL_PIECES(COLTAB)};
-static const uint8_t flag_tab[128] = {CHU_EVAL_PIECES(FLAGTAB)};
 /* Bit t set: pieces of type t have flags (a closer look in the evaluation). */
-#define SPECIALBIT(t, v, g, kind, flags, slides, shell, attack) | ((flags) ? 1ULL << (t) : 0)
+#define SPECIALBIT(t, flags, slides, shell, attack) | ((flags) ? 1ULL << (t) : 0)
 static const uint64_t special_types = 0 CHU_EVAL_PIECES(SPECIALBIT);
 
 /* Indexed by type. order_value: material for move ordering, CHU_EVAL_ROYAL for a King or
  * Prince, 0 for CT_NONE. */
-#define ORDER(t, v, g, kind, flags, slides, shell, attack) \
-    [t] = (t) == CT_KING || (t) == CT_ELEPHANT + P ? CHU_EVAL_ROYAL : (v),
-#define SLIDES(t, v, g, kind, flags, slides, shell, attack) [t] = slides,
-static const int16_t order_value[CHU_NTYPES] = {CHU_EVAL_PIECES(ORDER)};
-static const uint8_t slide_tab[CHU_NTYPES] = {CHU_EVAL_PIECES(SLIDES)};
+#define ORDER(t, v, g, kind) [t] = (t) == CT_KING || (t) == CT_PRINCE ? CHU_EVAL_ROYAL : (v),
+static const int16_t order_value[CHU_NTYPES] = {CHU_PSQ_PIECES(ORDER)};
 
 /* Guard and danger weights indexed by a board byte XOR a colour bit: an own (for guards)
  * or enemy (for danger) piece lands on its type, anything else on 0. */
-#define SHELL(t, v, g, kind, flags, slides, shell, attack) [t] = shell,
-#define ATTACK(t, v, g, kind, flags, slides, shell, attack) [t] = attack,
+#define SHELL(t, flags, slides, shell, attack) [t] = shell,
+#define ATTACK(t, flags, slides, shell, attack) [t] = attack,
 static const uint8_t shell_tab[256] = {CHU_EVAL_PIECES(SHELL)};
 static const uint8_t attack_tab[256] = {CHU_EVAL_PIECES(ATTACK)};
 #undef P
@@ -172,30 +114,78 @@ int gv_chu_piece_value(int type)
 
 /* ---- Evaluation ---------------------------------------------------------------- */
 
-/* What a slider meets on a square, indexed by the board byte XOR the slider's colour
- * bit: 0 empty (0, or 0 ^ CHU_GOTE), 1 an enemy piece, 2 an own piece or the edge. */
-static const uint8_t meet_tab[256] = {
-    [1 ... CHU_NTYPES - 1] = 2,
-    [CHU_GOTE + 1 ... CHU_GOTE + CHU_NTYPES - 1] = 1,
-    [CHU_EDGE] = 2,
-    [CHU_EDGE | CHU_GOTE] = 2,
-};
-/* Squares counted for a ray by what its first and second squares hold: an empty first
- * square counts, and the second if it is empty or an enemy; an enemy first square counts
- * alone. */
-static const uint8_t ray_mob[3][3] = {{2, 2, 1}, {1, 1, 1}, {0, 0, 0}};
+/* ---- Slider mobility, a neighbourhood at a time ------------------------------------
+ * The squares one step away from a piece are flag bits of a word, bit 8k + j for column
+ * offset k - 1 and row offset j - 1 (rows from the top of the board: Sente's front row is
+ * j = 0, the layout of the core's capture generator); the squares two steps away in the
+ * same directions (offsets doubled) sit on the same bits of a second word. A ray then is
+ * one bit in both words. */
+#define NB_BIT(m, d, pos) ((((unsigned)(m) >> (d)) & 1u) << (pos))
+#define NB_LAYOUT(m)                                                                     \
+    (NB_BIT(m, D_FL, 0) | NB_BIT(m, D_F, 8) | NB_BIT(m, D_FR, 16) | NB_BIT(m, D_L, 1) |   \
+     NB_BIT(m, D_R, 17) | NB_BIT(m, D_BL, 2) | NB_BIT(m, D_B, 10) | NB_BIT(m, D_BR, 18))
+/* Gote's relative direction d is Sente's direction d + 4. */
+#define NB_ROT4(m) ((((unsigned)(m) << 4) | ((unsigned)(m) >> 4)) & 0xFFu)
+/* Slide rays of the pieces whose mobility counts (EF_MOB) in that layout, by piece byte. */
+#define MOBRAYS(t, flags, slides, shell, attack)                          \
+    [t] = ((flags) & EF_MOB) ? NB_LAYOUT(slides) : 0,                    \
+    [(t) | CHU_GOTE] = ((flags) & EF_MOB) ? NB_LAYOUT(NB_ROT4(slides)) : 0,
+#define P CHU_PROMO
+static const uint32_t mob_rays[128] = {CHU_EVAL_PIECES(MOBRAYS)};
+#undef P
 
-/* Squares a slider reaches along its slide rays, looking two squares deep (the second
- * square of a ray is inside the two-square border even when the first is an edge). */
-static inline int slider_mobility(const uint8_t *b, int sq, unsigned mask, const int8_t *dir,
-                                  int own)
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the SWAR helpers read little-endian");
+
+static inline uint32_t ld32(const uint8_t *p)
 {
-    int n = 0;
-    for (; mask; mask &= mask - 1) {
-        int v = dir[__builtin_ctz(mask)];
-        n += ray_mob[meet_tab[b[sq + v] ^ own]][meet_tab[b[sq + 2 * v] ^ own]];
-    }
-    return n;
+    uint32_t x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+    uint64_t x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
+
+/* Flags (bit 0 of each byte) of the bytes of x a piece of colour bit `own` may move to:
+ * empty or an enemy (a type, of the other colour), not its own nor the edge (0x80, no
+ * type bits). */
+static inline uint64_t swar_open(uint64_t x, unsigned own)
+{
+    const uint64_t low6 = 0x3F3F3F3F3F3F3F3FULL, bit6 = 0x4040404040404040ULL;
+    uint64_t mine = ((x & low6) + low6) & bit6 & (own ? x : ~x);
+    uint64_t edge = (x >> 1) & bit6;
+    return (~(mine | edge) & bit6) >> 6;
+}
+
+/* Flags of the empty bytes of x. */
+static inline uint64_t swar_empty(uint64_t x)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+    return (~(((x & low7) + low7) | x) & 0x8080808080808080ULL) >> 7;
+}
+
+/* Squares a slider on sq (colour bit own, rays in the layout) reaches along its rays,
+ * looking two squares deep: a ray counts its first square if empty or an enemy, and its
+ * second too if the first is empty and the second empty or an enemy. The second squares
+ * lie inside the two-square border (every load stays on the board's 256 bytes). */
+static inline int slider_mobility(const uint8_t *b, int sq, uint32_t rays, unsigned own)
+{
+    uint32_t a = ld32(b + sq - 17), m = ld32(b + sq - 1), c = ld32(b + sq + 15);
+    uint32_t open1 = (uint32_t)(swar_open(a, own) | swar_open(m, own) << 1 |
+                                swar_open(c, own) << 2);
+    uint32_t empty1 = (uint32_t)(swar_empty(a) | swar_empty(m) << 1 | swar_empty(c) << 2);
+    /* Rows -2, 0, +2; columns -2, 0, +2 are bytes 0, 2, 4 (bits 0, 16, 32), packed to
+     * bits 0, 8, 16. */
+    const uint64_t cols = 0x0000000100010001ULL;
+    uint64_t f = (swar_open(ld64(b + sq - 34), own) & cols) |
+                 (swar_open(ld64(b + sq - 2), own) & cols) << 1 |
+                 (swar_open(ld64(b + sq + 27), own) >> 24 & cols) << 2;
+    uint32_t open2 = (uint32_t)((f & 0x7) | (f >> 8 & 0x700) | (f >> 16 & 0x70000));
+    return __builtin_popcount(open1 & rays) + __builtin_popcount(empty1 & open2 & rays);
 }
 
 /* Is sq attacked by a piece of side `by` other than a Lion (so worth less than one)? */
@@ -249,8 +239,8 @@ static int king_safety(const chu_pos *p, int ks, int side)
 
 /* Static evaluation in centipawns for the side to move.
  * Step 1. Material, promotion potential, rows and columns (chu_psq, summed by the
- *         core as pos.psq); one pass over the pieces (the core's occupancy bits) for
- *         slider mobility, and to note Kings and the mover's Lions.
+ *         core as pos.psq); one pass over the far pieces (the core's far bits) for
+ *         slider mobility and the mover's Lions, and the Kings from the royal bits.
  * Step 2. King shelter and danger around each King.
  * Step 3. Lion safety of the side to move. */
 static int chu_eval(void *st)
@@ -263,28 +253,32 @@ static int chu_eval(void *st)
     int lions[4], nlions = 0;
 
     /* Step 1: the table terms of every piece are the core's running sum (psq). A
-     * branch-free pass marks the pieces needing a closer look, then those, in square
-     * order. */
+     * branch-free pass over the pieces that reach beyond their neighbours (the core's
+     * far bits) marks those needing a closer look, then those, in square order. */
     for (int w = 0; w < CHU_OCC_WORDS; w++) {
         uint64_t special = 0;
-        for (uint64_t bits = p->occ[0][w] | p->occ[1][w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = p->far[w]; bits; bits &= bits - 1) {
             int i = __builtin_ctzll(bits);
             special |= (special_types >> (b[64 * w + i] & 0x3F) & 1) << i;
         }
         for (; special; special &= special - 1) {
-            int sq = 64 * w + __builtin_ctzll(special), pc = b[sq], fl = flag_tab[pc];
+            int sq = 64 * w + __builtin_ctzll(special), pc = b[sq];
             int side = pc >> 6;
-            if (fl & EF_MOB) {
-                int m = MOB_SLIDE * slider_mobility(b, sq, slide_tab[pc & 0x3F],
-                                                    chu_dir[side], pc & CHU_GOTE);
+            uint32_t rays = mob_rays[pc];
+            if (rays) {
+                int m = MOB_SLIDE * slider_mobility(b, sq, rays, pc & CHU_GOTE);
                 score += side ? -m : m;
-            } else if (fl & EF_KING) {
-                king[side] = sq;
-            } else if (fl & EF_PRINCE) {
-                prince[side] = sq;
             } else if (side == stm && nlions < 4) {
                 lions[nlions++] = sq;
             }
+        }
+        /* Kings and Princes (the core's royal bits). */
+        for (uint64_t bits = p->royal[w]; bits; bits &= bits - 1) {
+            int sq = 64 * w + __builtin_ctzll(bits), pc = b[sq];
+            if (CHU_TYPE(pc) == CT_KING)
+                king[pc >> 6] = sq;
+            else
+                prince[pc >> 6] = sq;
         }
     }
 

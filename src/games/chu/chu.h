@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/gv_core.h"
 #include "game/game.h"
 
 /* ---- Board geometry -------------------------------------------------------------
@@ -93,14 +94,23 @@ typedef struct chu_options {
 
 /* ---- Position (fits in 1 KB) and state (position + history) ------------------------
  * occ mirrors board: bit sq & 63 of occ[side][sq >> 6] is set when square sq holds a
- * piece of that side. It (and psq) is kept by make/unmake and chu_set_sfen; code that writes board
- * itself calls chu_pos_sync afterwards. Visiting its bits from word 0 up visits the
- * pieces in increasing square order, the order of a scan of the board. */
+ * piece of that side; far and royal mark, for both sides together, the pieces of the
+ * classes of chu_piece_class. They (and psq) are kept by make/unmake and chu_set_sfen;
+ * code that writes board itself calls chu_pos_sync afterwards. Visiting their bits from
+ * word 0 up visits the pieces in increasing square order, the order of a scan of the
+ * board. */
 enum { CHU_OCC_WORDS = CHU_SQUARES / 64 };
+
+/* Classes of a type (chu_piece_class[type]): CHU_CL_FAR, it moves beyond its adjacent
+ * squares (slides, jumps or lion moves, in some direction); CHU_CL_ROYAL, King or Prince. */
+enum { CHU_CL_FAR = 1, CHU_CL_ROYAL = 2 };
+extern const uint8_t chu_piece_class[64];
 
 typedef struct chu_pos {
     uint8_t board[CHU_SQUARES];
     uint64_t occ[2][CHU_OCC_WORDS];  /* pieces of each side, one bit per square */
+    uint64_t far[CHU_OCC_WORDS];     /* pieces of class CHU_CL_FAR, both sides */
+    uint64_t royal[CHU_OCC_WORDS];   /* Kings and Princes, both sides */
     uint64_t key;            /* Zobrist key of board, side to move and counter-strike */
     uint8_t stm;             /* 0 Sente (Black), 1 Gote */
     uint8_t cs;              /* counter-strike square (0 = none) */
@@ -112,10 +122,11 @@ typedef struct chu_pos {
     int32_t psq;             /* sum of chu_psq over the pieces (for the evaluation) */
 } chu_pos;
 
-/* The evaluation's material and piece-square values (search/chu_eval.c defines them with
- * its other weights): a piece byte pc on square sq is worth chu_psq_row[pc][sq >> 4] +
+/* The evaluation's material and piece-square values (chu_psq.c builds them from the
+ * weights of chu_psq.h): a piece byte pc on square sq is worth chu_psq_row[pc][sq >> 4] +
  * chu_psq_col[pc][sq & 15], Sente's pieces positive and Gote's negative. The position
- * keeps their sum (psq) through make and unmake, so the evaluation need not add it up. */
+ * keeps their sum (psq) through make and unmake, so the evaluation (search/chu_eval.c)
+ * need not add it up. */
 extern const int16_t chu_psq_row[128][16];
 extern const int16_t chu_psq_col[128][16];
 static inline int chu_psq(int pc, int sq)
@@ -140,13 +151,24 @@ typedef struct chu_state {
 
 /* chu_position.c */
 extern const char chu_start_sfen[];
-uint64_t chu_piece_key(int piece, int sq);
-uint64_t chu_side_key(void);
-uint64_t chu_cs_key(int sq);
+/* Zobrist keys, computed (inline) rather than stored: piece byte on a square, Gote to
+ * move, counter-strike square. */
+static inline uint64_t chu_piece_key(int piece, int sq)
+{
+    return gv_mix64(((uint64_t)piece << 8 | (uint64_t)sq) ^ 0x43485553484F4749ULL);
+}
+static inline uint64_t chu_side_key(void)
+{
+    return 0x9D39247E33776D41ULL;
+}
+static inline uint64_t chu_cs_key(int sq)
+{
+    return gv_mix64((uint64_t)sq ^ 0x4C494F4E43530000ULL);
+}
 uint64_t chu_compute_key(const chu_pos *p);
 int chu_set_sfen(chu_pos *p, const char *sfen, char *err, size_t errlen);
-/* Recomputes what mirrors the board (occ, count, royals, key, psq) after a caller wrote the
- * board directly (tests building positions). */
+/* Recomputes what mirrors the board (occ, far, royal, count, royals, key, psq) after a
+ * caller wrote the board directly (tests building positions). */
 void chu_pos_sync(chu_pos *p);
 int chu_get_sfen(const chu_pos *p, char *buf, size_t len);
 int chu_square_name(int sq, char *buf);        /* "12a"; returns length */

@@ -10,74 +10,17 @@ static const int8_t ring_knight[8] = {-33, -31, -18, -14, 14, 18, 31, 33};
 
 static inline int is_piece(int p) { return p && p != CHU_EDGE; }
 
-/* Step 1. Attacks. Does side `by` attack sq on this board? Pieces count whatever their
- * own restrictions (lion trading, counter-strike): this is "could capture there". */
-int chu_attacked(const uint8_t *board, int sq, int by)
-{
-    for (int d = 0; d < 8; d++) {
-        int v = chu_dir[0][d];
-        /* An attacker standing at sq + k*v reaches sq in its relative direction rel. */
-        int rel = by == CHU_SENTE ? (d + 4) & 7 : d;
-        int s = sq + v;
-        int k = 1;
-        for (;; s += v, k++) {
-            int p = board[s];
-            if (p == CHU_EDGE)
-                break;
-            if (!p)
-                continue;
-            if (CHU_COLOR(p) == by) {
-                int t = CHU_TYPE(p);
-                int code = chu_moves[t][rel];
-                if (code == MV_SLIDE || (k == 1 && (code == MV_STEP || code == MV_LIONLINE)))
-                    return 1;
-            }
-            break;
-        }
-        int p2 = board[sq + 2 * v];
-        if (is_piece(p2) && CHU_COLOR(p2) == by) {
-            int code = chu_moves[CHU_TYPE(p2)][rel];
-            if (code == MV_JUMP || code == MV_LIONLINE)
-                return 1;
-        }
-    }
-    /* Lions a knight's move away, tested together (bit = side of the Lion). */
-    static const uint8_t lion_side[256] = {
-        [CT_LION] = 1, [CT_LIONP] = 1, [CT_LION | CHU_GOTE] = 2, [CT_LIONP | CHU_GOTE] = 2,
-    };
-    unsigned lions = 0;
-    for (int i = 0; i < 8; i++)
-        lions |= lion_side[board[sq + ring_knight[i]]];
-    return lions >> by & 1;
-}
-
-/* The only royal of `side`, found 8 squares at a time from its own side of the board
- * (where it usually stays): the bytes equal to its King or to its Prince. */
-static int only_royal(const chu_pos *p, int side)
-{
-    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    uint64_t king = ones * (uint64_t)(CT_KING | (side ? CHU_GOTE : 0));
-    uint64_t prince = ones * (uint64_t)(CT_PRINCE | (side ? CHU_GOTE : 0));
-    int first = CHU_SQ(0, 0) - 2, last = CHU_SQ(CHU_N - 1, 0) - 2;
-    for (int k = 0; k < 2 * CHU_N; k++) {
-        int sq = side ? first + 8 * k : last + 8 - 8 * k;
-        uint64_t x;
-        memcpy(&x, p->board + sq, sizeof x);
-        uint64_t a = x ^ king, b = x ^ prince;
-        /* Exact zero-byte flags (no borrow between bytes): there is one royal. */
-        uint64_t m = ~((((a & ~highs) + ~highs) | a) & (((b & ~highs) + ~highs) | b)) & highs;
-        if (m)
-            return sq + (__builtin_ctzll(m) >> 3);
-    }
-    return 0;
-}
-
 int chu_in_check(const chu_pos *p, int side)
 {
     if (p->royals[side] != 1)
         return 0;
-    int sq = only_royal(p, side);
-    return sq && chu_attacked(p->board, sq, !side);
+    /* Its only royal: the one royal bit among its pieces. */
+    for (int w = 0; w < CHU_OCC_WORDS; w++) {
+        uint64_t r = p->royal[w] & p->occ[side][w];
+        if (r)
+            return chu_attacked(p->board, 64 * w + __builtin_ctzll(r), !side);
+    }
+    return 0;
 }
 
 static inline int in_zone(int side, int sq)
@@ -319,14 +262,23 @@ static inline void neighbours(const uint8_t *b, int sq, unsigned enemy_bit, uint
 typedef struct type_masks {
     uint32_t step[2], slide[2];   /* layouts, [side] */
     uint8_t jump, lionline;       /* relative directions */
-    uint8_t steps_only;           /* moves by single steps alone */
     uint8_t dirs;                 /* relative directions it moves in at all */
+    /* For chu_attacked, by the attacker's side: bit d (absolute direction, Sente's
+     * frame) set when a piece of this type standing one step (near: step, slide or lion
+     * line), further along a line of empty squares (slide) or two steps (far: jump or
+     * lion line) from a square in direction d attacks that square. */
+    uint8_t near_att[2], slide_att[2], far_att[2];
 } type_masks;
 
+/* A piece of Sente seen from direction d moves towards d + 4; Gote's relative
+ * direction d is Sente's d + 4. */
 #define TM(step, jump, slide, lionline)                                                   \
     {{NB_LAYOUT(step), NB_LAYOUT(NB_ROT4(step))},                                         \
      {NB_LAYOUT(slide), NB_LAYOUT(NB_ROT4(slide))}, jump, lionline,                       \
-     !((jump) | (slide) | (lionline)), (step) | (jump) | (slide) | (lionline)}
+     (step) | (jump) | (slide) | (lionline),                                              \
+     {NB_ROT4((step) | (slide) | (lionline)), (step) | (slide) | (lionline)},              \
+     {NB_ROT4(slide), slide},                                                             \
+     {NB_ROT4((jump) | (lionline)), (jump) | (lionline)}}
 #define P CHU_PROMO
 static const type_masks tmasks[CHU_NTYPES] = {
     /*                       step  jump  slide lionline */
@@ -372,6 +324,42 @@ static const type_masks tmasks[CHU_NTYPES] = {
 };
 #undef P
 #undef TM
+
+/* Step 1. Attacks. Does side `by` attack sq on this board? Pieces count whatever their
+ * own restrictions (lion trading, counter-strike): this is "could capture there". A
+ * board byte XOR the colour bit of `by` is a type (below CHU_NTYPES) exactly for the
+ * pieces of `by`; empty squares give 0 or CHU_GOTE, whose masks are 0 or out of range. */
+int chu_attacked(const uint8_t *board, int sq, int by)
+{
+    const unsigned flip = by ? CHU_GOTE : 0;
+    for (int d = 0; d < 8; d++) {
+        int v = chu_dir[0][d], s = sq + v;
+        unsigned p = board[s];
+        if (p) {
+            unsigned x = p ^ flip;
+            if (x < CHU_NTYPES && (tmasks[x].near_att[by] >> d & 1))
+                return 1;
+        } else {
+            do
+                s += v;
+            while (!(p = board[s]));
+            unsigned x = p ^ flip;
+            if (x < CHU_NTYPES && (tmasks[x].slide_att[by] >> d & 1))
+                return 1;
+        }
+        unsigned x2 = board[sq + 2 * v] ^ flip;
+        if (x2 < CHU_NTYPES && (tmasks[x2].far_att[by] >> d & 1))
+            return 1;
+    }
+    /* Lions a knight's move away, tested together (bit = side of the Lion). */
+    static const uint8_t lion_side[256] = {
+        [CT_LION] = 1, [CT_LIONP] = 1, [CT_LION | CHU_GOTE] = 2, [CT_LIONP | CHU_GOTE] = 2,
+    };
+    unsigned lions = 0;
+    for (int i = 0; i < 8; i++)
+        lions |= lion_side[board[sq + ring_knight[i]]];
+    return lions >> by & 1;
+}
 
 /* Step 3. Moves of one piece. Returns 1 if it could pass (an empty square on a lion
  * line next to it). */
@@ -505,8 +493,7 @@ int chu_gen_quiet_promotions(const chu_pos *p, uint64_t types, gv_move *out)
     int far = 0;
     for (uint64_t m = types; m && !far; m &= m - 1) {
         int t = __builtin_ctzll(m);
-        for (int d = 0; t < CHU_NTYPES && d < 8; d++)
-            far |= chu_moves[t][d] == MV_SLIDE || chu_moves[t][d] == MV_LIONLINE;
+        far = t < CHU_NTYPES && (tmasks[t].slide[0] | tmasks[t].lionline);
     }
     if (far) {
         add_rows(where, p->stm, 0, CHU_N - 1);
@@ -647,17 +634,11 @@ int chu_gen_captures(const chu_pos *p, gv_move *out)
     /* A piece that only steps captures nothing unless an enemy stands next to it. */
     uint64_t near[CHU_OCC_WORDS];
     grow_by_one(p->occ[!p->stm], near);
-    /* The mover's pieces in increasing square order: the order of chu_gen_moves, which
-     * decides which capturer's igui is kept. */
-    for (int w = 0; w < CHU_OCC_WORDS; w++) {
-        /* The pieces to skip, marked without a branch per piece, then the others. */
-        uint64_t skip = 0;
-        for (uint64_t bits = p->occ[p->stm][w] & ~near[w]; bits; bits &= bits - 1) {
-            int i = __builtin_ctzll(bits);
-            skip |= (uint64_t)tmasks[CHU_TYPE(p->board[64 * w + i])].steps_only << i;
-        }
-        for (uint64_t bits = p->occ[p->stm][w] & ~skip; bits; bits &= bits - 1)
+    /* The mover's pieces next to an enemy or reaching further (the core's far bits: the
+     * types that do not only step), in increasing square order: the order of
+     * chu_gen_moves, which decides which capturer's igui is kept. */
+    for (int w = 0; w < CHU_OCC_WORDS; w++)
+        for (uint64_t bits = p->occ[p->stm][w] & (near[w] | p->far[w]); bits; bits &= bits - 1)
             gen_piece_captures(&g, 64 * w + __builtin_ctzll(bits));
-    }
     return g.n;
 }

@@ -69,6 +69,18 @@ const uint8_t chu_moves[CHU_NTYPES][8] = {
 #undef R
 #undef L
 
+/* Derived from chu_moves: far = some direction with J, R or L. */
+const uint8_t chu_piece_class[64] = {
+    [CT_LANCE] = CHU_CL_FAR, [CT_KING] = CHU_CL_ROYAL, [CT_CHARIOT] = CHU_CL_FAR,
+    [CT_BISHOP] = CHU_CL_FAR, [CT_PHOENIX] = CHU_CL_FAR, [CT_KIRIN] = CHU_CL_FAR,
+    [CT_SIDE] = CHU_CL_FAR, [CT_VERTICAL] = CHU_CL_FAR, [CT_ROOK] = CHU_CL_FAR,
+    [CT_HORSE] = CHU_CL_FAR, [CT_DRAGON] = CHU_CL_FAR, [CT_QUEEN] = CHU_CL_FAR,
+    [CT_LION] = CHU_CL_FAR,
+    [CT_LANCE + CHU_PROMO ... CT_GOLD + CHU_PROMO] = CHU_CL_FAR,
+    [CT_PRINCE] = CHU_CL_ROYAL,
+    [CT_CHARIOT + CHU_PROMO ... CT_DRAGON + CHU_PROMO] = CHU_CL_FAR,
+};
+
 static const char type_letters[] = "?lfcsgkeabtxomvrhdqnpi";
 
 char chu_type_letter(int t)
@@ -76,21 +88,6 @@ char chu_type_letter(int t)
     if (t > CHU_PROMO)
         t -= CHU_PROMO;
     return t >= 1 && t <= 21 ? type_letters[t] : '?';
-}
-
-uint64_t chu_piece_key(int piece, int sq)
-{
-    return gv_mix64(((uint64_t)piece << 8 | (uint64_t)sq) ^ 0x43485553484F4749ULL);
-}
-
-uint64_t chu_side_key(void)
-{
-    return 0x9D39247E33776D41ULL;
-}
-
-uint64_t chu_cs_key(int sq)
-{
-    return gv_mix64((uint64_t)sq ^ 0x4C494F4E43530000ULL);
 }
 
 uint64_t chu_compute_key(const chu_pos *p)
@@ -261,6 +258,8 @@ int chu_set_sfen(chu_pos *out, const char *sfen, char *err, size_t errlen)
 void chu_pos_sync(chu_pos *p)
 {
     memset(p->occ, 0, sizeof p->occ);
+    memset(p->far, 0, sizeof p->far);
+    memset(p->royal, 0, sizeof p->royal);
     p->count[0] = p->count[1] = p->royals[0] = p->royals[1] = 0;
     p->psq = 0;
     for (int sq = 0; sq < CHU_SQUARES; sq++) {
@@ -270,6 +269,10 @@ void chu_pos_sync(chu_pos *p)
         int c = CHU_COLOR(pc);
         p->psq += chu_psq(pc, sq);
         p->occ[c][sq >> 6] |= 1ULL << (sq & 63);
+        if (chu_piece_class[CHU_TYPE(pc)] & CHU_CL_FAR)
+            p->far[sq >> 6] |= 1ULL << (sq & 63);
+        if (chu_piece_class[CHU_TYPE(pc)] & CHU_CL_ROYAL)
+            p->royal[sq >> 6] |= 1ULL << (sq & 63);
         p->count[c]++;
         if (chu_is_royal(CHU_TYPE(pc)))
             p->royals[c]++;

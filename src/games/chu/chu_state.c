@@ -13,9 +13,14 @@ void chu_state_reset(chu_state *s)
     memset(s->hist, 0, sizeof s->hist);
 }
 
+/* Occupancy and class bits of piece pc on sq, set or cleared (branch-free). */
 static inline void occ_flip(chu_pos *p, int pc, int sq)
 {
-    p->occ[CHU_COLOR(pc)][sq >> 6] ^= 1ULL << (sq & 63);
+    unsigned cl = chu_piece_class[CHU_TYPE(pc)];
+    int w = sq >> 6, i = sq & 63;
+    p->occ[CHU_COLOR(pc)][w] ^= 1ULL << i;
+    p->far[w] ^= (uint64_t)(cl & CHU_CL_FAR) << i;
+    p->royal[w] ^= (uint64_t)(cl >> 1) << i;
 }
 
 /* Board, occupancy and psq: make sets the key as a whole from move_key_delta. */
