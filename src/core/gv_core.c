@@ -132,3 +132,16 @@ int gv_skip_comment(const char **sp, int *line, char *err, size_t errlen)
     *sp = close + 1;
     return 1;
 }
+
+void gv_text_skip_space(gv_text_in *in)
+{
+    for (; *in->s && isspace((unsigned char)*in->s); in->s++)
+        if (*in->s == '\n')
+            in->line++;
+}
+
+void gv_text_skip_line(gv_text_in *in)
+{
+    while (*in->s && *in->s != '\n')
+        in->s++;
+}

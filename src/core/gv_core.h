@@ -49,4 +49,14 @@ int gv_read_tag(const char **s, int line, int utf8_names, char *name, size_t nle
  * "line L: ..." in err; anything else: 0 (nothing moved). */
 int gv_skip_comment(const char **s, int *line, char *err, size_t errlen);
 
+/* A reading position in a text, with its line number for messages. */
+typedef struct gv_text_in {
+    const char *s;
+    int line;
+} gv_text_in;
+/* Skips white space, counting newlines. */
+void gv_text_skip_space(gv_text_in *in);
+/* Skips to the end of the line (the '\n' itself stays). */
+void gv_text_skip_line(gv_text_in *in);
+
 #endif

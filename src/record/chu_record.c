@@ -344,23 +344,7 @@ char *chu_record_write_usi(chu_state *work, const gv_record *r, char *err, size_
 
 /* ---- USI list: reading ---------------------------------------------------------------- */
 
-typedef struct reader {
-    const char *s;
-    int line;
-} reader;
-
-static void skip_space(reader *in)
-{
-    for (; *in->s && isspace((unsigned char)*in->s); in->s++)
-        if (*in->s == '\n')
-            in->line++;
-}
-
-static void skip_line(reader *in)
-{
-    while (*in->s && *in->s != '\n')
-        in->s++;
-}
+typedef gv_text_in reader;
 
 
 /* Copies a tag value into a field of cap bytes. Returns 0, or -1 when it does not fit. */
@@ -445,9 +429,9 @@ int chu_record_read_usi(chu_state *work, const char *text, gv_record *r, char *e
 
     /* Step 1. Tags. */
     for (;;) {
-        skip_space(&in);
+        gv_text_skip_space(&in);
         if (*in.s == ';') {
-            skip_line(&in);
+            gv_text_skip_line(&in);
             continue;
         }
         if (*in.s != '[')
@@ -504,7 +488,7 @@ int chu_record_read_usi(chu_state *work, const char *text, gv_record *r, char *e
     char term[GV_REC_RESULT] = "";
     int numbered = 0;
     for (;;) {
-        skip_space(&in);
+        gv_text_skip_space(&in);
         const char *s = in.s;
         char label[48];
         move_label(work, label, sizeof label);

@@ -255,24 +255,7 @@ int exac_record_write(exac_state *work, const exac_record *r, char *buf, size_t 
 /* ---- Reading ------------------------------------------------------------------------- */
 
 /* A reading position in the text, with its line for messages. */
-typedef struct rec_in {
-    const char *s;
-    int line;
-} rec_in;
-
-static void skip_space(rec_in *in)
-{
-    for (; *in->s && isspace((unsigned char)*in->s); in->s++)
-        if (*in->s == '\n')
-            in->line++;
-}
-
-/* Skips a `;` comment to the end of the line. */
-static void skip_line(rec_in *in)
-{
-    while (*in->s && *in->s != '\n')
-        in->s++;
-}
+typedef gv_text_in rec_in;
 
 
 /* Files the tag name/value into r. Returns 0, or -1 with a message. */
@@ -356,9 +339,9 @@ int exac_record_read(exac_state *work, const char *text, exac_record *r, char *e
 
     /* Step 1. Tags (and `;` comments between them). */
     for (;;) {
-        skip_space(&in);
+        gv_text_skip_space(&in);
         if (*in.s == ';') {
-            skip_line(&in);
+            gv_text_skip_line(&in);
             continue;
         }
         if (*in.s != '[')
@@ -379,7 +362,7 @@ int exac_record_read(exac_state *work, const char *text, exac_record *r, char *e
     char term[EX_RESULT_LEN] = "";
     int numbered = 0;          /* a move number was read and waits for its move */
     for (;;) {
-        skip_space(&in);
+        gv_text_skip_space(&in);
         const char *s = in.s;
         unsigned num = work->pos.movenum;
         const char *side = side_name[work->pos.stm];
