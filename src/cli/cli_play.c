@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/play.h"
 #include "core/gv_core.h"
+#include "games/grav/grav.h"
 
 /* ---- Small helpers --------------------------------------------------------------- */
 
@@ -612,15 +613,12 @@ static const play_view *view_for(const char *game)
     return NULL;
 }
 
-/* Number of players of the current game (Grav: its players option). */
+/* Number of players of the current game (Grav: as its core holds it). */
 static int count_players(play *p)
 {
-    char pos[GV_MAX_TEXT];
     if (strcmp(p->g->name, "grav") != 0)
         return 2;
-    p->g->get_position(gv_engine_state(p->e), pos, sizeof pos);
-    const char *s = strstr(pos, "players=");
-    return s ? atoi(s + 8) : 2;
+    return ((const grav_state *)gv_engine_state(p->e))->pos.players;
 }
 
 /* ---- Setting up ------------------------------------------------------------------------ */

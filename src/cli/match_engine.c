@@ -226,8 +226,14 @@ static int xb_start(match_engine *e, const me_config *c, char *err, size_t errle
         if (got == 0)
             return gv_err(err, errlen, "no 'feature done=1' within %d ms of 'protover 2'",
                           c->handshake_ms);
-        if (starts_with(line, "feature "))
+        if (starts_with(line, "feature ")) {
+            int before = e->f_done;
             xb_features(e, line);
+            /* done=0: the engine asks for time to start up; CECP lets it take up to an
+             * hour before done=1. */
+            if (e->f_done == -1 && before != -1)
+                deadline = mproc_now_ms() + 3600 * 1000;
+        }
     }
     if (e->variants[0]) {
         char v[64];

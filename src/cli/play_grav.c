@@ -199,6 +199,18 @@ static void grav_after_move(play *p, gv_move m, const void *before)
     free(tmp);
 }
 
+/* Whether the rules let the player asked in the window place a stone instead of answering
+ * (placing then counts as accepting): asked of the core's legal moves. */
+static int window_allows_placing(play *p)
+{
+    gv_move mv[GV_MAX_MOVES];
+    int n = p->g->legal_moves(gv_engine_scratch(p->e), mv);
+    for (int i = 0; i < n; i++)
+        if (GR_ACT(mv[i]) == GA_PLACE)
+            return 1;
+    return 0;
+}
+
 static void grav_ask(play *p, char *buf, size_t len)
 {
     const grav_pos *pos = cur(p);
@@ -215,7 +227,7 @@ static void grav_ask(play *p, char *buf, size_t len)
         break;
     case GR_WINDOW:
         point_name(pos, c->pend_q, pt);
-        if (pos->players == 2 && c->nasked == 1 && c->owed == 0)
+        if (window_allows_placing(p))
             snprintf(buf, len, "%s, Player %d placed %s: accept, grav, or just play your turn", who,
                      c->pend_player, pt);
         else

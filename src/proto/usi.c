@@ -19,7 +19,11 @@ typedef struct usi_session {
     int searching;          /* a go is running (its bestmove not yet printed) */
     int pondering;          /* ... and it is a `go ponder` waiting for ponderhit */
     gv_go ponder_go;        /* the limits to use once the ponder move is played */
+    int infinite;           /* ... and it is a `go infinite` (bestmove only after stop) */
     int stop_sent;          /* stop or ponderhit asked for the bestmove of this go */
+    int held;               /* an infinite or ponder search ended by itself: its result
+                               waits in held_r for stop or ponderhit */
+    gv_search_result held_r;
     void *scratch;          /* a state for writing moves in callbacks */
 } usi_session;
 
@@ -278,14 +282,32 @@ static void cmd_go(usi_session *u, char **w, int n)
     }
     u->searching = 1;
     u->pondering = ponder;
+    u->infinite = go.infinite;
     u->stop_sent = 0;
+    u->held = 0;
+}
+
+static void finish(usi_session *u, const gv_search_result *r)
+{
+    u->searching = 0;
+    u->pondering = 0;
+    u->infinite = 0;
+    u->held = 0;
+    print_bestmove(u, r);
 }
 
 /* The result of a search arrived: print it, unless it was a ponder search stopped by
- * ponderhit, which goes on as a normal search. */
+ * ponderhit, which goes on as a normal search, or an infinite or ponder search that ended
+ * by itself (a forced result, a single legal move): USI allows its bestmove only after
+ * stop or ponderhit, so it waits. */
 static void on_result(usi_session *u, const gv_search_result *r)
 {
     gv_engine_wait(u->e);
+    if ((u->pondering || u->infinite) && u->stop_sent == 0) {
+        u->held = 1;
+        u->held_r = *r;
+        return;
+    }
     if (u->pondering && u->stop_sent == 2) {
         char err[GV_ERRLEN];
         gv_engine_cb cb = {on_info, on_bestmove, u};
@@ -295,15 +317,18 @@ static void on_result(usi_session *u, const gv_search_result *r)
             return;
         say(u, "error: ponderhit: %s%s", err, "");
     }
-    u->searching = 0;
-    u->pondering = 0;
-    print_bestmove(u, r);
+    finish(u, r);
 }
 
 static void stop_search(usi_session *u, int why)
 {
     if (!u->searching)
         return;
+    if (u->held) {   /* the search is already over: its answer is due now */
+        gv_search_result r = u->held_r;
+        finish(u, &r);
+        return;
+    }
     u->stop_sent = why;
     gv_engine_stop(u->e);   /* the result arrives as an event */
 }
@@ -320,7 +345,9 @@ int gv_usi_session(int in_fd, FILE *out, gv_usi_opts *opts)
     proto_io *io = proto_io_new(in_fd, out);
     char *line = malloc(PROTO_LINE_MAX + 1);
     char **w = malloc(USI_MAX_WORDS * sizeof *w);
-    usi_session u = {io, e, gv_engine_game(e), opts, 0, 0, {0}, 0, NULL};
+    usi_session u;
+    memset(&u, 0, sizeof u);
+    u.io = io, u.e = e, u.g = gv_engine_game(e), u.opts = opts;
     u.scratch = malloc(u.g->state_size);
     if (!io || !line || !w || !u.scratch) {
         fprintf(out, "info string error: out of memory\n");
@@ -402,7 +429,9 @@ done:
     if (e)
         gv_engine_stop(e);
     /* A search stopped by quit or end of input still owes its bestmove. */
-    if (io && u.searching) {
+    if (io && u.searching && u.held) {
+        print_bestmove(&u, &u.held_r);
+    } else if (io && u.searching) {
         gv_search_result r;
         while (proto_next(io, NULL, 0, &r) != PROTO_RESULT)
             ;

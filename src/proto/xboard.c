@@ -27,7 +27,8 @@ typedef struct xb_session {
     const gv_game *g;
     int var;
     int force, engine_side;   /* engine_side: the side the engine plays (0 first) */
-    int post, analyze, over;
+    _Atomic int post;         /* read by the search thread's info callback */
+    int analyze, over;
     int search;               /* XB_IDLE / XB_THINKING / XB_ANALYZING */
     int level, hash_mb, sd, mps;
     int64_t base_ms, inc_ms, st_ms;
@@ -250,7 +251,8 @@ static void on_result(xb_session *x, const gv_search_result *r)
     int was = x->search;
     x->search = XB_IDLE;
     if (was != XB_THINKING)
-        return;   /* analysis ended (it never ends by itself) */
+        return;   /* analysis ended: stopped, or by itself on a forced result (XBoard
+                     just sees no more output until it sends exit or a new position) */
     char mv[64], err[GV_ERRLEN];
     if (!r->best) {
         report_end(x);

@@ -137,6 +137,21 @@ async function main() {
   if (!legal(pos, ph[ph.length - 1].split(' ')[1])) fail('ponderhit: bestmove not legal');
   else console.log('ok   ponderhit');
 
+  // A search that ends by itself (a royal capture in one) under `go infinite` or `go
+  // ponder` must still wait for stop / ponderhit before its bestmove.
+  const before = failures;
+  for (const [go, end] of [['go infinite', 'stop'], ['go ponder btime 1000 wtime 1000', 'ponderhit']]) {
+    send('position sfen 11k/11P/12/12/12/12/12/12/12/12/12/K11 b - 1');
+    send(go);
+    await new Promise(r => setTimeout(r, 400));
+    if (lines.some(l => l.startsWith('bestmove'))) fail(`${go}: bestmove before ${end}`);
+    send(end);
+    const b = await until(/^bestmove /, 3000);
+    if (b[b.length - 1] !== 'bestmove 1b1a') fail(`${go} + ${end}: ${b[b.length - 1]}, expected bestmove 1b1a`);
+  }
+  if (failures === before) console.log('ok   a finished infinite/ponder search waits for stop/ponderhit');
+  send(`position sfen ${START} moves ${moves.join(' ')}`);
+
   // Bad commands: an error line, and the position is unchanged.
   for (const bad of ['position sfen 12/12 b - 1', `position startpos moves ${moves.join(' ')} 1a1a`,
                      'go btime', 'setoption name USI_Variant value shogi', 'frobnicate']) {
