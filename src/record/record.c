@@ -403,14 +403,16 @@ typedef struct grav_given_ctx {
     grav_given given;
 } grav_given_ctx;
 
-/* Options 3..7 are a..e; a non-zero value is a given parameter (grav_game.c). */
+/* The options named a..e are the parameters; a non-zero value is a given one (0: drawn
+ * from the seed), as `gravulien games` lists them. */
 static int grav_given_value(void *ctx, int idx, const char *value)
 {
     grav_given_ctx *c = ctx;
-    if (idx >= 3 && idx <= 7) {
+    const char *name = gv_game_find("grav")->options[idx].name;
+    if (name[0] >= 'a' && name[0] <= 'e' && !name[1]) {
         long v = strtol(value, NULL, 10);
-        c->given.has[idx - 3] = v != 0;
-        c->given.val[idx - 3] = v;
+        c->given.has[name[0] - 'a'] = v != 0;
+        c->given.val[name[0] - 'a'] = v;
     }
     return 0;
 }
