@@ -335,7 +335,27 @@ static void test_chu_options(void)
     free(s);
 }
 
+static void test_parse_u64(void)
+{
+    uint64_t v = 7;
+    CHECK_EQ_INT(gv_parse_u64("0", &v), 0);
+    CHECK(v == 0);
+    CHECK_EQ_INT(gv_parse_u64("18446744073709551615", &v), 0);
+    CHECK(v == UINT64_MAX);
+    CHECK_EQ_INT(gv_parse_u64("12345678901234567890", &v), 0);
+    CHECK(v == 12345678901234567890ULL);
+    static const char *const bad[] = {"", "-1", "+1", " 1", "1 ", "18446744073709551616",
+                                      "99999999999999999999", "1x", "0x10"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v = 7;
+        CHECK_EQ_INT(gv_parse_u64(bad[i], &v), -1);
+        CHECK(v == 7);
+    }
+    CHECK_EQ_INT(gv_parse_u64(NULL, &v), -1);
+}
+
 const t_case core_tests[] = {
+    T(test_parse_u64),
     T(test_parse_int_accepts),
     T(test_parse_int_refuses),
     T(test_rng_golden_values),

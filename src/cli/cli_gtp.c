@@ -11,18 +11,6 @@ static const char gtp_usage[] =
     "usage: gravulien gtp [--level 1..10] [--seed S] [--hash MB] [--player search|greedy]\n"
     "       [--size N] [--game-seed S] [--bonus sync|full] [--movetime MS]";
 
-static int parse_u64_arg(const char *v, uint64_t *out)
-{
-    char *end;
-    if (!*v || *v == '-')
-        return -1;
-    unsigned long long x = strtoull(v, &end, 10);
-    if (*end)
-        return -1;
-    *out = x;
-    return 0;
-}
-
 int cli_gtp(int argc, char **argv)
 {
     gv_gtp_config cfg;
@@ -39,7 +27,7 @@ int cli_gtp(int argc, char **argv)
         i++;
         if (!strcmp(a, "--level") && gv_parse_int(v, 1, 10, &n, NULL, 0) == 0)
             cfg.level = (int)n;
-        else if (!strcmp(a, "--seed") && parse_u64_arg(v, &cfg.seed) == 0)
+        else if (!strcmp(a, "--seed") && gv_parse_u64(v, &cfg.seed) == 0)
             ;
         else if (!strcmp(a, "--hash") && gv_parse_int(v, 1, 4096, &n, NULL, 0) == 0)
             cfg.hash_mb = (int)n;
@@ -47,7 +35,7 @@ int cli_gtp(int argc, char **argv)
             cfg.greedy = !strcmp(v, "greedy");
         else if (!strcmp(a, "--size") && gv_parse_int(v, 5, 23, &n, NULL, 0) == 0)
             cfg.size = (int)n;
-        else if (!strcmp(a, "--game-seed") && parse_u64_arg(v, &cfg.game_seed) == 0)
+        else if (!strcmp(a, "--game-seed") && gv_parse_u64(v, &cfg.game_seed) == 0)
             ;
         else if (!strcmp(a, "--bonus") && (!strcmp(v, "sync") || !strcmp(v, "full")))
             cfg.bonus_full = !strcmp(v, "full");

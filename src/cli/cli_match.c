@@ -405,10 +405,8 @@ int cli_match(int argc, char **argv)
         } else if (!strcmp(a, "--handshake") && gv_parse_int(v, 1, 3600, &n, NULL, 0) == 0) {
             m.mc.handshake_ms = (int)n * 1000;
         } else if (!strcmp(a, "--seed")) {
-            char *end;
-            m.seed = strtoull(v, &end, 10);
-            if (!*v || *end)
-                return cli_usage_error("match: bad seed '%s'", v);
+            if (gv_parse_u64(v, &m.seed) != 0)
+                return cli_usage_error("match: bad seed '%s' (a whole number 0..2^64-1)", v);
         } else if (!strcmp(a, "--tc")) {
             if (match_parse_tc(v, &m.mc.tc_base_ms, &m.mc.tc_inc_ms) != 0)
                 return cli_usage_error("match: bad time control '%s' (BASE+INC in seconds)", v);

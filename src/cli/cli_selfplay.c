@@ -256,10 +256,8 @@ int cli_selfplay(int argc, char **argv)
         } else if (!strcmp(a, "--resign") && gv_parse_int(v, 0, 30000, &n, NULL, 0) == 0) {
             mt.resign_cp = (int)n;
         } else if (!strcmp(a, "--seed")) {
-            char *end;
-            mt.seed = strtoull(v, &end, 10);
-            if (!*v || *end)
-                return cli_usage_error("selfplay: bad seed '%s'", v);
+            if (gv_parse_u64(v, &mt.seed) != 0)
+                return cli_usage_error("selfplay: bad seed '%s' (a whole number 0..2^64-1)", v);
         } else if (!strcmp(a, "--rules")) {
             mt.rules = v;
         } else if (!strcmp(a, "--tc")) {

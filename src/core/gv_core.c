@@ -145,3 +145,20 @@ void gv_text_skip_line(gv_text_in *in)
     while (*in->s && *in->s != '\n')
         in->s++;
 }
+
+int gv_parse_u64(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        uint64_t d = (uint64_t)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}

@@ -35,6 +35,9 @@ uint32_t gv_rng_below(gv_rng *r, uint32_t n);
 
 /* Parses a decimal integer in [lo, hi] that fills the whole string. Returns 0 on
  * success, -1 (with a message in err) otherwise. */
+/* Reads a whole unsigned 64-bit decimal number (digits only: no sign, no spaces).
+ * Returns 0, or -1 when s is not one or overflows. */
+int gv_parse_u64(const char *s, uint64_t *out);
 int gv_parse_int(const char *s, long lo, long hi, long *out, char *err, size_t errlen);
 
 /* Reads a PGN-style tag pair `[Name "value"]` at *s (which points at '['); `\"` and `\\`

@@ -454,21 +454,6 @@ static int parse_long(const char *t, long lo, long hi, long *out)
     return gv_parse_int(t, lo, hi, out, NULL, 0);
 }
 
-static int parse_u64(const char *t, uint64_t *out)
-{
-    if (!*t || strlen(t) > 20)
-        return -1;
-    for (const char *c = t; *c; c++)
-        if (!isdigit((unsigned char)*c))
-            return -1;
-    char *end;
-    unsigned long long v = strtoull(t, &end, 10);
-    if (*end || (v == ~0ULL && strcmp(t, "18446744073709551615")))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* ---- Commands ------------------------------------------------------------------------- */
 
 typedef int (*gtp_fn)(gv_gtp *s, int argc, char **argv, gtp_buf *r);
@@ -820,7 +805,7 @@ static int cmd_grav_seed(gv_gtp *s, int argc, char **argv, gtp_buf *r)
 {
     uint64_t seed;
     NEED_ARGS(1);
-    if (parse_u64(argv[0], &seed) != 0)
+    if (gv_parse_u64(argv[0], &seed) != 0)
         return FAIL("syntax error");
     char err[GV_ERRLEN];
     if (apply_rules(s, s->size, seed, s->abcde, err, sizeof err) != 0)
