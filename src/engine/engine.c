@@ -484,6 +484,12 @@ gv_search_result gv_engine_think(gv_engine *e, const gv_go *go, const gv_engine_
 
 int gv_engine_pv_text(const gv_engine *e, const gv_move *pv, int npv, char *buf, size_t len)
 {
+    return gv_engine_pv_text_as(e, pv, npv, NULL, buf, len);
+}
+
+int gv_engine_pv_text_as(const gv_engine *e, const gv_move *pv, int npv, gv_move_writer write,
+                         char *buf, size_t len)
+{
     if (len)
         buf[0] = 0;
     void *st = malloc(e->g->state_size);
@@ -496,7 +502,8 @@ int gv_engine_pv_text(const gv_engine *e, const gv_move *pv, int npv, char *buf,
             for (int j = 0; j < n && !ok; j++)
                 ok = moves[j] == pv[i];
             char mv[64];
-            if (!ok || e->g->write_move(st, pv[i], mv, sizeof mv) < 0)
+            if (!ok || (write ? write(st, pv[i], mv, sizeof mv)
+                              : e->g->write_move(st, pv[i], mv, sizeof mv)) < 0)
                 break;
             size_t l = strlen(mv);
             if (used + l + 2 > len)

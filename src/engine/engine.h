@@ -108,6 +108,11 @@ void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out);
  * by spaces; stops at the first move that is not legal. Thread-safe with respect to a
  * running search (uses its own copy). Returns the length written. */
 int gv_engine_pv_text(const gv_engine *e, const gv_move *pv, int npv, char *buf, size_t len);
+/* The same with another notation: write(st, m, buf, len) writes legal move m of state st
+ * (as gv_game.write_move does; NULL = the game's own). */
+typedef int (*gv_move_writer)(void *st, gv_move m, char *buf, size_t len);
+int gv_engine_pv_text_as(const gv_engine *e, const gv_move *pv, int npv, gv_move_writer write,
+                         char *buf, size_t len);
 /* Writes one legal move of the current state in the game's notation (-1 on error).
  * Works on its own copy: safe from a callback, like gv_engine_pv_text. */
 int gv_engine_move_text(const gv_engine *e, gv_move m, char *buf, size_t len);

@@ -34,16 +34,25 @@ typedef struct xb_session {
     int64_t base_ms, inc_ms, st_ms;
     int64_t my_cs, opp_cs;
     int has_time;
-    void *scratch;            /* a state for the callbacks' move writing */
 } xb_session;
 
 /* ---- Moves and squares in XBoard's terms --------------------------------------------- */
 
-static int write_move(xb_session *x, const void *st, gv_move m, char *buf, size_t len)
+static int chu_writer(void *st, gv_move m, char *buf, size_t len)
 {
-    if (x->var == XB_CHU)
-        return chu_write_xboard(&((const chu_state *)st)->pos, m, buf, len);
+    return chu_write_xboard(&((const chu_state *)st)->pos, m, buf, len);
+}
+
+static int exac_writer(void *st, gv_move m, char *buf, size_t len)
+{
+    (void)st;
     return exac_write_xboard(m, buf, len);
+}
+
+/* Writes moves in XBoard's notation of the current variant. */
+static gv_move_writer writer(const xb_session *x)
+{
+    return x->var == XB_CHU ? chu_writer : exac_writer;
 }
 
 static int parse_move(xb_session *x, void *st, const char *text, gv_move *m, char *err,
@@ -102,22 +111,7 @@ static void on_info(void *ctx, const gv_search_info *in)
     if (!x->post)
         return;
     char pv[2048] = "";
-    size_t n = 0;
-    /* The PV in XBoard's notation, played out on a private copy. */
-    memcpy(x->scratch, gv_engine_state(x->e), x->g->state_size);
-    for (int i = 0; i < in->npv && n + 40 < sizeof pv; i++) {
-        gv_move legal[GV_MAX_MOVES];
-        int k = x->g->legal_moves(x->scratch, legal), ok = 0;
-        for (int j = 0; j < k && !ok; j++)
-            ok = legal[j] == in->pv[i];
-        if (!ok)
-            break;
-        char mv[48];
-        if (write_move(x, x->scratch, in->pv[i], mv, sizeof mv) < 0)
-            break;
-        n += (size_t)snprintf(pv + n, sizeof pv - n, "%s%s", n ? " " : "", mv);
-        x->g->make(x->scratch, in->pv[i]);
-    }
+    gv_engine_pv_text_as(x->e, in->pv, in->npv, writer(x), pv, sizeof pv);
     int score = in->score;
     if (in->is_mate)
         score = in->score > 0 ? 100000 + (GV_MATE - in->score + 1) / 2
@@ -163,17 +157,9 @@ static int make_engine(xb_session *x, int var)
         snprintf(v, sizeof v, "%d", x->hash_mb);
         gv_engine_set_option(e, "hash", v, err, sizeof err);
     }
-    void *scratch = malloc(gv_engine_game(e)->state_size);
-    if (!scratch) {
-        gv_engine_free(e);
-        proto_printf(x->io, "tellusererror out of memory");
-        return -1;
-    }
     gv_engine_free(x->e);
-    free(x->scratch);
     x->e = e;
     x->g = gv_engine_game(e);
-    x->scratch = scratch;
     x->var = var;
     return 0;
 }
@@ -258,7 +244,7 @@ static void on_result(xb_session *x, const gv_search_result *r)
         report_end(x);
         return;
     }
-    if (write_move(x, gv_engine_state(x->e), r->best, mv, sizeof mv) < 0 ||
+    if (writer(x)(gv_engine_scratch(x->e), r->best, mv, sizeof mv) < 0 ||
         gv_engine_play_move(x->e, r->best, err, sizeof err) != 0) {
         proto_printf(x->io, "Error (internal): the search's move could not be played");
         return;
@@ -611,7 +597,6 @@ int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
     stop_search(&x);
     proto_io_free(x.io);
     gv_engine_free(x.e);
-    free(x.scratch);
     free(line);
     return 0;
 }
