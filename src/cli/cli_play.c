@@ -675,14 +675,9 @@ static int setup(play *p, const play_args *a, play_saved *saved)
     /* 4. The moves of a saved game. */
     if (saved) {
         p->replaying = 1;
-        for (int i = 0; i < saved->nmoves; i++) {
-            gv_move m;
-            if (p->g->parse_move(gv_engine_scratch(p->e), saved->moves[i], &m, err, sizeof err) != 0)
-                return cli_usage_error("play: %s: move %d '%s': %s", a->load, i + 1,
-                                       saved->moves[i], err);
-            if (play_move(p, m, NULL) != 0)
+        for (int i = 0; i < saved->nmoves; i++)   /* replayed by the record reader already */
+            if (play_move(p, saved->moves[i], NULL) != 0)
                 return CLI_USAGE;
-        }
         p->resigned = saved->resigned < p->nseats ? saved->resigned : -1;
         p->nlog = 0;
         p->replaying = 0;

@@ -142,11 +142,11 @@ typedef struct play_saved {
     char seats[256];             /* "" when the file names none */
     int resigned;                /* -1 when nobody resigned */
     int nmoves;
-    char (*moves)[PLAY_MOVE_TEXT];   /* PLAY_MAX_PLIES entries, owned by the caller */
+    gv_move *moves;              /* PLAY_MAX_PLIES entries, owned by the caller */
 } play_saved;
 
 /* Reads the record at path into s (s->moves set by the caller): the game, its options and
- * start, the seats (when the record names them) and the moves in the game's notation.
+ * start, the seats (when the record names them) and the moves, checked by replaying them.
  * Returns 0, or -1 with a message in err naming the move or line that fails. */
 int play_load(const char *path, play_saved *s, char *err, size_t errlen);
 

@@ -56,42 +56,30 @@ int play_load(const char *path, play_saved *s, char *err, size_t errlen)
     s->nmoves = 0;
     if (gv_record_load(path, NULL, &r, err, errlen) != 0)
         return -1;
-    const gv_game *g = r.game;
     int rc = 0;
-    void *st = calloc(1, g->state_size);
-    if (!st) {
-        rc = gv_err(err, errlen, "out of memory");
-        goto done;
-    }
     if (r.nmoves > PLAY_MAX_PLIES) {
         rc = gv_err(err, errlen, "%s: %d moves, more than a game here may hold (%d)", path,
                     r.nmoves, PLAY_MAX_PLIES);
         goto done;
     }
-    snprintf(s->game, sizeof s->game, "%s", g->name);
+    snprintf(s->game, sizeof s->game, "%s", r.game->name);
     snprintf(s->options, sizeof s->options, "%s", r.options);
     snprintf(s->start, sizeof s->start, "%s", r.start);
     for (int i = 0; i < r.meta.nextra; i++)
         if (!strcmp(r.meta.extra[i].name, seats_tag))
             snprintf(s->seats, sizeof s->seats, "%s", r.meta.extra[i].value);
-    /* The moves, in the game's notation (the game replays them as a person typed them). */
-    if (g->init(st, r.options[0] ? r.options : NULL, err, errlen) != 0 ||
-        (r.start[0] && g->set_position(st, r.start, err, errlen) != 0)) {
-        rc = -1;
-        goto done;
-    }
-    for (int i = 0; i < r.nmoves; i++) {
-        if (g->write_move(st, r.moves[i], s->moves[i], PLAY_MOVE_TEXT) < 0) {
-            rc = gv_err(err, errlen, "%s: move %d cannot be written", path, i + 1);
-            goto done;
-        }
-        g->make(st, r.moves[i]);
-    }
+    memcpy(s->moves, r.moves, sizeof *r.moves * (size_t)r.nmoves);
     s->nmoves = r.nmoves;
-    if (r.meta.resigned)
-        s->resigned = g->to_move(st);
+    /* The side that resigned: the one to move after the last move. */
+    if (r.meta.resigned) {
+        void *st = malloc(r.game->state_size);
+        if (st && gv_record_replay(&r, st, err, errlen) == 0)
+            s->resigned = r.game->to_move(st);
+        else
+            rc = st ? -1 : gv_err(err, errlen, "out of memory");
+        free(st);
+    }
 done:
-    free(st);
     gv_record_free(&r);
     return rc;
 }
