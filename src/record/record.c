@@ -108,47 +108,31 @@ int gv_record_format_parse(const gv_game *g, const char *name)
 
 /* ---- Tag pairs at the top of a PGN-like text ----------------------------------------- */
 
-/* Finds tag `name` among the `[Name "value"]` lines that open the text. Returns 1 with
- * the value (unescaped, cut to len) or 0. Only looks, never complains. */
+/* Finds tag `name` among the `[Name "value"]` lines that open the text (read by
+ * gv_read_tag). Returns 1 with the value, or 0: no such tag before the first line that is
+ * not a tag or a `;` comment, a malformed tag on the way, or a value longer than len - 1.
+ * Only looks, never complains. */
 static int find_tag(const char *text, const char *name, char *value, size_t len)
 {
-    const char *s = text;
-    if (!strncmp(s, "\xEF\xBB\xBF", 3))
-        s += 3;
+    gv_text_in in = {text, 1};
+    if (!strncmp(in.s, "\xEF\xBB\xBF", 3))
+        in.s += 3;
+    char n[GV_REC_TAG], v[GV_REC_OPTIONS];
     for (;;) {
-        while (isspace((unsigned char)*s))
-            s++;
-        if (*s == ';') {
-            while (*s && *s != '\n')
-                s++;
+        gv_text_skip_space(&in);
+        if (*in.s == ';') {
+            gv_text_skip_line(&in);
             continue;
         }
-        if (*s != '[')
+        if (*in.s != '[' || gv_read_tag(&in.s, in.line, 1, n, sizeof n, v, sizeof v, NULL, 0))
             return 0;
-        s++;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        const char *n = s;
-        while (*s && *s != ' ' && *s != '\t' && *s != '"' && *s != ']' && *s != '\n')
-            s++;
-        int match = (size_t)(s - n) == strlen(name) && strncmp(n, name, (size_t)(s - n)) == 0;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        size_t o = 0;
-        if (*s == '"') {
-            for (s++; *s && *s != '"' && *s != '\n'; s++) {
-                if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
-                    s++;
-                if (match && o + 1 < len)
-                    value[o++] = *s;
-            }
-        }
-        if (match && len) {
-            value[o < len ? o : len - 1] = 0;
+        if (!strcmp(n, name)) {
+            size_t k = strlen(v);
+            if (k >= len)
+                return 0;
+            memcpy(value, v, k + 1);
             return 1;
         }
-        while (*s && *s != '\n')
-            s++;
     }
 }
 
