@@ -53,35 +53,16 @@ int exac_parse_xboard(exac_state *s, const char *text, gv_move *m, char *err, si
 
 int exac_get_xboard_fen(const exac_pos *p, char *buf, size_t len)
 {
-    char tmp[128];
-    int n = 0;
-    for (int y = 0; y < EX_N; y++) {
-        int empty = 0;
-        for (int x = 0; x < EX_N; x++) {
-            int sq = EX_SQ(x, y);
-            char c = p->bb[EX_FIRST] & EX_BIT(sq)    ? EXAC_XB_PIECE
-                     : p->bb[EX_SECOND] & EX_BIT(sq) ? (char)tolower(EXAC_XB_PIECE)
-                                                     : 0;
-            if (!c) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                tmp[n++] = (char)('0' + empty);
-            empty = 0;
-            tmp[n++] = c;
-        }
-        if (empty)
-            tmp[n++] = (char)('0' + empty);
-        if (y < EX_N - 1)
-            tmp[n++] = '/';
-    }
-    n += snprintf(tmp + n, sizeof tmp - (size_t)n, " %c - - %u %u", p->stm ? 'b' : 'w',
-                  p->quiet > 9999 ? 9999u : p->quiet, p->movenum ? p->movenum : 1u);
-    if ((size_t)n >= len)
+    /* The game's own position text, "<board> f|s <quiet> <move>", with XBoard's letters. */
+    char text[128], board[64], side = 'f';
+    unsigned quiet = 0, movenum = 1;
+    if (exac_get_text(p, text, sizeof text) < 0 ||
+        sscanf(text, "%63s %c %u %u", board, &side, &quiet, &movenum) != 4)
         return -1;
-    memcpy(buf, tmp, (size_t)n + 1);
-    return n;
+    for (char *c = board; *c; c++)
+        *c = *c == 'F' ? EXAC_XB_PIECE : *c == 'S' ? (char)tolower(EXAC_XB_PIECE) : *c;
+    int n = snprintf(buf, len, "%s %c - - %u %u", board, side == 's' ? 'b' : 'w', quiet, movenum);
+    return n < 0 || (size_t)n >= len ? -1 : n;
 }
 
 int exac_xboard_fen_to_text(const char *fen, char *out, size_t len, char *err, size_t errlen)
