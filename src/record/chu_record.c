@@ -401,6 +401,17 @@ static size_t move_number(const char *tok, unsigned long *num)
 
 /* Plays the move written `text` (USI or TSA) on work and appends it to r. Returns 0, or
  * -1 with "move N (Side) 'text': why". */
+
+/* Records a move read (in the legal list's form) and plays it. -1 when out of memory. */
+static int take_move(chu_state *work, gv_record *r, gv_move m)
+{
+    gv_move lf = legal_form(work, m);
+    m = lf ? lf : m;
+    if (gv_record_push(r, m) < 0)
+        return -1;
+    chu_make(work, m);
+    return 0;
+}
 static int play_text(chu_state *work, gv_record *r, const char *text, const char *shown,
                      char *err, size_t errlen)
 {
@@ -409,11 +420,8 @@ static int play_text(chu_state *work, gv_record *r, const char *text, const char
     move_label(work, label, sizeof label);
     if (chu_parse_move(work, text, &m, why, sizeof why) < 0)
         return gv_err(err, errlen, "%s '%s': %s", label, shown, why);
-    gv_move lf = legal_form(work, m);
-    m = lf ? lf : m;
-    if (gv_record_push(r, m) < 0)
+    if (take_move(work, r, m) < 0)
         return gv_err(err, errlen, "out of memory");
-    chu_make(work, m);
     return 0;
 }
 
@@ -1273,11 +1281,8 @@ static int kif_play(chu_state *work, gv_record *r, const kif_step *a, const kif_
     gv_move m;
     if (chu_parse_usi(work, usi, &m, why, sizeof why) < 0)
         return gv_err(err, errlen, "%s '%s': %s", label, shown, why);
-    gv_move lf = legal_form(work, m);
-    m = lf ? lf : m;
-    if (gv_record_push(r, m) < 0)
+    if (take_move(work, r, m) < 0)
         return gv_err(err, errlen, "out of memory");
-    chu_make(work, m);
     *last = to;
     return 0;
 }
