@@ -399,9 +399,6 @@ static size_t move_number(const char *tok, unsigned long *num)
     return i;
 }
 
-/* Plays the move written `text` (USI or TSA) on work and appends it to r. Returns 0, or
- * -1 with "move N (Side) 'text': why". */
-
 /* Records a move read (in the legal list's form) and plays it. -1 when out of memory. */
 static int take_move(chu_state *work, gv_record *r, gv_move m)
 {
@@ -412,6 +409,9 @@ static int take_move(chu_state *work, gv_record *r, gv_move m)
     chu_make(work, m);
     return 0;
 }
+
+/* Plays the move written `text` (USI or TSA) on work and appends it to r. Returns 0, or
+ * -1 with "move N (Side) 'text': why". */
 static int play_text(chu_state *work, gv_record *r, const char *text, const char *shown,
                      char *err, size_t errlen)
 {
