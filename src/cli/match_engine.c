@@ -304,6 +304,27 @@ static int xb_tell(match_engine *e, const me_config *c, char (*moves)[ME_MOVE_TE
     return 0;
 }
 
+/* Reads the next line of an engine's answer to "go" (sent at t0, due deadline_ms later).
+ * Returns 1 with the line, or 0 with r->kind set: MR_DIED, or MR_TIMEOUT after sending
+ * the engine `on_timeout` (and marking it stale: a late answer is dropped later). */
+static int read_reply(match_engine *e, me_reply *r, char *line, size_t len, int64_t t0,
+                      int64_t deadline_ms, const char *on_timeout)
+{
+    int got = mproc_read_line(&e->proc, line, len, t0 + deadline_ms);
+    r->spent_ms = mproc_now_ms() - t0;
+    if (got < 0) {
+        r->kind = MR_DIED;
+        return 0;
+    }
+    if (got == 0) {
+        r->kind = MR_TIMEOUT;
+        e->stale = 1;
+        mproc_send(&e->proc, "%s", on_timeout);
+        return 0;
+    }
+    return 1;
+}
+
 static void xb_go(match_engine *e, const me_config *c, char (*moves)[ME_MOVE_TEXT], int n,
                   int mover_first, int64_t own_ms, int64_t opp_ms, int64_t deadline_ms,
                   me_reply *r)
@@ -327,19 +348,9 @@ static void xb_go(match_engine *e, const me_config *c, char (*moves)[ME_MOVE_TEX
     }
     char line[2048];
     for (;;) {
-        int got = mproc_read_line(&e->proc, line, sizeof line, t0 + deadline_ms);
-        r->spent_ms = mproc_now_ms() - t0;
-        if (got < 0) {
-            r->kind = MR_DIED;
+        /* Out of time: back to force mode; a late move is dropped at the next sync. */
+        if (!read_reply(e, r, line, sizeof line, t0, deadline_ms, "force"))
             return;
-        }
-        if (got == 0) {
-            /* Out of time: back to force mode; a late move is dropped at the next sync. */
-            r->kind = MR_TIMEOUT;
-            e->stale = 1;
-            mproc_send(&e->proc, "force");
-            return;
-        }
         if (starts_with(line, "move ")) {
             /* A multi-leg move may come one leg per line, each but the last ending in a
              * comma (HaChu: "move e7d8," then "move d8c7"): join them. */
@@ -475,18 +486,8 @@ static void usi_go(match_engine *e, const me_config *c, char (*moves)[ME_MOVE_TE
     }
     char line[2048];
     for (;;) {
-        int got = mproc_read_line(&e->proc, line, sizeof line, t0 + deadline_ms);
-        r->spent_ms = mproc_now_ms() - t0;
-        if (got < 0) {
-            r->kind = MR_DIED;
+        if (!read_reply(e, r, line, sizeof line, t0, deadline_ms, "stop"))
             return;
-        }
-        if (got == 0) {
-            r->kind = MR_TIMEOUT;
-            e->stale = 1;
-            mproc_send(&e->proc, "stop");
-            return;
-        }
         if (!starts_with(line, "bestmove"))
             continue;
         copy_text(r->line, sizeof r->line, line);
