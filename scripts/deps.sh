@@ -12,6 +12,9 @@ command -v node  >/dev/null 2>&1 || need="$need nodejs"
 command -v npm   >/dev/null 2>&1 || need="$need npm"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 [ -f /usr/include/jansson.h ] || need="$need libjansson-dev"
+# The server: libwebsockets (event-driven HTTP + WebSocket) and SQLite (its store).
+[ -f /usr/include/libwebsockets.h ] || need="$need libwebsockets-dev"
+[ -f /usr/include/sqlite3.h ] || need="$need libsqlite3-dev"
 # Protocol peers the tests play against: XBoard under a virtual X server, and HaChu.
 command -v xvfb-run  >/dev/null 2>&1 || need="$need xvfb xauth"
 [ -x /usr/games/xboard ] || need="$need xboard"
@@ -41,5 +44,11 @@ if [ ! -f tests/gtp/node_modules/@sabaki/gtp/package.json ]; then
   echo "deps: installing test dependency @sabaki/gtp (npm)" >&2
   (cd tests/gtp && npm ci --no-audit --no-fund --loglevel=error >&2) || \
     echo "deps: could not install @sabaki/gtp; the gtp_peer test will be skipped" >&2
+fi
+# ws: the WebSocket client of the server tests and the watcher benchmark (test-only).
+if [ ! -f tests/server/node_modules/ws/package.json ]; then
+  echo "deps: installing test dependency ws (npm)" >&2
+  (cd tests/server && npm ci --no-audit --no-fund --loglevel=error >&2) || \
+    echo "deps: could not install ws; the server tests will be skipped" >&2
 fi
 exit 0

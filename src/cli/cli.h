@@ -34,5 +34,6 @@ int cli_xboard(int argc, char **argv);
 int cli_gtp(int argc, char **argv);
 int cli_match(int argc, char **argv);
 int cli_record(int argc, char **argv);
+int cli_serve(int argc, char **argv);
 
 #endif

@@ -89,6 +89,8 @@ static void usage(FILE *f)
           "        list the legal moves, one per line, in the game's notation\n"
           "  moves <game> --batch [--options k=v,...]\n"
           "        read positions from stdin, one per line; print each one's moves on a line\n"
+          "  serve [--port 8080] [--db gravulien.db] [--host ADDR] [--ai-threads N] ...\n"
+          "        the game server: play in a browser, HTTP + WebSocket API (docs/api.md)\n"
           "  play <game> [--you first|second|random|N] [--level 1..10] [--seats human,ai:5,...]\n"
           "        [--watch] [--hotseat] [--options k=v,...] [--position TEXT] [--load FILE]\n"
           "        [--movetime MS] [--pieces kanji|abbrev] [--ascii]\n"
@@ -154,6 +156,8 @@ int main(int argc, char **argv)
         return cli_perft(argc - 2, argv + 2);
     if (strcmp(cmd, "moves") == 0)
         return cli_moves(argc - 2, argv + 2);
+    if (strcmp(cmd, "serve") == 0)
+        return cli_serve(argc - 2, argv + 2);
     if (strcmp(cmd, "play") == 0)
         return cli_play(argc - 2, argv + 2);
     if (strcmp(cmd, "think") == 0)

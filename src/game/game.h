@@ -73,7 +73,21 @@ typedef struct gv_game {
     int (*write_move)(void *st, gv_move m, char *buf, size_t len);
     /* Optional: the line `gravulien moves` prints for a legal move (NULL: write_move). */
     int (*describe_move)(void *st, gv_move m, char *buf, size_t len);
+    /* Optional: the player (0-based) who makes legal move m, for games where a player
+     * other than the one to move may act (Grav: any active player may resign at any
+     * time). NULL: always to_move(st). */
+    int (*move_player)(const void *st, gv_move m);
+    /* Optional: when resigning is a move of the game (Grav: any active player, at any
+     * time), sets *m to player's resignation and returns 0; -1 when that player cannot
+     * resign now. NULL: resigning is not a move (the game's caller records it). */
+    int (*resign_move)(void *st, int player, gv_move *m);
+    /* The players may end the game drawn by agreement (two-player games whose rules know a
+     * draw: Chu Shogi, Exaç; not Grav, scored by stone shares among up to six). */
+    int agreed_draws;
 } gv_game;
+
+/* The player who makes legal move m in st (move_player, or to_move). */
+int gv_move_player(const gv_game *g, const void *st, gv_move m);
 
 /* Registry: the games this build knows. gv_games_init must be called once before any
  * game is used (it builds read-only tables); it is idempotent but not thread-safe. */

@@ -129,3 +129,8 @@ int gv_options_apply(const gv_option_def *defs, const char *text,
     }
     return 0;
 }
+
+int gv_move_player(const gv_game *g, const void *st, gv_move m)
+{
+    return g->move_player ? g->move_player(st, m) : g->to_move(st);
+}

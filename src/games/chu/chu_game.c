@@ -112,6 +112,7 @@ static int g_write_move(void *st, gv_move m, char *buf, size_t len)
 }
 
 const gv_game gv_chu_game = {
+    .agreed_draws = 1,
     .name = "chu",
     .title = "Chu Shogi",
     .state_size = sizeof(chu_state),

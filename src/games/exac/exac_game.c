@@ -106,6 +106,7 @@ static int g_describe_move(void *st, gv_move m, char *buf, size_t len)
 }
 
 const gv_game gv_exac_game = {
+    .agreed_draws = 1,
     .name = "exac",
     .title = "Exac",
     .state_size = sizeof(exac_state),

@@ -103,6 +103,24 @@ static void g_unmake(void *st)
     grav_unmake(st);
 }
 
+static int g_move_player(const void *st, gv_move m)
+{
+    (void)st;
+    return GR_PLAYER(m) - 1;
+}
+
+static int g_resign_move(void *st, int player, gv_move *m)
+{
+    gv_move all[GV_MAX_MOVES], want = GR_MOVE(GA_RESIGN, player + 1, 0);
+    int n = grav_legal_moves(st, all);
+    for (int i = 0; i < n; i++)
+        if (all[i] == want) {
+            *m = want;
+            return 0;
+        }
+    return -1;
+}
+
 static int g_to_move(const void *st)
 {
     return grav_to_move(&((const grav_state *)st)->pos) - 1;
@@ -143,6 +161,8 @@ const gv_game gv_grav_game = {
     .make = g_make,
     .unmake = g_unmake,
     .to_move = g_to_move,
+    .move_player = g_move_player,
+    .resign_move = g_resign_move,
     .status = g_status,
     .hash = g_hash,
     .parse_move = g_parse_move,

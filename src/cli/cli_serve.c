@@ -1,0 +1,61 @@
+/* gravulien serve: the game server (HTTP + WebSocket API, SQLite store; docs/api.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/gv_core.h"
+#include "server/server.h"
+
+static const char serve_usage[] =
+    "usage: gravulien serve [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
+    "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--rate N] [--verbose]\n"
+    "  --port N         port to listen on (0: any free port; the URL is printed)\n"
+    "  --host ADDR      address to listen on (0.0.0.0 for every interface)\n"
+    "  --db PATH        the SQLite file that keeps every game (created on first start)\n"
+    "  --web DIR        the web page's files (default: the web/ folder of the source tree)\n"
+    "  --ai-threads N   threads that compute AI moves (1..64)\n"
+    "  --ai-hash MB     hash table of one AI search (1..1024)\n"
+    "  --ai-movetime MS AI thinking time per move in games without a clock\n"
+    "  --rate N         HTTP requests per second one client address may make (0: no limit;\n"
+    "                   bursts of 4 N are allowed); more get 429";
+
+int cli_serve(int argc, char **argv)
+{
+    gv_serve_opts o = {.host = "127.0.0.1", .port = 8080, .db = "gravulien.db",
+                       .ai_threads = 2, .ai_hash_mb = 16, .ai_movetime_ms = 1000, .rate = 50};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long n;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            puts(serve_usage);
+            return CLI_OK;
+        }
+        if (!strcmp(a, "--verbose")) {
+            o.verbose = 1;
+            continue;
+        }
+        if (!v)
+            return cli_usage_error("serve: %s needs a value (try 'gravulien serve --help')", a);
+        i++;
+        if (!strcmp(a, "--port") && gv_parse_int(v, 0, 65535, &n, NULL, 0) == 0)
+            o.port = (int)n;
+        else if (!strcmp(a, "--host") && *v)
+            o.host = v;
+        else if (!strcmp(a, "--db") && *v)
+            o.db = v;
+        else if (!strcmp(a, "--web") && *v)
+            o.web_dir = v;
+        else if (!strcmp(a, "--ai-threads") && gv_parse_int(v, 1, 64, &n, NULL, 0) == 0)
+            o.ai_threads = (int)n;
+        else if (!strcmp(a, "--ai-hash") && gv_parse_int(v, 1, 1024, &n, NULL, 0) == 0)
+            o.ai_hash_mb = (int)n;
+        else if (!strcmp(a, "--ai-movetime") && gv_parse_int(v, 10, 600000, &n, NULL, 0) == 0)
+            o.ai_movetime_ms = n;
+        else if (!strcmp(a, "--rate") && gv_parse_int(v, 0, 1000000, &n, NULL, 0) == 0)
+            o.rate = (double)n;
+        else
+            return cli_usage_error("serve: bad option '%s %s' (try 'gravulien serve --help')", a, v);
+    }
+    return gv_serve(&o);
+}

@@ -1,0 +1,578 @@
+/* The HTTP API (docs/api.md): routes, request checking and JSON replies. Transport-free:
+ * the server layer hands each request here as method, path, query and body, so the same
+ * code is tested and fuzzed without sockets. Every refusal is a 4xx with
+ * {"error": "...", "code": "..."} and changes nothing. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "record/record.h"
+#include "server/hub_internal.h"
+
+enum { API_MAX_BODY = 64 * 1024, API_MAX_LIST = 200 };
+
+static void reply_json(gv_reply *out, int status, json_t *o)
+{
+    out->status = status;
+    out->body = json_dumps(o, JSON_COMPACT);
+    out->len = out->body ? strlen(out->body) : 0;
+    out->content_type = "application/json";
+    json_decref(o);
+}
+
+static void reply_error(gv_reply *out, int status, const char *code, const char *msg)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "error", json_string(msg));
+    json_object_set_new(o, "code", json_string(code));
+    reply_json(out, status, o);
+}
+
+/* ---- query strings ----------------------------------------------------------------- */
+
+static int hexval(int c)
+{
+    return isdigit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+                                : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+}
+
+/* Copies the URL-decoded value of key from query into out. 1 when found. */
+static int query_get(const char *query, const char *key, char *out, size_t len)
+{
+    size_t kl = strlen(key);
+    for (const char *p = query; p && *p;) {
+        const char *amp = strchr(p, '&');
+        const char *end = amp ? amp : p + strlen(p);
+        if ((size_t)(end - p) >= kl && !strncmp(p, key, kl) && (p[kl] == '=' || p + kl == end)) {
+            const char *v = p + kl + (p[kl] == '=');
+            size_t k = 0;
+            while (v < end && k + 1 < len) {
+                int c = (unsigned char)*v;
+                if (c == '%' && end - v >= 3 && hexval((unsigned char)v[1]) >= 0 && hexval((unsigned char)v[2]) >= 0) {
+                    c = hexval((unsigned char)v[1]) * 16 + hexval((unsigned char)v[2]);
+                    v += 3;
+                } else {
+                    c = c == '+' ? ' ' : c;
+                    v++;
+                }
+                out[k++] = (char)c;
+            }
+            out[k] = 0;
+            return 1;
+        }
+        p = amp ? amp + 1 : end;
+    }
+    if (len)
+        out[0] = 0;
+    return 0;
+}
+
+/* ---- requests ---------------------------------------------------------------------- */
+
+static json_t *parse_body(const char *body, size_t len, gv_reply *out)
+{
+    if (!body || !len) {
+        reply_error(out, 400, "bad_json", "the request needs a JSON object as its body");
+        return NULL;
+    }
+    if (len > API_MAX_BODY) {
+        reply_error(out, 413, "too_large", "the request body is larger than 64 KiB");
+        return NULL;
+    }
+    json_error_t je;
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
+    if (!o) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "malformed JSON at line %d, column %d: %s", je.line, je.column,
+                 je.text);
+        reply_error(out, 400, "bad_json", msg);
+        return NULL;
+    }
+    if (!json_is_object(o)) {
+        json_decref(o);
+        reply_error(out, 400, "bad_json", "the body must be a JSON object");
+        return NULL;
+    }
+    return o;
+}
+
+/* A string field: NULL when missing; *bad set when present but not a string. */
+static const char *field_str(json_t *o, const char *k, int *bad)
+{
+    json_t *v = json_object_get(o, k);
+    if (!v || json_is_null(v))
+        return NULL;
+    if (!json_is_string(v)) {
+        *bad = 1;
+        return NULL;
+    }
+    return json_string_value(v);
+}
+
+/* The options of a create request: an object {"k": "v" | number} or a "k=v,..." string. */
+static int options_text(json_t *v, char *out, size_t len, char *err, size_t errlen)
+{
+    out[0] = 0;
+    if (!v || json_is_null(v))
+        return 0;
+    if (json_is_string(v)) {
+        if (strlen(json_string_value(v)) >= len)
+            return gv_err(err, errlen, "options are too long");
+        snprintf(out, len, "%s", json_string_value(v));
+        return 0;
+    }
+    if (!json_is_object(v))
+        return gv_err(err, errlen, "options must be an object like {\"repetition\": \"off\"} "
+                      "or a string like \"repetition=off\"");
+    const char *k;
+    json_t *x;
+    size_t n = 0;
+    json_object_foreach(v, k, x) {
+        char val[64];
+        if (json_is_string(x))
+            snprintf(val, sizeof val, "%s", json_string_value(x));
+        else if (json_is_integer(x))
+            snprintf(val, sizeof val, "%lld", (long long)json_integer_value(x));
+        else if (json_is_boolean(x))
+            snprintf(val, sizeof val, "%s", json_is_true(x) ? "on" : "off");
+        else
+            return gv_err(err, errlen, "option %.40s: give a string or a whole number", k);
+        if (strchr(k, ',') || strchr(k, '=') || strchr(val, ','))
+            return gv_err(err, errlen, "option %.40s: ',' and '=' cannot appear in names or values", k);
+        int w = snprintf(out + n, len - n, "%s%s=%s", n ? "," : "", k, val);
+        if (w < 0 || (size_t)w >= len - n)
+            return gv_err(err, errlen, "options are too long");
+        n += (size_t)w;
+    }
+    return 0;
+}
+
+/* Finds option name in "k=v,..." text; copies its value. */
+static int option_in(const char *text, const char *name, char *val, size_t len)
+{
+    size_t nl = strlen(name);
+    for (const char *p = text; p && *p;) {
+        const char *c = strchr(p, ',');
+        const char *end = c ? c : p + strlen(p);
+        if (!strncmp(p, name, nl) && p[nl] == '=') {
+            snprintf(val, len, "%.*s", (int)(end - p - (long)nl - 1), p + nl + 1);
+            return 1;
+        }
+        p = c ? c + 1 : end;
+    }
+    return 0;
+}
+
+static int64_t seconds_ms(json_t *o, const char *sec, const char *ms, int *bad)
+{
+    json_t *v = json_object_get(o, ms);
+    if (v) {
+        if (!json_is_integer(v))
+            *bad = 1;
+        return json_integer_value(v);
+    }
+    v = json_object_get(o, sec);
+    if (!v)
+        return 0;
+    if (!json_is_number(v))
+        *bad = 1;
+    return (int64_t)(json_number_value(v) * 1000.0 + 0.5);
+}
+
+static void create_game(gv_hub *h, json_t *req, gv_reply *out)
+{
+    char err[GV_ERRLEN], msg[GV_ERRLEN + 64];
+    int bad = 0;
+    const char *name = field_str(req, "game", &bad);
+    const gv_game *g = name ? gv_game_find(name) : NULL;
+    if (!g) {
+        snprintf(msg, sizeof msg, "\"game\" must be one of chu, exac, grav%s%.40s%s",
+                 name ? " (not '" : "", name ? name : "", name ? "')" : "");
+        reply_error(out, 400, "unknown_game", msg);
+        return;
+    }
+    hub_new_game ng = {.g = g};
+    char options[GV_HUB_OPTIONS + 64];
+    if (options_text(json_object_get(req, "options"), options, GV_HUB_OPTIONS, err, sizeof err) < 0) {
+        reply_error(out, 400, "bad_options", err);
+        return;
+    }
+    ng.start = field_str(req, "start", &bad);
+    if (bad) {
+        reply_error(out, 400, "bad_request", "\"start\" must be a position text");
+        return;
+    }
+    /* Seats: default one human (the creator) and one AI at level 5. */
+    json_t *seats = json_object_get(req, "seats");
+    char val[32];
+    int want_players = 0;
+    if (!strcmp(g->name, "grav") && option_in(options, "players", val, sizeof val))
+        want_players = atoi(val);
+    if (seats && !json_is_array(seats)) {
+        reply_error(out, 400, "bad_seats", "\"seats\" must be an array of seats");
+        return;
+    }
+    int n = seats ? (int)json_array_size(seats) : want_players ? want_players : 2;
+    int lo = 2, hi = g->max_players < GV_HUB_MAX_SEATS ? g->max_players : GV_HUB_MAX_SEATS;
+    if (n < lo || n > hi || (want_players && n != want_players)) {
+        snprintf(msg, sizeof msg, "%s needs %s%d seats%s", g->title,
+                 lo == hi ? "" : "2 to ", hi, want_players ? " (as many as the players option)" : "");
+        reply_error(out, 400, "bad_seats", msg);
+        return;
+    }
+    ng.nseats = n;
+    for (int i = 0; i < n; i++) {
+        hub_seat *s = &ng.seats[i];
+        json_t *so = seats ? json_array_get(seats, (size_t)i) : NULL;
+        if (seats && !json_is_object(so)) {
+            reply_error(out, 400, "bad_seats", "each seat is an object like {\"type\": \"ai\", \"level\": 5}");
+            return;
+        }
+        const char *type = so ? field_str(so, "type", &bad) : (i == 0 ? "human" : "ai");
+        const char *nm = so ? field_str(so, "name", &bad) : NULL;
+        if (bad || !type || (strcmp(type, "human") && strcmp(type, "ai"))) {
+            snprintf(msg, sizeof msg, "seat %d: \"type\" must be \"human\" or \"ai\"", i);
+            reply_error(out, 400, "bad_seats", msg);
+            return;
+        }
+        s->ai = !strcmp(type, "ai");
+        json_t *lv = so ? json_object_get(so, "level") : NULL;
+        s->level = lv ? (int)json_integer_value(lv) : 5;
+        if (s->ai && ((lv && !json_is_integer(lv)) || s->level < 1 || s->level > 10)) {
+            snprintf(msg, sizeof msg, "seat %d: \"level\" must be a whole number 1..10", i);
+            reply_error(out, 400, "bad_seats", msg);
+            return;
+        }
+        if (nm && strlen(nm) >= sizeof s->name) {
+            snprintf(msg, sizeof msg, "seat %d: the name is longer than %d bytes", i,
+                     (int)sizeof s->name - 1);
+            reply_error(out, 400, "bad_seats", msg);
+            return;
+        }
+        snprintf(s->name, sizeof s->name, "%s", nm ? nm : "");
+        json_t *you = so ? json_object_get(so, "you") : NULL;
+        s->joined = !s->ai && (so ? json_is_true(you) : i == 0);
+    }
+    if (!strcmp(g->name, "grav") && !want_players) {
+        size_t k = strlen(options);
+        snprintf(options + k, sizeof options - k, "%splayers=%d", k ? "," : "", n);
+    }
+    if (!strcmp(g->name, "grav") && !option_in(options, "seed", val, sizeof val)) {
+        /* Grav's missing parameters are drawn from a seed: fix one now. */
+        unsigned long long seed = ((unsigned long long)gv_hub_mono_ms() * 0x9E3779B97F4A7C15ULL ^
+                                   (unsigned long long)gv_store_now_ms()) & 0x7fffffffffffffffULL;
+        size_t k = strlen(options);
+        snprintf(options + k, sizeof options - k, "%sseed=%llu", k ? "," : "", seed % 1000000000ULL);
+    }
+    ng.options = options;
+    json_t *clock = json_object_get(req, "clock");
+    if (clock && !json_is_null(clock)) {
+        if (!json_is_object(clock)) {
+            reply_error(out, 400, "bad_clock", "\"clock\" is {\"initial\": seconds, \"increment\": seconds} or null");
+            return;
+        }
+        ng.tc_initial_ms = seconds_ms(clock, "initial", "initial_ms", &bad);
+        ng.tc_inc_ms = seconds_ms(clock, "increment", "increment_ms", &bad);
+        if (bad || ng.tc_initial_ms < 1000 || ng.tc_initial_ms > 86400000LL * 7 ||
+            ng.tc_inc_ms < 0 || ng.tc_inc_ms > 3600000) {
+            reply_error(out, 400, "bad_clock", "clock: initial 1 s .. 7 days, increment 0 .. 1 hour");
+            return;
+        }
+    }
+    room *r;
+    int rc = hub_create(h, &ng, &r, err, sizeof err);
+    if (rc < 0) {
+        reply_error(out, rc == -1 ? 400 : 503, rc == -1 ? "bad_game" : "store", err);
+        return;
+    }
+    json_t *o = hub_view(h, r, -1);
+    json_t *links = json_array();
+    for (int i = 0; i < r->nseats; i++) {
+        if (r->seats[i].ai)
+            continue;
+        json_t *l = json_object();
+        char link[128];
+        json_object_set_new(l, "seat", json_integer(i));
+        json_object_set_new(l, "token", json_string(r->seats[i].token));
+        snprintf(link, sizeof link, "/play/%s?seat=%d&token=%s", r->id, i, r->seats[i].token);
+        json_object_set_new(l, "link", json_string(link));
+        json_object_set_new(l, "you", json_boolean(r->seats[i].joined));
+        json_array_append_new(links, l);
+    }
+    json_object_set_new(o, "tokens", links);
+    reply_json(out, 201, o);
+}
+
+static int each_listing(void *ctx, const gv_stored_game *g)
+{
+    json_array_append_new((json_t *)ctx, hub_listing_json(g));
+    return 0;
+}
+
+static void list_games(gv_hub *h, const char *query, gv_reply *out)
+{
+    char status[16], num[16];
+    query_get(query, "status", status, sizeof status);
+    if (status[0] && strcmp(status, "open") && strcmp(status, "live") && strcmp(status, "finished")) {
+        reply_error(out, 400, "bad_request", "status must be open, live or finished");
+        return;
+    }
+    int limit = query_get(query, "limit", num, sizeof num) ? atoi(num) : 50;
+    int offset = query_get(query, "offset", num, sizeof num) ? atoi(num) : 0;
+    if (limit < 1 || limit > API_MAX_LIST || offset < 0 || offset > 100000000) {
+        reply_error(out, 400, "bad_request", "limit is 1..200 and offset at least 0");
+        return;
+    }
+    json_t *a = json_array();
+    char err[GV_ERRLEN];
+    gv_store *s = hub_store(h);
+    if (s->ops->list_games(s, status[0] ? status : NULL, limit, offset, each_listing, a, err,
+                           sizeof err) < 0) {
+        json_decref(a);
+        reply_error(out, 503, "store", err);
+        return;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "games", a);
+    reply_json(out, 200, o);
+}
+
+static void meta(gv_reply *out)
+{
+    json_t *games = json_array();
+    for (int i = 0; i < gv_game_count(); i++) {
+        const gv_game *g = gv_game_at(i);
+        json_t *o = json_object(), *opts = json_array(), *fmts = json_array();
+        json_object_set_new(o, "name", json_string(g->name));
+        json_object_set_new(o, "title", json_string(g->title));
+        json_object_set_new(o, "max_players", json_integer(g->max_players));
+        json_object_set_new(o, "agreed_draws", json_boolean(g->agreed_draws));
+        for (const gv_option_def *d = g->options; d && d->name; d++) {
+            json_t *od = json_object();
+            json_object_set_new(od, "name", json_string(d->name));
+            json_object_set_new(od, "values", json_string(d->values));
+            json_object_set_new(od, "default", json_string(d->def));
+            json_object_set_new(od, "help", json_string(d->help));
+            json_array_append_new(opts, od);
+        }
+        json_object_set_new(o, "options", opts);
+        for (int f = GV_REC_KIF; f <= GV_REC_JSON; f++)
+            if (gv_record_format_ok(g, (gv_record_format)f))
+                json_array_append_new(fmts, json_string(gv_record_format_name((gv_record_format)f)));
+        json_object_set_new(o, "record_formats", fmts);
+        json_array_append_new(games, o);
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "version", json_string(GV_VERSION));
+    json_object_set_new(o, "games", games);
+    reply_json(out, 200, o);
+}
+
+/* Token from the body or the query; the seat it holds, or -1 (a reply is made). */
+static int seat_for(room *r, const char *token, gv_reply *out)
+{
+    if (!token || !*token) {
+        reply_error(out, 403, "no_token", "this needs the seat's token (from its join link)");
+        return -1;
+    }
+    int seat = hub_seat_of(r, token);
+    if (seat < 0)
+        reply_error(out, 403, "bad_token", "that token holds no seat of this game");
+    return seat;
+}
+
+static void reply_action(gv_hub *h, room *r, int seat, int rc, const char *err, gv_reply *out)
+{
+    if (rc == 0) {
+        reply_json(out, 200, hub_view(h, r, seat));
+        return;
+    }
+    if (rc == -2)
+        reply_error(out, 409, "out_of_date", err);
+    else if (rc == -3)
+        reply_error(out, 503, "store", err);
+    else
+        reply_error(out, 422, "refused", err);
+}
+
+static void game_action(gv_hub *h, room *r, const char *action, json_t *req, gv_reply *out)
+{
+    char err[GV_ERRLEN];
+    int bad = 0;
+    const char *token = field_str(req, "token", &bad);
+    if (bad) {
+        reply_error(out, 400, "bad_request", "\"token\" must be a string");
+        return;
+    }
+    int seat = seat_for(r, token, out);
+    if (seat < 0)
+        return;
+    if (!strcmp(action, "join")) {
+        const char *name = field_str(req, "name", &bad);
+        if (bad || (name && strlen(name) >= GV_HUB_NAME)) {
+            reply_error(out, 400, "bad_request", "\"name\" must be a string of at most 47 bytes");
+            return;
+        }
+        int rc = hub_join(h, r, seat, name, err, sizeof err);
+        reply_action(h, r, seat, rc < 0 ? -3 : 0, err, out);
+    } else if (!strcmp(action, "move")) {
+        const char *mv = field_str(req, "move", &bad);
+        json_t *nv = json_object_get(req, "n");
+        if (bad || !mv || (nv && !json_is_integer(nv))) {
+            reply_error(out, 400, "bad_request", "a move is {\"token\": ..., \"move\": \"...\", \"n\": move number (optional)}");
+            return;
+        }
+        if (strlen(mv) > 200) {
+            reply_error(out, 400, "bad_request", "the move text is too long");
+            return;
+        }
+        int rc = hub_play(h, r, seat, mv, nv ? (int)json_integer_value(nv) : 0, err, sizeof err);
+        if (rc == -1 && r->status == ROOM_LIVE && hub_to_move_seat(r) != seat &&
+            !r->g->move_player)
+            reply_error(out, 409, "not_your_turn", "it is not your turn");
+        else
+            reply_action(h, r, seat, rc, err, out);
+    } else if (!strcmp(action, "resign")) {
+        reply_action(h, r, seat, hub_resign(h, r, seat, err, sizeof err), err, out);
+    } else if (!strcmp(action, "draw")) {
+        const char *what = field_str(req, "action", &bad);
+        if (bad || !what) {
+            reply_error(out, 400, "bad_request", "a draw request is {\"token\": ..., \"action\": \"offer\" | \"accept\" | \"decline\"}");
+            return;
+        }
+        reply_action(h, r, seat, hub_draw(h, r, seat, what, err, sizeof err), err, out);
+    } else if (!strcmp(action, "hint")) {
+        const char *pt = field_str(req, "point", &bad);
+        json_t *o = json_object();
+        if (bad || hub_hint(r, seat, pt, o, err, sizeof err) < 0) {
+            json_decref(o);
+            reply_error(out, 422, "refused", bad ? "\"point\" must be a string" : err);
+            return;
+        }
+        reply_json(out, 200, o);
+    } else {
+        reply_error(out, 404, "not_found", "no such action: use join, move, resign, draw or hint");
+    }
+}
+
+static void record(room *r, const char *query, gv_reply *out)
+{
+    char fmt[16], err[GV_ERRLEN];
+    query_get(query, "format", fmt, sizeof fmt);
+    int f = fmt[0] ? gv_record_format_parse(r->g, fmt) : (int)gv_record_default_format(r->g);
+    if (f < 0) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%s records are written as %s", r->g->title,
+                 !strcmp(r->g->name, "chu") ? "kif or usi" : !strcmp(r->g->name, "exac") ? "pgn" : "json");
+        reply_error(out, 400, "bad_format", msg);
+        return;
+    }
+    char *text = hub_record(r, f, err, sizeof err);
+    if (!text) {
+        reply_error(out, 500, "record", err);
+        return;
+    }
+    static const char *const ext[] = {"txt", "kif", "usi", "pgn", "json"};
+    out->status = 200;
+    out->body = text;
+    out->len = strlen(text);
+    out->content_type = f == GV_REC_JSON ? "application/json" : "text/plain; charset=utf-8";
+    snprintf(out->filename, sizeof out->filename, "gravulien-%s-%s.%s", r->g->name, r->id, ext[f]);
+}
+
+void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *query,
+                   const char *body, size_t bodylen, gv_reply *out)
+{
+    memset(out, 0, sizeof *out);
+    int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
+    if (!get && !post) {
+        reply_error(out, 405, "bad_method", "the API takes GET and POST");
+        return;
+    }
+    if (strncmp(path, "/api/", 5)) {
+        reply_error(out, 404, "not_found", "no such API path");
+        return;
+    }
+    const char *p = path + 5;
+    if (!strcmp(p, "meta") || !strcmp(p, "health")) {
+        if (!get) {
+            reply_error(out, 405, "bad_method", "use GET");
+            return;
+        }
+        if (!strcmp(p, "meta")) {
+            meta(out);
+        } else {
+            json_t *o = json_object();
+            json_object_set_new(o, "ok", json_true());
+            json_object_set_new(o, "games_in_memory", json_integer(gv_hub_rooms(h)));
+            reply_json(out, 200, o);
+        }
+        return;
+    }
+    if (!strcmp(p, "games")) {
+        if (get) {
+            list_games(h, query, out);
+        } else {
+            json_t *req = parse_body(body, bodylen, out);
+            if (req)
+                create_game(h, req, out);
+            json_decref(req);
+        }
+        return;
+    }
+    if (strncmp(p, "games/", 6)) {
+        reply_error(out, 404, "not_found", "no such API path");
+        return;
+    }
+    p += 6;
+    char id[GV_STORE_ID + 8], action[16] = "";
+    const char *slash = strchr(p, '/');
+    size_t il = slash ? (size_t)(slash - p) : strlen(p);
+    if (il == 0 || il >= GV_STORE_ID || (slash && strlen(slash + 1) >= sizeof action) ||
+        (slash && strchr(slash + 1, '/'))) {
+        reply_error(out, 404, "not_found", "no such game or action");
+        return;
+    }
+    memcpy(id, p, il);
+    id[il] = 0;
+    if (slash)
+        snprintf(action, sizeof action, "%s", slash + 1);
+    char err[GV_ERRLEN];
+    room *r = gv_hub_room(h, id, err, sizeof err);
+    if (!r) {
+        char msg[GV_ERRLEN + 32];
+        snprintf(msg, sizeof msg, "no game '%s'", id);
+        reply_error(out, 404, "unknown_game", msg);
+        return;
+    }
+    if (get) {
+        if (!action[0]) {
+            char token[64];
+            int seat = -1;
+            if (query_get(query, "token", token, sizeof token) && token[0]) {
+                seat = hub_seat_of(r, token);
+                if (seat < 0) {
+                    reply_error(out, 403, "bad_token", "that token holds no seat of this game");
+                    return;
+                }
+            }
+            reply_json(out, 200, hub_view(h, r, seat));
+        } else if (!strcmp(action, "record")) {
+            record(r, query, out);
+        } else {
+            reply_error(out, 404, "not_found", "GET /api/games/ID or /api/games/ID/record");
+        }
+        return;
+    }
+    if (!action[0]) {
+        reply_error(out, 405, "bad_method", "POST to /api/games/ID/ACTION (join, move, resign, draw, hint)");
+        return;
+    }
+    json_t *req = parse_body(body, bodylen, out);
+    if (!req)
+        return;
+    game_action(h, r, action, req, out);
+    json_decref(req);
+}

@@ -1,0 +1,1344 @@
+/* The server's games in memory (see hub.h): creating, joining, moving, clocks, AI turns,
+ * the store, and the JSON every client sees. */
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "core/gv_core.h"
+#include "engine/engine.h"
+#include "record/record.h"
+#include "server/hub_internal.h"
+
+enum { HUB_BUCKETS = 4096 };
+
+/* ---- AI worker pool ----------------------------------------------------------------- */
+
+typedef struct ai_job {
+    char id[GV_STORE_ID];
+    int n;                          /* moves played when the search began */
+    const gv_game *g;
+    char options[GV_HUB_OPTIONS];
+    char start[GV_HUB_START];
+    gv_move *moves;
+    int nmoves;
+    int level, hash_mb;
+    uint64_t seed;
+    gv_go go;
+    gv_move best;
+    int ok;
+    char err[GV_ERRLEN + 64];
+    struct ai_job *next;
+} ai_job;
+
+struct gv_hub {
+    _Atomic int quit;               /* read by searching workers without the lock */
+    gv_hub_config cfg;
+    room *bucket[HUB_BUCKETS];
+    int nrooms;
+    pthread_t *workers;
+    int nworkers;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    ai_job *todo, *todo_tail, *done;
+    int running;                    /* jobs queued or searching */
+};
+
+int64_t gv_hub_mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+typedef struct ai_wait {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    gv_search_result r;
+    int done;
+} ai_wait;
+
+static void ai_bestmove(void *ctx, const gv_search_result *r)
+{
+    ai_wait *w = ctx;
+    pthread_mutex_lock(&w->mu);
+    w->r = *r;
+    w->done = 1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* Searches on the engine's own thread, so that a shutdown can stop it at once. */
+static gv_search_result ai_search(gv_hub *h, gv_engine *e, const gv_go *go, char *err,
+                                  size_t errlen)
+{
+    ai_wait w = {.done = 0};
+    pthread_mutex_init(&w.mu, NULL);
+    pthread_cond_init(&w.cv, NULL);
+    gv_engine_cb cb = {.bestmove = ai_bestmove, .ctx = &w};
+    if (gv_engine_go(e, go, &cb, err, errlen) < 0) {
+        pthread_mutex_destroy(&w.mu);
+        pthread_cond_destroy(&w.cv);
+        return w.r;
+    }
+    pthread_mutex_lock(&w.mu);
+    while (!w.done) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 20000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&w.cv, &w.mu, &ts);
+        if (!w.done && h->quit) {
+            pthread_mutex_unlock(&w.mu);
+            gv_engine_stop(e);
+            pthread_mutex_lock(&w.mu);
+        }
+    }
+    pthread_mutex_unlock(&w.mu);
+    gv_engine_wait(e);
+    pthread_mutex_destroy(&w.mu);
+    pthread_cond_destroy(&w.cv);
+    return w.r;
+}
+
+static void ai_run(gv_hub *h, ai_job *j)
+{
+    char err[GV_ERRLEN], v[32];
+    gv_engine *e = gv_engine_new(j->g->name, j->options[0] ? j->options : NULL, err, sizeof err);
+    if (!e) {
+        snprintf(j->err, sizeof j->err, "%s", err);
+        return;
+    }
+    snprintf(v, sizeof v, "%d", j->hash_mb);
+    gv_engine_set_option(e, "hash", v, NULL, 0);
+    snprintf(v, sizeof v, "%d", j->level);
+    gv_engine_set_option(e, "level", v, NULL, 0);
+    snprintf(v, sizeof v, "%llu", (unsigned long long)j->seed);
+    gv_engine_set_option(e, "seed", v, NULL, 0);
+    if (j->start[0] && gv_engine_set_position(e, j->start, err, sizeof err) < 0) {
+        snprintf(j->err, sizeof j->err, "start position: %s", err);
+        gv_engine_free(e);
+        return;
+    }
+    for (int i = 0; i < j->nmoves; i++)
+        if (gv_engine_play_move(e, j->moves[i], err, sizeof err) < 0) {
+            snprintf(j->err, sizeof j->err, "replaying move %d: %s", i + 1, err);
+            gv_engine_free(e);
+            return;
+        }
+    gv_search_result r = ai_search(h, e, &j->go, err, sizeof err);
+    j->best = r.best;
+    j->ok = r.best != 0;
+    if (!j->ok)
+        snprintf(j->err, sizeof j->err, "the AI found no move");
+    gv_engine_free(e);
+}
+
+static void *ai_worker(void *arg)
+{
+    gv_hub *h = arg;
+    pthread_mutex_lock(&h->mu);
+    for (;;) {
+        while (!h->todo && !h->quit)
+            pthread_cond_wait(&h->cv, &h->mu);
+        if (h->quit)
+            break;
+        ai_job *j = h->todo;
+        h->todo = j->next;
+        if (!h->todo)
+            h->todo_tail = NULL;
+        pthread_mutex_unlock(&h->mu);
+        ai_run(h, j);
+        pthread_mutex_lock(&h->mu);
+        j->next = h->done;
+        h->done = j;
+        if (h->cfg.wake)
+            h->cfg.wake(h->cfg.ctx);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
+static void job_free(ai_job *j)
+{
+    if (j) {
+        free(j->moves);
+        free(j);
+    }
+}
+
+/* ---- rooms ------------------------------------------------------------------------- */
+
+static unsigned id_hash(const char *id)
+{
+    unsigned x = 2166136261u;
+    for (; *id; id++)
+        x = (x ^ (unsigned char)*id) * 16777619u;
+    return x % HUB_BUCKETS;
+}
+
+static room *find_room(gv_hub *h, const char *id)
+{
+    for (room *r = h->bucket[id_hash(id)]; r; r = r->next)
+        if (!strcmp(r->id, id))
+            return r;
+    return NULL;
+}
+
+static void room_free(room *r)
+{
+    if (!r)
+        return;
+    free(r->st);
+    free(r->moves);
+    free(r->watchers.v);
+    free(r);
+}
+
+static void insert_room(gv_hub *h, room *r)
+{
+    unsigned b = id_hash(r->id);
+    r->next = h->bucket[b];
+    h->bucket[b] = r;
+    h->nrooms++;
+}
+
+int gv_hub_rooms(const gv_hub *h)
+{
+    return h->nrooms;
+}
+
+static void random_bytes(unsigned char *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = getrandom(buf + got, n - got, 0);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            /* No entropy source: fall back on time and address bits (never expected). */
+            uint64_t x = (uint64_t)gv_hub_mono_ms() ^ (uint64_t)(uintptr_t)buf;
+            for (; got < n; got++) {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                buf[got] = (unsigned char)(x >> 56);
+            }
+            return;
+        }
+        got += (size_t)k;
+    }
+}
+
+static void new_id(char *out, size_t len, const char *alphabet, size_t k)
+{
+    unsigned char b[64];
+    size_t na = strlen(alphabet);
+    if (k >= len)
+        k = len - 1;
+    random_bytes(b, k);
+    for (size_t i = 0; i < k; i++)
+        out[i] = alphabet[b[i] % na];
+    out[k] = 0;
+}
+
+int hub_to_move_seat(const room *r)
+{
+    return r->g->to_move(r->st);
+}
+
+int64_t hub_clock_left(const room *r, int seat)
+{
+    int64_t left = r->seats[seat].clock_ms;
+    if (r->status == ROOM_LIVE && r->tc_initial_ms > 0 && seat == hub_to_move_seat(r))
+        left -= gv_hub_mono_ms() - r->turn_start;
+    return left;
+}
+
+/* ---- JSON -------------------------------------------------------------------------- */
+
+const char *hub_status_name(room_status s)
+{
+    return s == ROOM_OPEN ? "open" : s == ROOM_LIVE ? "live" : "finished";
+}
+
+static const char *seat_side(const room *r, int seat, char *buf, size_t len)
+{
+    static const char *const chu[] = {"Sente", "Gote"}, *const exac[] = {"First", "Second"};
+    if (!strcmp(r->g->name, "chu"))
+        return chu[seat & 1];
+    if (!strcmp(r->g->name, "exac"))
+        return exac[seat & 1];
+    snprintf(buf, len, "Player %d", seat + 1);
+    return buf;
+}
+
+json_t *hub_result_json(const room *r)
+{
+    if (r->status != ROOM_FINISHED)
+        return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "status", json_string(r->result.status == GV_WIN ? "win" : "draw"));
+    json_object_set_new(o, "winner", r->result.status == GV_WIN ? json_integer(r->result.winner)
+                                                                : json_null());
+    json_object_set_new(o, "reason", json_string(r->result.reason));
+    return o;
+}
+
+static json_t *clocks_json(const room *r)
+{
+    if (r->tc_initial_ms <= 0)
+        return json_null();
+    json_t *a = json_array();
+    for (int i = 0; i < r->nseats; i++)
+        json_array_append_new(a, json_integer(hub_clock_left(r, i)));
+    return a;
+}
+
+/* Seats as everyone may see them (no tokens). */
+static json_t *seats_json(const room *r)
+{
+    json_t *a = json_array();
+    char buf[16];
+    for (int i = 0; i < r->nseats; i++) {
+        const hub_seat *s = &r->seats[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "seat", json_integer(i));
+        json_object_set_new(o, "side", json_string(seat_side(r, i, buf, sizeof buf)));
+        json_object_set_new(o, "type", json_string(s->ai ? "ai" : "human"));
+        if (s->ai)
+            json_object_set_new(o, "level", json_integer(s->level));
+        json_object_set_new(o, "name", json_string(s->name));
+        json_object_set_new(o, "joined", json_boolean(s->joined));
+        if (r->tc_initial_ms > 0)
+            json_object_set_new(o, "clock_ms", json_integer(hub_clock_left(r, i)));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static json_t *options_json(const room *r)
+{
+    /* Every option with the value in force (defaults filled in). */
+    json_t *o = json_object();
+    for (const gv_option_def *d = r->g->options; d && d->name; d++)
+        json_object_set_new(o, d->name, json_string(d->def));
+    char buf[GV_HUB_OPTIONS];
+    snprintf(buf, sizeof buf, "%s", r->options);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        char *eq = strchr(tok, '=');
+        if (eq) {
+            *eq = 0;
+            json_object_set_new(o, tok, json_string(eq + 1));
+        }
+    }
+    return o;
+}
+
+static json_t *move_json(const room *r, int i)
+{
+    const hub_move *m = &r->moves[i];
+    json_t *o = json_object();
+    json_object_set_new(o, "n", json_integer(i + 1));
+    json_object_set_new(o, "seat", json_integer(m->seat));
+    json_object_set_new(o, "move", json_string(m->text));
+    json_object_set_new(o, "at", json_integer(m->at));
+    if (r->tc_initial_ms > 0) {
+        json_t *c = json_array();
+        for (int k = 0; k < r->nseats; k++)
+            json_array_append_new(c, json_integer(m->clocks[k]));
+        json_object_set_new(o, "clocks", c);
+    }
+    return o;
+}
+
+static json_t *position_json(const room *r)
+{
+    char *buf = malloc(GV_MAX_TEXT);
+    json_t *s = NULL;
+    if (buf && r->g->get_position(r->st, buf, GV_MAX_TEXT) >= 0)
+        s = json_string(buf);
+    free(buf);
+    return s ? s : json_null();
+}
+
+/* The summary of a game that every message about it carries. */
+static void put_summary(json_t *o, const room *r)
+{
+    json_object_set_new(o, "id", json_string(r->id));
+    json_object_set_new(o, "game", json_string(r->g->name));
+    json_object_set_new(o, "status", json_string(hub_status_name(r->status)));
+    json_object_set_new(o, "n", json_integer(r->nmoves));
+    json_object_set_new(o, "to_move",
+                        r->status == ROOM_LIVE ? json_integer(hub_to_move_seat(r)) : json_null());
+    json_object_set_new(o, "position", position_json(r));
+    json_object_set_new(o, "clocks", clocks_json(r));
+    json_object_set_new(o, "result", hub_result_json(r));
+    json_t *d = json_array();
+    for (int i = 0; i < r->nseats; i++)
+        if (r->draw_offers >> i & 1)
+            json_array_append_new(d, json_integer(i));
+    json_object_set_new(o, "draw_offers", d);
+}
+
+/* Legal moves of seat in the game's notation (only the moves that seat makes). */
+static json_t *legal_json(room *r, int seat)
+{
+    json_t *a = json_array();
+    if (r->status != ROOM_LIVE)
+        return a;
+    gv_move *mv = malloc(GV_MAX_MOVES * sizeof *mv);
+    if (!mv)
+        return a;
+    int n = r->g->legal_moves(r->st, mv);
+    char text[GV_HUB_MOVE];
+    for (int i = 0; i < n; i++)
+        if (gv_move_player(r->g, r->st, mv[i]) == seat &&
+            r->g->write_move(r->st, mv[i], text, sizeof text) >= 0)
+            json_array_append_new(a, json_string(text));
+    free(mv);
+    return a;
+}
+
+json_t *hub_view(gv_hub *h, room *r, int seat)
+{
+    (void)h;
+    json_t *o = json_object();
+    put_summary(o, r);
+    json_object_set_new(o, "title", json_string(r->g->title));
+    json_object_set_new(o, "options", options_json(r));
+    json_object_set_new(o, "start", json_string(r->start));
+    json_object_set_new(o, "seats", seats_json(r));
+    if (r->tc_initial_ms > 0) {
+        json_t *c = json_object();
+        json_object_set_new(c, "initial_ms", json_integer(r->tc_initial_ms));
+        json_object_set_new(c, "increment_ms", json_integer(r->tc_inc_ms));
+        json_object_set_new(o, "clock", c);
+    } else {
+        json_object_set_new(o, "clock", json_null());
+    }
+    json_object_set_new(o, "created", json_integer(r->created));
+    json_object_set_new(o, "updated", json_integer(r->updated));
+    json_t *ms = json_array();
+    for (int i = 0; i < r->nmoves; i++)
+        json_array_append_new(ms, move_json(r, i));
+    json_object_set_new(o, "moves", ms);
+    json_object_set_new(o, "agreed_draws", json_boolean(r->g->agreed_draws));
+    hub_view_extra(r, o);
+    if (seat >= 0) {
+        json_t *y = json_object();
+        json_object_set_new(y, "seat", json_integer(seat));
+        json_object_set_new(y, "legal_moves", legal_json(r, seat));
+        hub_view_private(r, seat, y);
+        json_object_set_new(o, "you", y);
+    }
+    return o;
+}
+
+/* The stored config: everything needed to rebuild the room (tokens included). */
+static char *config_text(const room *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "options", json_string(r->options));
+    json_object_set_new(o, "start", json_string(r->start));
+    json_object_set_new(o, "tc_initial_ms", json_integer(r->tc_initial_ms));
+    json_object_set_new(o, "tc_inc_ms", json_integer(r->tc_inc_ms));
+    json_t *a = json_array();
+    for (int i = 0; i < r->nseats; i++) {
+        const hub_seat *s = &r->seats[i];
+        json_t *so = json_object();
+        json_object_set_new(so, "ai", json_boolean(s->ai));
+        json_object_set_new(so, "level", json_integer(s->level));
+        json_object_set_new(so, "name", json_string(s->name));
+        json_object_set_new(so, "token", json_string(s->token));
+        json_object_set_new(so, "joined", json_boolean(s->joined));
+        json_array_append_new(a, so);
+    }
+    json_object_set_new(o, "seats", a);
+    json_object_set_new(o, "draw_offers", json_integer(r->draw_offers));
+    char *t = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return t;
+}
+
+static char *result_text(const room *r)
+{
+    if (r->status != ROOM_FINISHED)
+        return NULL;
+    json_t *o = hub_result_json(r);
+    char *t = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return t;
+}
+
+/* A listing entry built from a stored row (tokens left out). */
+json_t *hub_listing_json(const gv_stored_game *g)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_string(g->id));
+    json_object_set_new(o, "game", json_string(g->game));
+    json_object_set_new(o, "status", json_string(g->status));
+    json_object_set_new(o, "n", json_integer(g->nmoves));
+    json_object_set_new(o, "created", json_integer(g->created));
+    json_object_set_new(o, "updated", json_integer(g->updated));
+    json_t *cfg = g->config ? json_loads(g->config, 0, NULL) : NULL;
+    json_t *seats = json_array();
+    json_t *a = cfg ? json_object_get(cfg, "seats") : NULL;
+    size_t i;
+    json_t *s;
+    json_array_foreach(a, i, s) {
+        json_t *so = json_object();
+        int ai = json_is_true(json_object_get(s, "ai"));
+        json_object_set_new(so, "type", json_string(ai ? "ai" : "human"));
+        if (ai)
+            json_object_set(so, "level", json_object_get(s, "level"));
+        json_t *name = json_object_get(s, "name");
+        json_object_set_new(so, "name", json_string(json_is_string(name) ? json_string_value(name) : ""));
+        json_object_set_new(so, "joined", json_boolean(ai || json_is_true(json_object_get(s, "joined"))));
+        json_array_append_new(seats, so);
+    }
+    json_object_set_new(o, "seats", seats);
+    json_t *opt = cfg ? json_object_get(cfg, "options") : NULL;
+    json_object_set_new(o, "options", json_string(json_is_string(opt) ? json_string_value(opt) : ""));
+    json_t *ini = cfg ? json_object_get(cfg, "tc_initial_ms") : NULL;
+    json_t *inc = cfg ? json_object_get(cfg, "tc_inc_ms") : NULL;
+    if (json_integer_value(ini) > 0) {
+        json_t *c = json_object();
+        json_object_set(c, "initial_ms", ini);
+        json_object_set(c, "increment_ms", inc ? inc : json_integer(0));
+        json_object_set_new(o, "clock", c);
+    } else {
+        json_object_set_new(o, "clock", json_null());
+    }
+    json_t *res = g->result ? json_loads(g->result, 0, NULL) : NULL;
+    json_object_set_new(o, "result", res ? res : json_null());
+    json_decref(cfg);
+    return o;
+}
+
+/* ---- events to watchers ------------------------------------------------------------ */
+
+static void send_event(gv_hub *h, room *r, json_t *ev)
+{
+    if (r->watchers.n && h->cfg.broadcast) {
+        char *t = json_dumps(ev, JSON_COMPACT);
+        if (t) {
+            h->cfg.broadcast(h->cfg.ctx, &r->watchers, t, strlen(t));
+            free(t);
+        }
+    }
+    json_decref(ev);
+}
+
+static json_t *event(const room *r, const char *type)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "type", json_string(type));
+    put_summary(o, r);
+    return o;
+}
+
+static json_t *move_event(const room *r, int i)
+{
+    json_t *o = event(r, "move");
+    json_object_set_new(o, "move", move_json(r, i));
+    return o;
+}
+
+/* The state everyone may see, as the first message to a watcher. */
+static json_t *state_event(gv_hub *h, room *r)
+{
+    json_t *o = hub_view(h, r, -1);
+    json_object_set_new(o, "type", json_string("state"));
+    return o;
+}
+
+/* ---- store ------------------------------------------------------------------------- */
+
+static void stored_row(const room *r, gv_stored_game *g)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "%s", r->id);
+    snprintf(g->game, sizeof g->game, "%s", r->g->name);
+    snprintf(g->status, sizeof g->status, "%s", hub_status_name(r->status));
+    g->config = config_text(r);
+    g->result = result_text(r);
+    g->created = r->created;
+    g->nmoves = r->nmoves;
+}
+
+/* Writes the room's status, config and result. Returns 0, or -1 with a message. */
+static int save_room(gv_hub *h, room *r, char *err, size_t errlen)
+{
+    gv_stored_game g;
+    stored_row(r, &g);
+    int rc = h->cfg.store->ops->update_game(h->cfg.store, &g, err, errlen);
+    gv_stored_game_free(&g);
+    if (rc == GV_STORE_OK)
+        r->updated = gv_store_now_ms();
+    return rc == GV_STORE_OK ? 0 : -1;
+}
+
+/* ---- turns ------------------------------------------------------------------------- */
+
+static void start_ai(gv_hub *h, room *r);
+
+/* After any change: start the next AI turn if one is due. */
+static void after_change(gv_hub *h, room *r)
+{
+    if (r->status == ROOM_LIVE && !r->ai_pending && r->seats[hub_to_move_seat(r)].ai)
+        start_ai(h, r);
+}
+
+static void go_live(room *r)
+{
+    r->status = ROOM_LIVE;
+    r->turn_start = gv_hub_mono_ms();
+}
+
+static void finish(room *r, gv_status status, int winner, const char *reason)
+{
+    r->status = ROOM_FINISHED;
+    r->result.status = status;
+    r->result.winner = winner;
+    snprintf(r->result.reason, sizeof r->result.reason, "%s", reason);
+    r->draw_offers = 0;
+}
+
+/* Plays legal move m by seat: clocks, store (committed before anything is told), then
+ * watchers. Returns 0, or -1 with a message (nothing changed). */
+static int apply_move(gv_hub *h, room *r, gv_move m, int seat, int flagged, char *err,
+                      size_t errlen)
+{
+    int64_t now = gv_hub_mono_ms();
+    int mover_turn = hub_to_move_seat(r) == seat;
+    hub_move hm = {.m = m, .seat = seat, .at = gv_store_now_ms()};
+    if (r->g->write_move(r->st, m, hm.text, sizeof hm.text) < 0)
+        return gv_err(err, errlen, "cannot write the move");
+    if (r->nmoves == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 64;
+        hub_move *nm = realloc(r->moves, (size_t)cap * sizeof *nm);
+        if (!nm)
+            return gv_err(err, errlen, "out of memory");
+        r->moves = nm;
+        r->cap = cap;
+    }
+    hub_seat saved[GV_HUB_MAX_SEATS];
+    memcpy(saved, r->seats, sizeof saved);
+    room_status saved_status = r->status;
+    gv_result saved_result = r->result;
+    unsigned saved_offers = r->draw_offers;
+    if (r->tc_initial_ms > 0 && mover_turn && !flagged) {
+        r->seats[seat].clock_ms -= now - r->turn_start;
+        r->seats[seat].clock_ms += r->tc_inc_ms;
+    } else if (flagged) {
+        r->seats[seat].clock_ms = 0;
+    }
+    for (int i = 0; i < r->nseats; i++)
+        hm.clocks[i] = r->seats[i].clock_ms;
+    r->g->make(r->st, m);
+    r->draw_offers = 0;
+    gv_result res;
+    if (r->g->status(r->st, &res) != GV_ONGOING)
+        finish(r, res.status, res.winner, flagged ? "time" : res.reason);
+    /* Store: the move, and the game row when its status changed. */
+    gv_stored_move sm = {.n = r->nmoves + 1, .seat = seat, .at = hm.at};
+    snprintf(sm.move, sizeof sm.move, "%s", hm.text);
+    json_t *c = json_array();
+    for (int i = 0; i < r->nseats; i++)
+        json_array_append_new(c, json_integer(hm.clocks[i]));
+    sm.clocks = json_dumps(c, JSON_COMPACT);
+    json_decref(c);
+    gv_stored_game g;
+    stored_row(r, &g);
+    g.nmoves = sm.n;
+    int rc = h->cfg.store->ops->append_move(h->cfg.store, r->id, &sm, &g, err, errlen);
+    free(sm.clocks);
+    gv_stored_game_free(&g);
+    if (rc != GV_STORE_OK) {
+        r->g->unmake(r->st);
+        memcpy(r->seats, saved, sizeof saved);
+        r->status = saved_status;
+        r->result = saved_result;
+        r->draw_offers = saved_offers;
+        return rc == GV_STORE_CONFLICT ? -2 : -1;
+    }
+    r->moves[r->nmoves++] = hm;
+    r->updated = gv_store_now_ms();
+    if (mover_turn || hub_to_move_seat(r) != seat)
+        r->turn_start = now;
+    send_event(h, r, move_event(r, r->nmoves - 1));
+    if (r->status == ROOM_FINISHED)
+        send_event(h, r, event(r, "end"));
+    after_change(h, r);
+    return 0;
+}
+
+static void start_ai(gv_hub *h, room *r)
+{
+    int seat = hub_to_move_seat(r);
+    ai_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    j->moves = malloc(((size_t)r->nmoves + 1) * sizeof *j->moves);
+    if (!j->moves) {
+        free(j);
+        return;
+    }
+    snprintf(j->id, sizeof j->id, "%s", r->id);
+    j->n = r->nmoves;
+    j->g = r->g;
+    snprintf(j->options, sizeof j->options, "%s", r->options);
+    snprintf(j->start, sizeof j->start, "%s", r->start);
+    for (int i = 0; i < r->nmoves; i++)
+        j->moves[i] = r->moves[i].m;
+    j->nmoves = r->nmoves;
+    j->level = r->seats[seat].level;
+    j->hash_mb = h->cfg.ai_hash_mb > 0 ? h->cfg.ai_hash_mb : 16;
+    j->seed = id_hash(r->id) * 1000003ULL + (uint64_t)r->nmoves;
+    if (r->tc_initial_ms > 0) {
+        j->go.has_time = 1;
+        int64_t left = hub_clock_left(r, seat);
+        j->go.time_ms[seat] = left > 1 ? left : 1;
+        j->go.inc_ms[seat] = r->tc_inc_ms;
+    } else {
+        j->go.movetime_ms = h->cfg.ai_movetime_ms > 0 ? h->cfg.ai_movetime_ms : 1000;
+    }
+    r->ai_pending = 1;
+    pthread_mutex_lock(&h->mu);
+    if (h->todo_tail)
+        h->todo_tail->next = j;
+    else
+        h->todo = j;
+    h->todo_tail = j;
+    h->running++;
+    pthread_cond_signal(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void apply_ai(gv_hub *h, ai_job *j)
+{
+    room *r = find_room(h, j->id);
+    if (!r)
+        return;
+    r->ai_pending = 0;
+    if (r->status != ROOM_LIVE || r->nmoves != j->n) {
+        after_change(h, r);   /* the game moved on meanwhile (a resignation, a flag) */
+        return;
+    }
+    char err[GV_ERRLEN];
+    int seat = hub_to_move_seat(r);
+    if (!j->ok) {
+        fprintf(stderr, "serve: game %s: AI seat %d: %s\n", r->id, seat, j->err);
+        return;
+    }
+    if (apply_move(h, r, j->best, seat, 0, err, sizeof err) < 0)
+        fprintf(stderr, "serve: game %s: AI move not stored: %s\n", r->id, err);
+}
+
+/* Ends a game whose side to move has run out of time. */
+static void flag_fall(gv_hub *h, room *r)
+{
+    int seat = hub_to_move_seat(r);
+    char err[GV_ERRLEN];
+    gv_move m;
+    if (r->g->resign_move && r->g->resign_move(r->st, seat, &m) == 0) {
+        /* Where resigning is a move (Grav), losing on time is that move. */
+        if (apply_move(h, r, m, seat, 1, err, sizeof err) < 0)
+            fprintf(stderr, "serve: game %s: flag not stored: %s\n", r->id, err);
+        return;
+    }
+    hub_seat saved = r->seats[seat];
+    r->seats[seat].clock_ms = 0;
+    finish(r, r->nseats == 2 ? GV_WIN : GV_DRAW, 1 - seat, "time");
+    if (save_room(h, r, err, sizeof err) < 0) {
+        r->seats[seat] = saved;
+        r->status = ROOM_LIVE;
+        fprintf(stderr, "serve: game %s: flag not stored: %s\n", r->id, err);
+        return;
+    }
+    send_event(h, r, event(r, "end"));
+}
+
+void gv_hub_poll(gv_hub *h)
+{
+    pthread_mutex_lock(&h->mu);
+    ai_job *done = h->done;
+    h->done = NULL;
+    pthread_mutex_unlock(&h->mu);
+    while (done) {
+        ai_job *next = done->next;
+        apply_ai(h, done);
+        pthread_mutex_lock(&h->mu);
+        h->running--;
+        pthread_mutex_unlock(&h->mu);
+        job_free(done);
+        done = next;
+    }
+    for (int b = 0; b < HUB_BUCKETS; b++)
+        for (room *r = h->bucket[b]; r; r = r->next)
+            if (r->status == ROOM_LIVE && r->tc_initial_ms > 0 &&
+                hub_clock_left(r, hub_to_move_seat(r)) <= 0)
+                flag_fall(h, r);
+}
+
+int gv_hub_settle(gv_hub *h, int64_t max_ms)
+{
+    int64_t end = gv_hub_mono_ms() + max_ms;
+    for (;;) {
+        gv_hub_poll(h);
+        pthread_mutex_lock(&h->mu);
+        int busy = h->running;
+        pthread_mutex_unlock(&h->mu);
+        if (!busy)
+            return 0;
+        if (gv_hub_mono_ms() >= end)
+            return -1;
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* ---- the API's actions ----------------------------------------------------------- */
+
+gv_store *hub_store(gv_hub *h)
+{
+    return h->cfg.store;
+}
+
+static room *room_new(const gv_game *g)
+{
+    room *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->st = calloc(1, g->state_size);
+    if (!r->st) {
+        free(r);
+        return NULL;
+    }
+    r->g = g;
+    return r;
+}
+
+int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen)
+{
+    const gv_game *g = ng->g;
+    room *r = room_new(g);
+    if (!r)
+        return gv_err(err, errlen, "out of memory");
+    if (gv_record_options_canonical(g, ng->options, r->options, sizeof r->options, err,
+                                    errlen) < 0 ||
+        g->init(r->st, r->options[0] ? r->options : NULL, err, errlen) < 0) {
+        room_free(r);
+        return -1;
+    }
+    if (ng->start && ng->start[0]) {
+        if (strlen(ng->start) >= sizeof r->start) {
+            room_free(r);
+            return gv_err(err, errlen, "the start position is too long");
+        }
+        if (g->set_position(r->st, ng->start, err, errlen) < 0) {
+            room_free(r);
+            return -1;
+        }
+        snprintf(r->start, sizeof r->start, "%s", ng->start);
+    }
+    gv_move *mv = malloc(GV_MAX_MOVES * sizeof *mv);
+    int nlegal = mv ? g->legal_moves(r->st, mv) : 0;
+    free(mv);
+    if (!nlegal) {
+        room_free(r);
+        return gv_err(err, errlen, "the game is over in that position: there is nothing to play");
+    }
+    r->nseats = ng->nseats;
+    memcpy(r->seats, ng->seats, sizeof r->seats);
+    r->tc_initial_ms = ng->tc_initial_ms;
+    r->tc_inc_ms = ng->tc_inc_ms;
+    int waiting = 0;
+    for (int i = 0; i < r->nseats; i++) {
+        hub_seat *s = &r->seats[i];
+        s->clock_ms = r->tc_initial_ms;
+        if (s->ai) {
+            s->joined = 1;
+            s->token[0] = 0;
+        } else {
+            new_id(s->token, sizeof s->token, "0123456789abcdef", 32);
+            waiting += !s->joined;
+        }
+    }
+    do
+        new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10);
+    while (find_room(h, r->id));
+    r->created = r->updated = gv_store_now_ms();
+    if (waiting)
+        r->status = ROOM_OPEN;
+    else
+        go_live(r);
+    gv_stored_game sg;
+    stored_row(r, &sg);
+    int rc = h->cfg.store->ops->create_game(h->cfg.store, &sg, err, errlen);
+    gv_stored_game_free(&sg);
+    if (rc != GV_STORE_OK) {
+        room_free(r);
+        return -1;
+    }
+    insert_room(h, r);
+    after_change(h, r);
+    *out = r;
+    return 0;
+}
+
+int hub_seat_of(const room *r, const char *token)
+{
+    if (!token || !*token)
+        return -1;
+    for (int i = 0; i < r->nseats; i++)
+        if (!r->seats[i].ai && r->seats[i].token[0]) {
+            /* Compare every byte whatever matches, so the time says nothing. */
+            const char *a = r->seats[i].token;
+            size_t la = strlen(a), lb = strlen(token);
+            unsigned diff = (unsigned)(la ^ lb);
+            for (size_t k = 0; k < la; k++)
+                diff |= (unsigned)(a[k] ^ (k < lb ? token[k] : 0));
+            if (!diff)
+                return i;
+        }
+    return -1;
+}
+
+int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen)
+{
+    hub_seat saved = r->seats[seat];
+    room_status st = r->status;
+    if (name && *name)
+        snprintf(r->seats[seat].name, sizeof r->seats[seat].name, "%s", name);
+    if (r->seats[seat].joined && !(name && *name))
+        return 0;
+    r->seats[seat].joined = 1;
+    int waiting = 0;
+    for (int i = 0; i < r->nseats; i++)
+        waiting += !r->seats[i].joined;
+    if (!waiting && r->status == ROOM_OPEN)
+        go_live(r);
+    if (save_room(h, r, err, errlen) < 0) {
+        r->seats[seat] = saved;
+        r->status = st;
+        return -1;
+    }
+    send_event(h, r, event(r, "join"));
+    after_change(h, r);
+    return 0;
+}
+
+/* Returns 0, -1 (illegal: message), -2 (out of date), -3 (store failed). */
+int hub_play(gv_hub *h, room *r, int seat, const char *text, int expect_n, char *err,
+             size_t errlen)
+{
+    if (r->status == ROOM_OPEN)
+        return gv_err(err, errlen, "the game has not started: seats are still free");
+    if (r->status == ROOM_FINISHED)
+        return gv_err(err, errlen, "the game is over");
+    if (expect_n > 0 && expect_n != r->nmoves + 1)
+        return gv_err(err, errlen, "out of date, reload: you sent move number %d, the game "
+                      "is at move %d", expect_n, r->nmoves + 1), -2;
+    gv_move m;
+    if (r->g->parse_move(r->st, text, &m, err, errlen) < 0)
+        return -1;
+    int who = gv_move_player(r->g, r->st, m);
+    if (who != seat)
+        return gv_err(err, errlen, "it is not your turn: %s is for seat %d, you hold seat %d",
+                      text, who, seat);
+    int rc = apply_move(h, r, m, seat, 0, err, errlen);
+    return rc == -2 ? -2 : rc < 0 ? -3 : 0;
+}
+
+int hub_resign(gv_hub *h, room *r, int seat, char *err, size_t errlen)
+{
+    if (r->status == ROOM_FINISHED)
+        return gv_err(err, errlen, "the game is over");
+    gv_move m;
+    if (r->g->resign_move) {
+        if (r->g->resign_move(r->st, seat, &m) < 0)
+            return gv_err(err, errlen, "seat %d cannot resign now", seat);
+        return apply_move(h, r, m, seat, 0, err, errlen) < 0 ? -3 : 0;
+    }
+    room_status st = r->status;
+    finish(r, GV_WIN, 1 - seat, "resignation");
+    if (save_room(h, r, err, errlen) < 0) {
+        r->status = st;
+        return -3;
+    }
+    send_event(h, r, event(r, "end"));
+    return 0;
+}
+
+int hub_draw(gv_hub *h, room *r, int seat, const char *action, char *err, size_t errlen)
+{
+    if (!r->g->agreed_draws)
+        return gv_err(err, errlen, "%s has no draw by agreement", r->g->title);
+    if (r->status != ROOM_LIVE)
+        return gv_err(err, errlen, r->status == ROOM_OPEN ? "the game has not started"
+                                                          : "the game is over");
+    unsigned before = r->draw_offers;
+    int other = 1 - seat;
+    if (!strcmp(action, "offer") || !strcmp(action, "accept")) {
+        if (r->draw_offers >> other & 1) {
+            finish(r, GV_DRAW, -1, "agreement");
+        } else if (!strcmp(action, "accept")) {
+            return gv_err(err, errlen, "there is no draw offer to accept");
+        } else if (r->seats[other].ai) {
+            return gv_err(err, errlen, "the AI player does not take draw offers");
+        } else {
+            r->draw_offers |= 1u << seat;
+        }
+    } else if (!strcmp(action, "decline") || !strcmp(action, "withdraw")) {
+        r->draw_offers = 0;
+    } else {
+        return gv_err(err, errlen, "draw action '%s': use offer, accept, decline or withdraw",
+                      action);
+    }
+    if (save_room(h, r, err, errlen) < 0) {
+        r->draw_offers = before;
+        r->status = ROOM_LIVE;
+        return -3;
+    }
+    send_event(h, r, event(r, r->status == ROOM_FINISHED ? "end" : "draw"));
+    return 0;
+}
+
+char *hub_record(room *r, int format, char *err, size_t errlen)
+{
+    gv_move *mv = malloc(((size_t)r->nmoves + 1) * sizeof *mv);
+    if (!mv)
+        return gv_err(err, errlen, "out of memory"), NULL;
+    for (int i = 0; i < r->nmoves; i++)
+        mv[i] = r->moves[i].m;
+    gv_record_meta meta;
+    gv_record_meta_init(&meta);
+    for (int i = 0; i < 2 && i < r->nseats; i++) {
+        const hub_seat *s = &r->seats[i];
+        if (s->ai)
+            snprintf(meta.players[i], sizeof meta.players[i], "Gravulien level %d", s->level);
+        else
+            snprintf(meta.players[i], sizeof meta.players[i], "%s", s->name[0] ? s->name : "?");
+    }
+    snprintf(meta.site, sizeof meta.site, "gravulien serve, game %s", r->id);
+    time_t t = (time_t)(r->created / 1000);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(meta.date, sizeof meta.date, "%Y.%m.%d", &tm);
+    if (r->status == ROOM_FINISHED && r->nseats == 2) {
+        /* A result the rules did not reach (resignation, time, agreement) is stated. */
+        gv_result res;
+        if (r->g->status(r->st, &res) == GV_ONGOING) {
+            snprintf(meta.result, sizeof meta.result, "%s", gv_record_result_text(&r->result));
+            meta.resigned = r->result.status == GV_WIN && r->result.winner != hub_to_move_seat(r);
+        }
+    }
+    char *text = gv_record_write(r->g, r->options, r->start, mv, r->nmoves, &meta,
+                                 (gv_record_format)format, err, errlen);
+    free(mv);
+    return text;
+}
+
+/* ---- loading from the store -------------------------------------------------------- */
+
+typedef struct load_ctx {
+    gv_hub *h;
+    room *r;
+    char err[GV_ERRLEN + 128];
+    int failed;
+} load_ctx;
+
+static int load_game_row(void *vctx, const gv_stored_game *g)
+{
+    load_ctx *c = vctx;
+    const gv_game *game = gv_game_find(g->game);
+    if (!game) {
+        snprintf(c->err, sizeof c->err, "unknown game '%s'", g->game);
+        c->failed = 1;
+        return 1;
+    }
+    room *r = room_new(game);
+    json_t *cfg = g->config ? json_loads(g->config, 0, NULL) : NULL;
+    if (!r || !cfg) {
+        snprintf(c->err, sizeof c->err, "%s", r ? "unreadable config" : "out of memory");
+        room_free(r);
+        json_decref(cfg);
+        c->failed = 1;
+        return 1;
+    }
+    snprintf(r->id, sizeof r->id, "%s", g->id);
+    const char *o = json_string_value(json_object_get(cfg, "options"));
+    const char *s = json_string_value(json_object_get(cfg, "start"));
+    snprintf(r->options, sizeof r->options, "%s", o ? o : "");
+    snprintf(r->start, sizeof r->start, "%s", s ? s : "");
+    r->tc_initial_ms = json_integer_value(json_object_get(cfg, "tc_initial_ms"));
+    r->tc_inc_ms = json_integer_value(json_object_get(cfg, "tc_inc_ms"));
+    r->draw_offers = (unsigned)json_integer_value(json_object_get(cfg, "draw_offers"));
+    json_t *seats = json_object_get(cfg, "seats");
+    size_t i;
+    json_t *so;
+    json_array_foreach(seats, i, so) {
+        if (i >= GV_HUB_MAX_SEATS)
+            break;
+        hub_seat *st = &r->seats[i];
+        st->ai = json_is_true(json_object_get(so, "ai"));
+        st->level = (int)json_integer_value(json_object_get(so, "level"));
+        const char *nm = json_string_value(json_object_get(so, "name"));
+        const char *tk = json_string_value(json_object_get(so, "token"));
+        snprintf(st->name, sizeof st->name, "%s", nm ? nm : "");
+        snprintf(st->token, sizeof st->token, "%s", tk ? tk : "");
+        st->joined = json_is_true(json_object_get(so, "joined"));
+        st->clock_ms = r->tc_initial_ms;
+        r->nseats = (int)i + 1;
+    }
+    json_decref(cfg);
+    char err[GV_ERRLEN];
+    if (game->init(r->st, r->options[0] ? r->options : NULL, err, sizeof err) < 0 ||
+        (r->start[0] && game->set_position(r->st, r->start, err, sizeof err) < 0)) {
+        snprintf(c->err, sizeof c->err, "game %s: %s", g->id, err);
+        room_free(r);
+        c->failed = 1;
+        return 1;
+    }
+    r->status = !strcmp(g->status, "open") ? ROOM_OPEN
+                : !strcmp(g->status, "live") ? ROOM_LIVE : ROOM_FINISHED;
+    if (r->status == ROOM_FINISHED && g->result) {
+        json_t *res = json_loads(g->result, 0, NULL);
+        const char *st = json_string_value(json_object_get(res, "status"));
+        const char *why = json_string_value(json_object_get(res, "reason"));
+        r->result.status = st && !strcmp(st, "win") ? GV_WIN : GV_DRAW;
+        r->result.winner = (int)json_integer_value(json_object_get(res, "winner"));
+        snprintf(r->result.reason, sizeof r->result.reason, "%s", why ? why : "");
+        json_decref(res);
+    }
+    r->created = g->created;
+    r->updated = g->updated;
+    c->r = r;
+    return 0;
+}
+
+static int load_move_row(void *vctx, const gv_stored_move *sm)
+{
+    load_ctx *c = vctx;
+    room *r = c->r;
+    char err[GV_ERRLEN];
+    gv_move m;
+    if (sm->n != r->nmoves + 1 || r->g->parse_move(r->st, sm->move, &m, err, sizeof err) < 0) {
+        snprintf(c->err, sizeof c->err, "game %s move %d '%s': %s", r->id, sm->n, sm->move,
+                 sm->n != r->nmoves + 1 ? "out of sequence" : err);
+        c->failed = 1;
+        return 1;
+    }
+    if (r->nmoves == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 64;
+        hub_move *nm = realloc(r->moves, (size_t)cap * sizeof *nm);
+        if (!nm) {
+            snprintf(c->err, sizeof c->err, "out of memory");
+            c->failed = 1;
+            return 1;
+        }
+        r->moves = nm;
+        r->cap = cap;
+    }
+    hub_move *hm = &r->moves[r->nmoves++];
+    memset(hm, 0, sizeof *hm);
+    hm->m = m;
+    hm->seat = sm->seat;
+    hm->at = sm->at;
+    snprintf(hm->text, sizeof hm->text, "%s", sm->move);
+    json_t *cl = sm->clocks ? json_loads(sm->clocks, 0, NULL) : NULL;
+    for (int i = 0; i < r->nseats && i < GV_HUB_MAX_SEATS; i++) {
+        hm->clocks[i] = json_integer_value(json_array_get(cl, (size_t)i));
+        if (cl)
+            r->seats[i].clock_ms = hm->clocks[i];
+    }
+    json_decref(cl);
+    r->g->make(r->st, m);
+    return 0;
+}
+
+/* Loads game id from the store into memory (NULL with a message when it cannot). */
+static room *load_room(gv_hub *h, const char *id, char *err, size_t errlen)
+{
+    load_ctx c = {.h = h};
+    int rc = h->cfg.store->ops->load_game(h->cfg.store, id, load_game_row, load_move_row, &c,
+                                          err, errlen);
+    if (rc != GV_STORE_OK || c.failed) {
+        if (c.failed)
+            gv_err(err, errlen, "%s", c.err);
+        room_free(c.r);
+        return NULL;
+    }
+    room *r = c.r;
+    r->turn_start = gv_hub_mono_ms();   /* time the server was down is not charged */
+    insert_room(h, r);
+    return r;
+}
+
+room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen)
+{
+    room *r = find_room(h, id);
+    if (r)
+        return r;
+    /* Not in memory: a finished game (or one another process created). */
+    for (const char *p = id; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) || p - id > 20)
+            return gv_err(err, errlen, "no game '%.40s'", id), NULL;
+    r = load_room(h, id, err, errlen);
+    if (r)
+        after_change(h, r);
+    return r;
+}
+
+typedef struct ids {
+    char (*v)[GV_STORE_ID];
+    int n, cap;
+} ids;
+
+static int collect_id(void *vctx, const gv_stored_game *g)
+{
+    ids *a = vctx;
+    if (a->n == a->cap) {
+        int cap = a->cap ? 2 * a->cap : 64;
+        void *nv = realloc(a->v, (size_t)cap * sizeof *a->v);
+        if (!nv)
+            return 1;
+        a->v = nv;
+        a->cap = cap;
+    }
+    snprintf(a->v[a->n++], GV_STORE_ID, "%s", g->id);
+    return 0;
+}
+
+gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen)
+{
+    gv_hub *h = calloc(1, sizeof *h);
+    if (!h)
+        return gv_err(err, errlen, "out of memory"), NULL;
+    h->cfg = *cfg;
+    pthread_mutex_init(&h->mu, NULL);
+    pthread_cond_init(&h->cv, NULL);
+    /* Games in progress come back; their AI turns start once the workers run. */
+    ids a = {0};
+    if (cfg->store->ops->list_games(cfg->store, NULL, 0, 0, collect_id, &a, err, errlen) < 0) {
+        free(a.v);
+        gv_hub_free(h);
+        return NULL;
+    }
+    for (int i = 0; i < a.n; i++) {
+        char why[GV_ERRLEN];
+        if (!load_room(h, a.v[i], why, sizeof why))
+            fprintf(stderr, "serve: game %s not resumed: %s\n", a.v[i], why);
+    }
+    free(a.v);
+    h->nworkers = cfg->ai_threads > 0 ? cfg->ai_threads : 2;
+    h->workers = calloc((size_t)h->nworkers, sizeof *h->workers);
+    for (int i = 0; i < h->nworkers; i++)
+        if (!h->workers || pthread_create(&h->workers[i], NULL, ai_worker, h) != 0) {
+            h->nworkers = i;
+            gv_hub_free(h);
+            return gv_err(err, errlen, "cannot start the AI threads"), NULL;
+        }
+    for (int b = 0; b < HUB_BUCKETS; b++)
+        for (room *r = h->bucket[b]; r; r = r->next)
+            after_change(h, r);
+    return h;
+}
+
+void gv_hub_free(gv_hub *h)
+{
+    if (!h)
+        return;
+    pthread_mutex_lock(&h->mu);
+    h->quit = 1;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    for (int i = 0; i < h->nworkers; i++)
+        pthread_join(h->workers[i], NULL);
+    free(h->workers);
+    for (ai_job *j = h->todo; j;) {
+        ai_job *n = j->next;
+        job_free(j);
+        j = n;
+    }
+    for (ai_job *j = h->done; j;) {
+        ai_job *n = j->next;
+        job_free(j);
+        j = n;
+    }
+    for (int b = 0; b < HUB_BUCKETS; b++)
+        for (room *r = h->bucket[b]; r;) {
+            room *n = r->next;
+            room_free(r);
+            r = n;
+        }
+    pthread_mutex_destroy(&h->mu);
+    pthread_cond_destroy(&h->cv);
+    free(h);
+}
+
+/* ---- watchers ---------------------------------------------------------------------- */
+
+int gv_hub_watch(gv_hub *h, const char *id, int since, void *w,
+                 void (*send)(void *w, const char *text, size_t len), char *err,
+                 size_t errlen)
+{
+    room *r = gv_hub_room(h, id, err, errlen);
+    if (!r)
+        return -1;
+    hub_watchers *ws = &r->watchers;
+    for (int i = 0; i < ws->n; i++)
+        if (ws->v[i] == w)
+            return 0;
+    if (ws->n == ws->cap) {
+        int cap = ws->cap ? 2 * ws->cap : 8;
+        void **nv = realloc(ws->v, (size_t)cap * sizeof *nv);
+        if (!nv)
+            return gv_err(err, errlen, "out of memory");
+        ws->v = nv;
+        ws->cap = cap;
+    }
+    ws->v[ws->n++] = w;
+    if (since < 0)
+        since = 0;
+    /* Catch-up: every move after `since`, then the state as it is now. */
+    for (int i = since; i < r->nmoves; i++) {
+        json_t *ev = json_object();
+        json_object_set_new(ev, "type", json_string("move"));
+        json_object_set_new(ev, "id", json_string(r->id));
+        json_object_set_new(ev, "move", move_json(r, i));
+        json_object_set_new(ev, "catch_up", json_true());
+        char *t = json_dumps(ev, JSON_COMPACT);
+        if (t)
+            send(w, t, strlen(t));
+        free(t);
+        json_decref(ev);
+    }
+    json_t *st = state_event(h, r);
+    char *t = json_dumps(st, JSON_COMPACT);
+    if (t)
+        send(w, t, strlen(t));
+    free(t);
+    json_decref(st);
+    return 0;
+}
+
+void gv_hub_unwatch(gv_hub *h, const char *id, void *w)
+{
+    room *r = find_room(h, id);
+    if (!r)
+        return;
+    hub_watchers *ws = &r->watchers;
+    for (int i = 0; i < ws->n; i++)
+        if (ws->v[i] == w) {
+            ws->v[i] = ws->v[--ws->n];
+            return;
+        }
+}

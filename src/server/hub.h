@@ -1,0 +1,123 @@
+/* The server's games in memory: seats, clocks, moves, watchers and AI turns.
+ *
+ * One thread (the server's event loop) owns the hub and calls everything here; AI
+ * searches run on a bounded pool of worker threads and hand their moves back through
+ * gv_hub_poll. Every change is written to the store before it is acknowledged or sent to
+ * a watcher. Rules are asked of the game's rules core (gv_game); nothing here decides
+ * what is legal. */
+#ifndef GV_HUB_H
+#define GV_HUB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+#include "server/store.h"
+
+enum {
+    GV_HUB_MAX_SEATS = 6,
+    GV_HUB_TOKEN = 33,           /* 32 hex digits + NUL */
+    GV_HUB_NAME = 48,
+    GV_HUB_OPTIONS = 512,
+    GV_HUB_START = 1024,
+    GV_HUB_MOVE = GV_STORE_MOVE,
+};
+
+typedef enum { ROOM_OPEN, ROOM_LIVE, ROOM_FINISHED } room_status;
+
+typedef struct hub_seat {
+    int ai;                      /* 1: an AI player */
+    int level;                   /* AI level 1..10 */
+    char name[GV_HUB_NAME];
+    char token[GV_HUB_TOKEN];    /* humans: the secret in the seat's join link */
+    int joined;                  /* a human has taken the seat (AI seats: always) */
+    int64_t clock_ms;            /* time left (when the game has a clock) */
+} hub_seat;
+
+typedef struct hub_move {
+    gv_move m;
+    int seat;
+    char text[GV_HUB_MOVE];
+    int64_t at;                  /* Unix ms */
+    int64_t clocks[GV_HUB_MAX_SEATS];
+} hub_move;
+
+/* A watcher: an opaque connection the server layer owns. */
+typedef struct hub_watchers {
+    void **v;
+    int n, cap;
+} hub_watchers;
+
+typedef struct room {
+    char id[GV_STORE_ID];
+    const gv_game *g;
+    char options[GV_HUB_OPTIONS];   /* canonical: only options differing from defaults */
+    char start[GV_HUB_START];       /* start position text, "" for the game's own */
+    int nseats;
+    hub_seat seats[GV_HUB_MAX_SEATS];
+    int64_t tc_initial_ms, tc_inc_ms;   /* tc_initial_ms == 0: no clock */
+    room_status status;
+    gv_result result;               /* winner: a seat */
+    int64_t created, updated;
+    void *st;                       /* the position now */
+    hub_move *moves;
+    int nmoves, cap;
+    int64_t turn_start;             /* monotonic ms the running clock started at */
+    unsigned draw_offers;           /* bit per seat offering a draw */
+    int ai_pending;                 /* an AI search runs for this room */
+    hub_watchers watchers;
+    struct room *next;              /* hash chain */
+} room;
+
+typedef struct gv_hub gv_hub;
+
+typedef struct gv_hub_config {
+    gv_store *store;
+    int ai_threads;                 /* worker threads for AI moves (default 2) */
+    int ai_hash_mb;                 /* transposition table per AI search (default 16) */
+    int64_t ai_movetime_ms;         /* AI thinking time in games without a clock */
+    /* Wakes the event loop from a worker thread (it then calls gv_hub_poll). */
+    void (*wake)(void *ctx);
+    /* Sends text to every watcher in w (the server layer queues it per connection). */
+    void (*broadcast)(void *ctx, const hub_watchers *w, const char *text, size_t len);
+    void *ctx;
+} gv_hub_config;
+
+/* Creates the hub and loads every unfinished game from the store (their AI turns are
+ * started). NULL with a message on error. */
+gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen);
+void gv_hub_free(gv_hub *h);
+/* Applies finished AI moves and flag falls. Call after a wake and every ~50 ms. */
+void gv_hub_poll(gv_hub *h);
+/* Waits until no AI search runs (applying their moves); for tests and shutdown.
+ * max_ms bounds the wait; returns 0 when idle. */
+int gv_hub_settle(gv_hub *h, int64_t max_ms);
+/* Rooms in memory and AI searches running. */
+int gv_hub_rooms(const gv_hub *h);
+
+/* A reply to an API request: HTTP status and a body (malloc'd). */
+typedef struct gv_reply {
+    int status;
+    char *body;
+    size_t len;
+    const char *content_type;      /* static string */
+    char filename[96];             /* non-empty: send as a download */
+} gv_reply;
+
+/* Handles one HTTP API request (path starts with /api/). query is the part after '?' or
+ * NULL; body may be NULL. Fills out (free out->body). Never fails otherwise. */
+void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *query,
+                   const char *body, size_t bodylen, gv_reply *out);
+
+/* WebSocket watchers. gv_hub_watch adds w to the game's watchers and sends it (through
+ * send) everything after move number since; returns 0, or -1 with a message. */
+int gv_hub_watch(gv_hub *h, const char *id, int since, void *w,
+                 void (*send)(void *w, const char *text, size_t len), char *err,
+                 size_t errlen);
+void gv_hub_unwatch(gv_hub *h, const char *id, void *w);
+
+/* Internal pieces shared by hub.c and api.c. */
+room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen);
+int64_t gv_hub_mono_ms(void);
+
+#endif

@@ -1,0 +1,48 @@
+/* What the API (api.c) and the game views (view.c) use of the hub (hub.c). */
+#ifndef GV_HUB_INTERNAL_H
+#define GV_HUB_INTERNAL_H
+
+#include <jansson.h>
+
+#include "server/hub.h"
+
+typedef struct hub_new_game {
+    const gv_game *g;
+    const char *options;            /* "k=v,..." or "" */
+    const char *start;              /* position text or NULL */
+    int nseats;
+    hub_seat seats[GV_HUB_MAX_SEATS];   /* ai, level, name, joined (the creator's seat) */
+    int64_t tc_initial_ms, tc_inc_ms;
+} hub_new_game;
+
+/* Each returns 0, or a negative code with a message in err: -1 refused (the request is at
+ * fault), -2 out of date (another move came first), -3 the store failed. */
+int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen);
+int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen);
+int hub_play(gv_hub *h, room *r, int seat, const char *move, int expect_n, char *err,
+             size_t errlen);
+int hub_resign(gv_hub *h, room *r, int seat, char *err, size_t errlen);
+int hub_draw(gv_hub *h, room *r, int seat, const char *action, char *err, size_t errlen);
+
+int hub_seat_of(const room *r, const char *token);   /* -1: no seat has that token */
+int hub_to_move_seat(const room *r);
+int64_t hub_clock_left(const room *r, int seat);
+const char *hub_status_name(room_status s);
+gv_store *hub_store(gv_hub *h);
+
+/* The game as seat (-1: a watcher) may see it. */
+json_t *hub_view(gv_hub *h, room *r, int seat);
+json_t *hub_result_json(const room *r);
+/* A listing entry from a stored row (tokens left out). */
+json_t *hub_listing_json(const gv_stored_game *g);
+/* The record text (malloc'd) in format (a gv_record_format). */
+char *hub_record(room *r, int format, char *err, size_t errlen);
+
+/* view.c: what a game adds to the public view, and to a seat's private part. */
+void hub_view_extra(const room *r, json_t *view);
+void hub_view_private(const room *r, int seat, json_t *you);
+/* Grav's private hint: would seat's stone on point break a rule? Fills out; -1 with a
+ * message when the game, the phase or the options give no hint. */
+int hub_hint(const room *r, int seat, const char *point, json_t *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,656 @@
+/* gravulien serve: the HTTP + WebSocket server on libwebsockets' event loop.
+ *
+ * One thread runs the loop: it reads requests, calls the API (api.c) and the hub, and
+ * writes replies and watcher messages; AI searches run on the hub's worker threads and
+ * wake the loop with lws_cancel_service. A message to many watchers is built once and
+ * shared (reference counted); each connection keeps a short queue of pending messages
+ * and a connection that falls too far behind is closed. */
+#include <jansson.h>
+#include <libwebsockets.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "core/gv_core.h"
+#include "server/hub.h"
+#include "server/server.h"
+
+enum {
+    MAX_BODY = 64 * 1024,
+    MAX_WS_MSG = 4096,
+    MAX_QUEUE = 512,          /* messages pending on one watcher before it is dropped */
+    WS_MSGS_PER_SEC = 20,     /* what a watcher may send */
+    RATE_BUCKETS = 4096,
+};
+
+typedef struct msg {
+    int refs;
+    size_t len;
+    unsigned char data[];     /* LWS_PRE bytes of room, then the text */
+} msg;
+
+typedef struct http_req {
+    char path[256];
+    char query[1024];
+    int post;
+    char *body;
+    size_t len;
+    int too_large;
+    unsigned char *resp;      /* LWS_PRE + reply */
+    size_t rlen, rsent;
+    gv_reply reply;
+} http_req;
+
+/* Per connection (kept small: 10,000 watchers are the target). */
+typedef struct pss {
+    struct lws *wsi;
+    http_req *http;
+    char game[GV_STORE_ID];
+    msg **q;
+    unsigned short qhead, qn, qcap;
+    unsigned char closing;
+    char *rx;                 /* a message arriving in fragments */
+    unsigned short rxlen;
+    unsigned short window_msgs;
+    int64_t window_start;
+} pss;
+
+typedef struct rate_slot {
+    char ip[48];
+    double tokens;
+    int64_t at;
+} rate_slot;
+
+typedef struct server {
+    gv_serve_opts o;
+    struct lws_context *ctx;
+    gv_hub *hub;
+    lws_sorted_usec_list_t tick;
+    rate_slot rates[RATE_BUCKETS];
+    char web[512];
+    long nws;                 /* open WebSocket connections */
+} server;
+
+static volatile sig_atomic_t stop_now;
+static server *the_server;   /* for the tick callback (one server per process) */
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_now = 1;
+}
+
+/* ---- watcher queues ---------------------------------------------------------------- */
+
+static msg *msg_new(const char *text, size_t len, int refs)
+{
+    msg *m = malloc(sizeof *m + LWS_PRE + len);
+    if (!m)
+        return NULL;
+    m->refs = refs;
+    m->len = len;
+    memcpy(m->data + LWS_PRE, text, len);
+    return m;
+}
+
+static void msg_unref(msg *m)
+{
+    if (m && --m->refs == 0)
+        free(m);
+}
+
+static void queue_clear(pss *p)
+{
+    for (int i = 0; i < p->qn; i++)
+        msg_unref(p->q[(p->qhead + i) % p->qcap]);
+    free(p->q);
+    p->q = NULL;
+    p->qhead = p->qn = p->qcap = 0;
+}
+
+/* Queues m on p (taking one reference); 0, or -1 when p is too far behind. */
+static int enqueue(pss *p, msg *m)
+{
+    if (p->closing || p->qn >= MAX_QUEUE) {
+        if (!p->closing) {
+            p->closing = 1;
+            lws_callback_on_writable(p->wsi);
+        }
+        msg_unref(m);
+        return -1;
+    }
+    if (p->qn == p->qcap) {
+        int cap = p->qcap ? 2 * p->qcap : 4;
+        msg **nq = malloc((size_t)cap * sizeof *nq);
+        if (!nq) {
+            msg_unref(m);
+            return -1;
+        }
+        for (int i = 0; i < p->qn; i++)
+            nq[i] = p->q[(p->qhead + i) % p->qcap];
+        free(p->q);
+        p->q = nq;
+        p->qhead = 0;
+        p->qcap = (unsigned short)cap;
+    }
+    p->q[(p->qhead + p->qn) % p->qcap] = m;
+    p->qn++;
+    lws_callback_on_writable(p->wsi);
+    return 0;
+}
+
+static void send_one(void *w, const char *text, size_t len)
+{
+    msg *m = msg_new(text, len, 1);
+    if (m)
+        enqueue(w, m);
+}
+
+static void broadcast(void *ctx, const hub_watchers *w, const char *text, size_t len)
+{
+    (void)ctx;
+    msg *m = msg_new(text, len, w->n);
+    if (!m)
+        return;
+    for (int i = 0; i < w->n; i++)
+        enqueue(w->v[i], m);
+}
+
+static void ws_send_json(pss *p, json_t *o)
+{
+    char *t = json_dumps(o, JSON_COMPACT);
+    if (t)
+        send_one(p, t, strlen(t));
+    free(t);
+    json_decref(o);
+}
+
+static void ws_error(pss *p, const char *why)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "type", json_string("error"));
+    json_object_set_new(o, "error", json_string(why));
+    ws_send_json(p, o);
+}
+
+/* ---- rate limit (token bucket per client address) ---------------------------------- */
+
+static int rate_ok(server *s, struct lws *wsi)
+{
+    if (s->o.rate <= 0)
+        return 1;
+    char ip[48] = "";
+    lws_get_peer_simple(wsi, ip, sizeof ip);
+    unsigned h = 5381;
+    for (const char *c = ip; *c; c++)
+        h = h * 33 + (unsigned char)*c;
+    rate_slot *r = &s->rates[h % RATE_BUCKETS];
+    int64_t now = gv_hub_mono_ms();
+    double burst = s->o.rate * 4.0;
+    if (strcmp(r->ip, ip)) {
+        snprintf(r->ip, sizeof r->ip, "%s", ip);
+        r->tokens = burst;
+        r->at = now;
+    }
+    r->tokens += (double)(now - r->at) * s->o.rate / 1000.0;
+    if (r->tokens > burst)
+        r->tokens = burst;
+    r->at = now;
+    if (r->tokens < 1.0)
+        return 0;
+    r->tokens -= 1.0;
+    return 1;
+}
+
+/* ---- HTTP -------------------------------------------------------------------------- */
+
+static int http_send(struct lws *wsi, pss *p)
+{
+    http_req *hr = p->http;
+    gv_reply *rp = &hr->reply;
+    unsigned char hdr[LWS_PRE + 1024], *start = hdr + LWS_PRE, *q = start,
+                                       *end = hdr + sizeof hdr - 1;
+    hr->resp = malloc(LWS_PRE + rp->len + 1);
+    if (!hr->resp)
+        return -1;
+    memcpy(hr->resp + LWS_PRE, rp->body ? rp->body : "", rp->len);
+    hr->rlen = rp->len;
+    hr->rsent = 0;
+    if (lws_add_http_common_headers(wsi, (unsigned)rp->status, rp->content_type, rp->len, &q, end))
+        return -1;
+    if (lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)"no-store", 8, &q, end))
+        return -1;
+    if (rp->filename[0]) {
+        char cd[160];
+        int n = snprintf(cd, sizeof cd, "attachment; filename=\"%s\"", rp->filename);
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:",
+                                        (unsigned char *)cd, n, &q, end))
+            return -1;
+    }
+    if (lws_finalize_write_http_header(wsi, start, &q, end))
+        return -1;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int http_reply_error(struct lws *wsi, pss *p, int status, const char *code, const char *why)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "error", json_string(why));
+    json_object_set_new(o, "code", json_string(code));
+    free(p->http->reply.body);
+    memset(&p->http->reply, 0, sizeof p->http->reply);
+    p->http->reply.status = status;
+    p->http->reply.body = json_dumps(o, JSON_COMPACT);
+    p->http->reply.len = strlen(p->http->reply.body);
+    p->http->reply.content_type = "application/json";
+    json_decref(o);
+    return http_send(wsi, p);
+}
+
+static void http_free(pss *p)
+{
+    if (!p->http)
+        return;
+    free(p->http->body);
+    free(p->http->resp);
+    free(p->http->reply.body);
+    free(p->http);
+    p->http = NULL;
+}
+
+static const char *mime_of(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot)
+        return "application/octet-stream";
+    static const char *const map[][2] = {
+        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
+        {".svg", "image/svg+xml"}, {".png", "image/png"}, {".ico", "image/x-icon"},
+        {".json", "application/json"}, {".woff2", "font/woff2"}, {".txt", "text/plain; charset=utf-8"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (!strcmp(dot, map[i][0]))
+            return map[i][1];
+    return "application/octet-stream";
+}
+
+/* The page's files: "/" and "/play/..." are index.html; "/static/NAME" a file of the web
+ * directory (names of letters, digits, '.', '-', '_' only: nothing outside it). */
+static int serve_file(server *s, struct lws *wsi, pss *p, const char *uri)
+{
+    char file[700];
+    const char *name = NULL;
+    if (!strcmp(uri, "/") || !strncmp(uri, "/play/", 6) || !strcmp(uri, "/index.html"))
+        name = "index.html";
+    else if (!strncmp(uri, "/static/", 8))
+        name = uri + 8;
+    int ok = name && *name && name[0] != '.' && strlen(name) < 100;
+    for (const char *c = name; ok && *c; c++)
+        ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+             *c == '.' || *c == '-' || *c == '_';
+    if (!ok)
+        return http_reply_error(wsi, p, 404, "not_found", "no such page");
+    snprintf(file, sizeof file, "%s/%s", s->web, name);
+    FILE *f = fopen(file, "rb");
+    if (!f)
+        return http_reply_error(wsi, p, 404, "not_found", "no such page");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    if (n < 0 || n > 8 * 1024 * 1024) {
+        fclose(f);
+        return http_reply_error(wsi, p, 404, "not_found", "no such page");
+    }
+    gv_reply *rp = &p->http->reply;
+    rp->body = malloc((size_t)n + 1);
+    if (!rp->body || fread(rp->body, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        return http_reply_error(wsi, p, 500, "internal", "cannot read the page");
+    }
+    fclose(f);
+    rp->status = 200;
+    rp->len = (size_t)n;
+    rp->content_type = mime_of(name);
+    return http_send(wsi, p);
+}
+
+static void http_handle(server *s, struct lws *wsi, pss *p)
+{
+    http_req *hr = p->http;
+    if (!rate_ok(s, wsi)) {
+        http_reply_error(wsi, p, 429, "too_many_requests", "too many requests: slow down");
+        return;
+    }
+    if (hr->too_large) {
+        http_reply_error(wsi, p, 413, "too_large", "the request body is larger than 64 KiB");
+        return;
+    }
+    if (strncmp(hr->path, "/api/", 5)) {
+        if (hr->post)
+            http_reply_error(wsi, p, 405, "bad_method", "POST is for /api/ paths");
+        else
+            serve_file(s, wsi, p, hr->path);
+        return;
+    }
+    gv_api_handle(s->hub, hr->post ? "POST" : "GET", hr->path, hr->query, hr->body, hr->len,
+                  &hr->reply);
+    http_send(wsi, p);
+}
+
+/* ---- WebSocket --------------------------------------------------------------------- */
+
+static void ws_watch(server *s, pss *p, const char *id, int since)
+{
+    char err[GV_ERRLEN];
+    if (p->game[0])
+        gv_hub_unwatch(s->hub, p->game, p);
+    p->game[0] = 0;
+    if (strlen(id) >= sizeof p->game || gv_hub_watch(s->hub, id, since, p, send_one, err, sizeof err) < 0) {
+        ws_error(p, strlen(id) >= sizeof p->game ? "no such game" : err);
+        return;
+    }
+    snprintf(p->game, sizeof p->game, "%s", id);
+}
+
+static void ws_message(server *s, pss *p, const char *text, size_t len)
+{
+    json_error_t je;
+    json_t *o = json_loadb(text, len, 0, &je);
+    const char *type = o ? json_string_value(json_object_get(o, "type")) : NULL;
+    if (!o || !json_is_object(o) || !type) {
+        ws_error(p, "send JSON like {\"type\": \"watch\", \"game\": ID, \"since\": N}");
+    } else if (!strcmp(type, "watch")) {
+        const char *id = json_string_value(json_object_get(o, "game"));
+        json_t *since = json_object_get(o, "since");
+        if (!id || (since && !json_is_integer(since)))
+            ws_error(p, "watch needs \"game\" (an id) and optionally \"since\" (a move number)");
+        else
+            ws_watch(s, p, id, since ? (int)json_integer_value(since) : 0);
+    } else if (!strcmp(type, "unwatch")) {
+        if (p->game[0])
+            gv_hub_unwatch(s->hub, p->game, p);
+        p->game[0] = 0;
+    } else if (!strcmp(type, "ping")) {
+        json_t *r = json_object();
+        json_object_set_new(r, "type", json_string("pong"));
+        ws_send_json(p, r);
+    } else {
+        ws_error(p, "unknown message type: use watch, unwatch or ping");
+    }
+    json_decref(o);
+}
+
+static int ws_receive(server *s, struct lws *wsi, pss *p, const char *in, size_t len)
+{
+    int64_t now = gv_hub_mono_ms();
+    if (now - p->window_start >= 1000) {
+        p->window_start = now;
+        p->window_msgs = 0;
+    }
+    if (lws_is_first_fragment(wsi) && ++p->window_msgs > WS_MSGS_PER_SEC) {
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+                         (unsigned char *)"too many messages", 17);
+        return -1;
+    }
+    if (p->rxlen + len > MAX_WS_MSG) {
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+                         (unsigned char *)"message too large", 17);
+        return -1;
+    }
+    if (!p->rx && !lws_is_final_fragment(wsi))
+        p->rx = malloc(MAX_WS_MSG);
+    if (p->rx) {
+        memcpy(p->rx + p->rxlen, in, len);
+        p->rxlen = (unsigned short)(p->rxlen + len);
+        if (!lws_is_final_fragment(wsi))
+            return 0;
+        ws_message(s, p, p->rx, p->rxlen);
+        free(p->rx);
+        p->rx = NULL;
+        p->rxlen = 0;
+        return 0;
+    }
+    ws_message(s, p, in, len);
+    return 0;
+}
+
+/* ---- the one protocol ------------------------------------------------------------- */
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    server *s = the_server;
+    pss *p = user;
+    switch (reason) {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (s && s->hub)
+            gv_hub_poll(s->hub);
+        return 0;
+    case LWS_CALLBACK_HTTP: {
+        http_free(p);
+        p->wsi = wsi;
+        p->http = calloc(1, sizeof *p->http);
+        if (!p->http)
+            return -1;
+        http_req *hr = p->http;
+        snprintf(hr->path, sizeof hr->path, "%s", in ? (const char *)in : "/");
+        hr->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+        size_t k = 0;
+        char frag[512];
+        for (int i = 0; k + 2 < sizeof hr->query; i++) {
+            int n = lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i);
+            if (n <= 0)
+                break;
+            k += (size_t)snprintf(hr->query + k, sizeof hr->query - k, "%s%s", k ? "&" : "", frag);
+        }
+        if (k >= sizeof hr->query)
+            hr->query[sizeof hr->query - 1] = 0;
+        if (!hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
+            return http_reply_error(wsi, p, 405, "bad_method", "the server takes GET and POST") ? -1 : 0;
+        if (hr->post)
+            return 0;   /* the body follows */
+        http_handle(s, wsi, p);
+        return 0;
+    }
+    case LWS_CALLBACK_HTTP_BODY:
+        if (!p->http)
+            return -1;
+        if (p->http->len + len > MAX_BODY) {
+            p->http->too_large = 1;
+            return 0;
+        }
+        {
+            char *nb = realloc(p->http->body, p->http->len + len + 1);
+            if (!nb)
+                return -1;
+            memcpy(nb + p->http->len, in, len);
+            p->http->body = nb;
+            p->http->len += len;
+            nb[p->http->len] = 0;
+        }
+        return 0;
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        if (!p->http)
+            return -1;
+        http_handle(s, wsi, p);
+        return 0;
+    case LWS_CALLBACK_HTTP_WRITEABLE: {
+        http_req *hr = p->http;
+        if (!hr || !hr->resp)
+            return 0;
+        size_t chunk = hr->rlen - hr->rsent;
+        if (chunk > 16384)
+            chunk = 16384;
+        int final = hr->rsent + chunk == hr->rlen;
+        /* Each chunk is written from its own place in the buffer: LWS_PRE bytes before
+         * it are the previous chunk's, which lws may overwrite (they were sent). */
+        if (lws_write(wsi, hr->resp + LWS_PRE + hr->rsent, chunk,
+                      final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) != (int)chunk)
+            return -1;
+        hr->rsent += chunk;
+        if (!final) {
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
+        http_free(p);
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    case LWS_CALLBACK_CLOSED_HTTP:
+        http_free(p);
+        return 0;
+    case LWS_CALLBACK_ESTABLISHED: {
+        http_free(p);
+        memset(p, 0, sizeof *p);
+        p->wsi = wsi;
+        s->nws++;
+        char id[64] = "", since[16] = "";
+        if (lws_get_urlarg_by_name(wsi, "game=", id, sizeof id)) {
+            const char *sv = lws_get_urlarg_by_name(wsi, "since=", since, sizeof since) ? since : "0";
+            ws_watch(s, p, id, atoi(sv));
+        }
+        return 0;
+    }
+    case LWS_CALLBACK_RECEIVE:
+        return ws_receive(s, wsi, p, in, len);
+    case LWS_CALLBACK_SERVER_WRITEABLE: {
+        if (p->closing) {
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+                             (unsigned char *)"too slow", 8);
+            return -1;
+        }
+        if (!p->qn)
+            return 0;
+        msg *m = p->q[p->qhead];
+        p->qhead = (unsigned short)((p->qhead + 1) % p->qcap);
+        p->qn--;
+        int n = lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
+        msg_unref(m);
+        if (n < (int)0)
+            return -1;
+        if (p->qn)
+            lws_callback_on_writable(wsi);
+        return 0;
+    }
+    case LWS_CALLBACK_CLOSED:
+        if (p->game[0])
+            gv_hub_unwatch(s->hub, p->game, p);
+        p->game[0] = 0;
+        queue_clear(p);
+        free(p->rx);
+        p->rx = NULL;
+        s->nws--;
+        return 0;
+    default:
+        break;
+    }
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+static const struct lws_protocols protocols[] = {
+    {"gravulien", callback, sizeof(pss), 1024, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static void wake(void *ctx)
+{
+    server *s = ctx;
+    if (s->ctx)
+        lws_cancel_service(s->ctx);
+}
+
+static void tick(lws_sorted_usec_list_t *sul)
+{
+    server *s = the_server;
+    (void)sul;
+    if (s->hub)
+        gv_hub_poll(s->hub);
+    lws_sul_schedule(s->ctx, 0, &s->tick, tick, 50 * LWS_US_PER_MS);
+}
+
+static void raise_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max > 1048576 ? 1048576 : rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+int gv_serve(const gv_serve_opts *o)
+{
+    char err[GV_ERRLEN];
+    server *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "serve: out of memory\n");
+        return 1;
+    }
+    s->o = *o;
+    snprintf(s->web, sizeof s->web, "%s", o->web_dir ? o->web_dir : GV_WEB_DIR);
+    the_server = s;
+    gv_store *store = gv_store_open(o->db, err, sizeof err);
+    if (!store) {
+        fprintf(stderr, "serve: %s\n", err);
+        free(s);
+        return 1;
+    }
+    raise_fd_limit();
+    lws_set_log_level(o->verbose ? LLL_ERR | LLL_WARN | LLL_NOTICE : LLL_ERR, NULL);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = o->port;
+    info.iface = o->host;
+    info.protocols = protocols;
+    info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
+                   LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.max_http_header_data = 4096;
+    info.timeout_secs = 30;
+    info.ka_time = 60;
+    info.ka_probes = 3;
+    info.ka_interval = 10;
+    info.user = s;
+    s->ctx = lws_create_context(&info);
+    if (!s->ctx) {
+        fprintf(stderr, "serve: cannot listen on %s:%d (in use, or not allowed)\n",
+                o->host ? o->host : "*", o->port);
+        store->ops->close(store);
+        free(s);
+        return 1;
+    }
+    gv_hub_config hc = {.store = store, .ai_threads = o->ai_threads, .ai_hash_mb = o->ai_hash_mb,
+                        .ai_movetime_ms = o->ai_movetime_ms, .wake = wake,
+                        .broadcast = broadcast, .ctx = s};
+    s->hub = gv_hub_new(&hc, err, sizeof err);
+    if (!s->hub) {
+        fprintf(stderr, "serve: %s\n", err);
+        lws_context_destroy(s->ctx);
+        store->ops->close(store);
+        free(s);
+        return 1;
+    }
+    struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
+    int port = vh ? lws_get_vhost_listen_port(vh) : o->port;
+    printf("Gravülien server: http://%s:%d/  (database %s, %d games in progress loaded)\n",
+           o->host ? o->host : "localhost", port, o->db, gv_hub_rooms(s->hub));
+    fflush(stdout);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGPIPE, SIG_IGN);
+    lws_sul_schedule(s->ctx, 0, &s->tick, tick, 50 * LWS_US_PER_MS);
+    while (!stop_now)
+        if (lws_service(s->ctx, 0) < 0)
+            break;
+    printf("Gravülien server: stopping\n");
+    lws_sul_cancel(&s->tick);
+    lws_context_destroy(s->ctx);
+    s->ctx = NULL;
+    gv_hub_free(s->hub);
+    store->ops->close(store);
+    the_server = NULL;
+    free(s);
+    return 0;
+}

@@ -1,0 +1,403 @@
+/* SQLite backend of the store: one file in WAL mode, synchronous=FULL (a commit is on
+ * disk before the move is acknowledged), statements prepared once. Used from one thread
+ * (the server's event loop). */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/gv_core.h"
+#include "game/game.h"
+#include "server/store.h"
+
+/* Schema versions, oldest first: migrations[v - 1] brings the schema to version v. */
+static const char *const migrations[] = {
+    /* 1 */
+    "CREATE TABLE games ("
+    "  id TEXT PRIMARY KEY,"
+    "  game TEXT NOT NULL,"
+    "  config TEXT NOT NULL,"
+    "  status TEXT NOT NULL,"
+    "  result TEXT,"
+    "  nmoves INTEGER NOT NULL DEFAULT 0,"
+    "  created INTEGER NOT NULL,"
+    "  updated INTEGER NOT NULL);"
+    "CREATE INDEX games_status ON games(status, updated);"
+    "CREATE TABLE moves ("
+    "  game_id TEXT NOT NULL REFERENCES games(id),"
+    "  n INTEGER NOT NULL,"
+    "  seat INTEGER NOT NULL,"
+    "  move TEXT NOT NULL,"
+    "  clocks TEXT,"
+    "  at INTEGER NOT NULL,"
+    "  PRIMARY KEY (game_id, n));",
+};
+
+enum { ST_CREATE, ST_UPDATE, ST_INSERT_MOVE, ST_LAST_N, ST_LOAD, ST_MOVES, ST_LIST, ST_LIST_ALL,
+       ST_TOUCH, ST_COUNT };
+
+static const char *const sql[ST_COUNT] = {
+    [ST_CREATE] = "INSERT INTO games(id, game, config, status, result, nmoves, created, updated)"
+                  " VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?6)",
+    [ST_UPDATE] = "UPDATE games SET status = ?2, config = ?3, result = ?4, updated = ?5,"
+                  " nmoves = (SELECT count(*) FROM moves WHERE game_id = ?1) WHERE id = ?1",
+    [ST_INSERT_MOVE] = "INSERT INTO moves(game_id, n, seat, move, clocks, at)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    [ST_LAST_N] = "SELECT coalesce(max(n), 0) FROM moves WHERE game_id = ?1",
+    [ST_LOAD] = "SELECT id, game, config, status, result, nmoves, created, updated"
+                " FROM games WHERE id = ?1",
+    [ST_MOVES] = "SELECT n, seat, move, clocks, at FROM moves WHERE game_id = ?1 ORDER BY n",
+    [ST_LIST] = "SELECT id, game, config, status, result, nmoves, created, updated FROM games"
+                " WHERE status = ?1 ORDER BY updated DESC, id LIMIT ?2 OFFSET ?3",
+    [ST_LIST_ALL] = "SELECT id, game, config, status, result, nmoves, created, updated"
+                    " FROM games WHERE status <> 'finished' ORDER BY updated DESC, id"
+                    " LIMIT ?2 OFFSET ?3",
+    [ST_TOUCH] = "UPDATE games SET nmoves = ?2, updated = ?3 WHERE id = ?1",
+};
+
+typedef struct sq_store {
+    gv_store base;
+    sqlite3 *db;
+    sqlite3_stmt *st[ST_COUNT];
+} sq_store;
+
+int64_t gv_store_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void gv_stored_game_free(gv_stored_game *g)
+{
+    free(g->config);
+    free(g->result);
+    g->config = g->result = NULL;
+}
+
+static int db_err(sq_store *s, char *err, size_t errlen, const char *what)
+{
+    gv_err(err, errlen, "sqlite: %s: %s", what, sqlite3_errmsg(s->db));
+    return GV_STORE_ERROR;
+}
+
+static int exec(sq_store *s, const char *q, char *err, size_t errlen)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, q, NULL, NULL, &msg) != SQLITE_OK) {
+        gv_err(err, errlen, "sqlite: %s", msg ? msg : "failed");
+        sqlite3_free(msg);
+        return GV_STORE_ERROR;
+    }
+    return GV_STORE_OK;
+}
+
+static sqlite3_stmt *stmt(sq_store *s, int i)
+{
+    sqlite3_stmt *q = s->st[i];
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    return q;
+}
+
+static void bind_text(sqlite3_stmt *q, int i, const char *t)
+{
+    if (t)
+        sqlite3_bind_text(q, i, t, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(q, i);
+}
+
+static int version_of(sq_store *s)
+{
+    sqlite3_stmt *q;
+    int v = 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(version), 0) FROM schema_migrations", -1,
+                           &q, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(q) == SQLITE_ROW)
+        v = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    return v;
+}
+
+static int sq_schema_version(gv_store *base)
+{
+    return version_of((sq_store *)base);
+}
+
+static int migrate(sq_store *s, char *err, size_t errlen)
+{
+    if (exec(s, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
+                " applied INTEGER NOT NULL)", err, errlen))
+        return GV_STORE_ERROR;
+    int have = version_of(s), newest = (int)(sizeof migrations / sizeof *migrations);
+    if (have < 0)
+        return db_err(s, err, errlen, "reading the schema version");
+    if (have > newest)
+        return gv_err(err, errlen, "the database has schema version %d; this build knows up "
+                      "to %d (a newer Gravülien made it)", have, newest), GV_STORE_ERROR;
+    for (int v = have + 1; v <= newest; v++) {
+        char q[96];
+        if (exec(s, "BEGIN IMMEDIATE", err, errlen))
+            return GV_STORE_ERROR;
+        snprintf(q, sizeof q, "INSERT INTO schema_migrations VALUES (%d, %lld)", v,
+                 (long long)gv_store_now_ms());
+        if (exec(s, migrations[v - 1], err, errlen) || exec(s, q, err, errlen)) {
+            exec(s, "ROLLBACK", NULL, 0);
+            return GV_STORE_ERROR;
+        }
+        if (exec(s, "COMMIT", err, errlen))
+            return GV_STORE_ERROR;
+    }
+    return GV_STORE_OK;
+}
+
+static void sq_close(gv_store *base)
+{
+    sq_store *s = (sq_store *)base;
+    if (!s)
+        return;
+    for (int i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(s->st[i]);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+static int sq_create_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    sqlite3_stmt *q = stmt(s, ST_CREATE);
+    bind_text(q, 1, g->id);
+    bind_text(q, 2, g->game);
+    bind_text(q, 3, g->config);
+    bind_text(q, 4, g->status);
+    bind_text(q, 5, g->result);
+    sqlite3_bind_int64(q, 6, g->created);
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    if (rc == SQLITE_CONSTRAINT)
+        return gv_err(err, errlen, "a game with id %s exists", g->id), GV_STORE_CONFLICT;
+    return rc == SQLITE_DONE ? GV_STORE_OK : db_err(s, err, errlen, "creating a game");
+}
+
+static int update_row(sq_store *s, const gv_stored_game *g, char *err, size_t errlen)
+{
+    sqlite3_stmt *q = stmt(s, ST_UPDATE);
+    bind_text(q, 1, g->id);
+    bind_text(q, 2, g->status);
+    bind_text(q, 3, g->config);
+    bind_text(q, 4, g->result);
+    sqlite3_bind_int64(q, 5, gv_store_now_ms());
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE)
+        return db_err(s, err, errlen, "updating a game");
+    if (sqlite3_changes(s->db) == 0)
+        return gv_err(err, errlen, "no game %s", g->id), GV_STORE_NOT_FOUND;
+    return GV_STORE_OK;
+}
+
+static int sq_update_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
+{
+    return update_row((sq_store *)base, g, err, errlen);
+}
+
+static int sq_append_move(gv_store *base, const char *id, const gv_stored_move *m,
+                          const gv_stored_game *g, char *err, size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    if (exec(s, "BEGIN IMMEDIATE", err, errlen))
+        return GV_STORE_ERROR;
+    int rc = GV_STORE_OK;
+    sqlite3_stmt *q = stmt(s, ST_LAST_N);
+    bind_text(q, 1, id);
+    int last = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int(q, 0) : -1;
+    sqlite3_reset(q);
+    if (last < 0) {
+        rc = db_err(s, err, errlen, "reading the last move");
+    } else if (m->n != last + 1) {
+        gv_err(err, errlen, "move %d is out of date: the game has %d moves", m->n, last);
+        rc = GV_STORE_CONFLICT;
+    } else {
+        q = stmt(s, ST_INSERT_MOVE);
+        bind_text(q, 1, id);
+        sqlite3_bind_int(q, 2, m->n);
+        sqlite3_bind_int(q, 3, m->seat);
+        bind_text(q, 4, m->move);
+        bind_text(q, 5, m->clocks);
+        sqlite3_bind_int64(q, 6, m->at);
+        int r = sqlite3_step(q);
+        sqlite3_reset(q);
+        if (r == SQLITE_CONSTRAINT) {
+            gv_err(err, errlen, "move %d exists already", m->n);
+            rc = GV_STORE_CONFLICT;
+        } else if (r != SQLITE_DONE) {
+            rc = db_err(s, err, errlen, "storing a move");
+        } else if (g) {
+            rc = update_row(s, g, err, errlen);
+        } else {
+            /* Status, config and result stay: only the move count and time change. */
+            q = stmt(s, ST_TOUCH);
+            bind_text(q, 1, id);
+            sqlite3_bind_int(q, 2, m->n);
+            sqlite3_bind_int64(q, 3, gv_store_now_ms());
+            if (sqlite3_step(q) != SQLITE_DONE)
+                rc = db_err(s, err, errlen, "updating a game");
+            sqlite3_reset(q);
+        }
+    }
+    if (rc == GV_STORE_OK) {
+        if (exec(s, "COMMIT", err, errlen)) {
+            exec(s, "ROLLBACK", NULL, 0);
+            return GV_STORE_ERROR;
+        }
+    } else {
+        exec(s, "ROLLBACK", NULL, 0);
+    }
+    return rc;
+}
+
+static char *col_dup(sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return t ? strdup((const char *)t) : NULL;
+}
+
+static void col_copy(sqlite3_stmt *q, int i, char *out, size_t len)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    snprintf(out, len, "%s", t ? (const char *)t : "");
+}
+
+static void row_game(sqlite3_stmt *q, gv_stored_game *g)
+{
+    memset(g, 0, sizeof *g);
+    col_copy(q, 0, g->id, sizeof g->id);
+    col_copy(q, 1, g->game, sizeof g->game);
+    g->config = col_dup(q, 2);
+    col_copy(q, 3, g->status, sizeof g->status);
+    g->result = col_dup(q, 4);
+    g->nmoves = sqlite3_column_int(q, 5);
+    g->created = sqlite3_column_int64(q, 6);
+    g->updated = sqlite3_column_int64(q, 7);
+}
+
+static int sq_load_game(gv_store *base, const char *id, gv_store_game_cb each_game,
+                        gv_store_move_cb each_move, void *ctx, char *err, size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    sqlite3_stmt *q = stmt(s, ST_LOAD);
+    bind_text(q, 1, id);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_DONE) {
+        sqlite3_reset(q);
+        return gv_err(err, errlen, "no game %s", id), GV_STORE_NOT_FOUND;
+    }
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(q);
+        return db_err(s, err, errlen, "loading a game");
+    }
+    gv_stored_game g;
+    row_game(q, &g);
+    sqlite3_reset(q);
+    int stop = each_game ? each_game(ctx, &g) : 0;
+    gv_stored_game_free(&g);
+    if (stop || !each_move)
+        return GV_STORE_OK;
+    q = stmt(s, ST_MOVES);
+    bind_text(q, 1, id);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        gv_stored_move m = {0};
+        m.n = sqlite3_column_int(q, 0);
+        m.seat = sqlite3_column_int(q, 1);
+        col_copy(q, 2, m.move, sizeof m.move);
+        m.clocks = col_dup(q, 3);
+        m.at = sqlite3_column_int64(q, 4);
+        stop = each_move(ctx, &m);
+        free(m.clocks);
+        if (stop)
+            break;
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GV_STORE_OK
+                                                 : db_err(s, err, errlen, "loading moves");
+}
+
+static int sq_list_games(gv_store *base, const char *status, int limit, int offset,
+                         gv_store_game_cb each, void *ctx, char *err, size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    sqlite3_stmt *q = stmt(s, status ? ST_LIST : ST_LIST_ALL);
+    if (status)
+        bind_text(q, 1, status);
+    sqlite3_bind_int(q, 2, limit > 0 ? limit : -1);
+    sqlite3_bind_int(q, 3, offset > 0 ? offset : 0);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        gv_stored_game g;
+        row_game(q, &g);
+        int stop = each(ctx, &g);
+        gv_stored_game_free(&g);
+        if (stop)
+            break;
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GV_STORE_OK
+                                                 : db_err(s, err, errlen, "listing games");
+}
+
+static const gv_store_ops sqlite_ops = {
+    .name = "sqlite",
+    .close = sq_close,
+    .create_game = sq_create_game,
+    .update_game = sq_update_game,
+    .append_move = sq_append_move,
+    .load_game = sq_load_game,
+    .list_games = sq_list_games,
+    .schema_version = sq_schema_version,
+};
+
+gv_store *gv_store_sqlite_open(const char *path, char *err, size_t errlen)
+{
+    sq_store *s = calloc(1, sizeof *s);
+    if (!s)
+        return gv_err(err, errlen, "out of memory"), NULL;
+    s->base.ops = &sqlite_ops;
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK) {
+        gv_err(err, errlen, "cannot open database %s: %s", path,
+               s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        sq_close(&s->base);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    if (exec(s, "PRAGMA journal_mode=WAL", err, errlen) ||
+        exec(s, "PRAGMA synchronous=FULL", err, errlen) ||
+        exec(s, "PRAGMA foreign_keys=ON", err, errlen) || migrate(s, err, errlen)) {
+        char why[GV_ERRLEN];
+        snprintf(why, sizeof why, "%s", err ? err : "");
+        gv_err(err, errlen, "database %s: %s", path, why);
+        sq_close(&s->base);
+        return NULL;
+    }
+    for (int i = 0; i < ST_COUNT; i++)
+        if (sqlite3_prepare_v2(s->db, sql[i], -1, &s->st[i], NULL) != SQLITE_OK) {
+            db_err(s, err, errlen, "preparing statements");
+            sq_close(&s->base);
+            return NULL;
+        }
+    return &s->base;
+}
+
+gv_store *gv_store_open(const char *url, char *err, size_t errlen)
+{
+    if (!url || !*url)
+        return gv_err(err, errlen, "no database given"), NULL;
+    if (!strncmp(url, "postgres://", 11) || !strncmp(url, "postgresql://", 13))
+        return gv_err(err, errlen, "PostgreSQL storage is not built in yet (%s)", url), NULL;
+    if (!strncmp(url, "sqlite:", 7))
+        url += 7;
+    return gv_store_sqlite_open(url, err, errlen);
+}
