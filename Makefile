@@ -25,8 +25,9 @@ check-asan: deps
 bench: all
 	$(BUILD)/gv_bench
 
+# The main job: the game server (SQLite store gravulien.db in this directory); prints its URL.
 run: all
-	$(BUILD)/gravulien play chu --you first
+	$(BUILD)/gravulien serve --db gravulien.db
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/gv_core.h"
+#include "games/exac/exac.h"
 #include "games/grav/grav.h"
 #include "server/hub_internal.h"
 
@@ -25,8 +26,53 @@ static json_t *point(const grav_pos *p, int q)
 
 static const char *const phase_names[] = {"turn", "bonus", "window", "declare", "remove", "over"};
 
+static const char *const exac_role_names[EX_NROLES] = {"Polus", "Yachi", "Perits", "Adrib",
+                                                        "Potersin", "Lapah"};
+
+/* Exaç: what each piece is where it stands (its roles come from its square and its
+ * neighbours) and whether it is boosted: the rules core's exac_piece_dests. */
+static void exac_extra(const room *r, json_t *view)
+{
+    const exac_pos *p = &((const exac_state *)r->st)->pos;
+    json_t *pieces = json_array();
+    for (int sq = 0; sq < EX_SQUARES; sq++) {
+        int side = (p->bb[0] >> sq & 1) ? 0 : (p->bb[1] >> sq & 1) ? 1 : -1;
+        if (side < 0)
+            continue;
+        exac_dests d;
+        exac_piece_dests(p, sq, &d);
+        char name[4];
+        exac_square_name(sq, name);
+        json_t *o = json_object(), *roles = json_array(), *dests = json_array();
+        json_object_set_new(o, "square", json_string(name));
+        json_object_set_new(o, "side", json_integer(side));
+        uint64_t all = 0;
+        for (int k = 0; k < EX_NROLES; k++)
+            if (d.has_role[k] || k == EX_POLUS) {
+                json_array_append_new(roles, json_string(exac_role_names[k]));
+                all |= d.base[k] | d.boost[k];
+            }
+        json_object_set_new(o, "roles", roles);
+        json_object_set_new(o, "boosted", json_boolean(d.boosted));
+        for (int t = 0; t < EX_SQUARES; t++)
+            if (all >> t & 1) {
+                exac_square_name(t, name);
+                json_array_append_new(dests, json_string(name));
+            }
+        json_object_set_new(o, "reach", dests);
+        json_array_append_new(pieces, o);
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "pieces", pieces);
+    json_object_set_new(view, "exac", o);
+}
+
 void hub_view_extra(const room *r, json_t *view)
 {
+    if (!strcmp(r->g->name, "exac")) {
+        exac_extra(r, view);
+        return;
+    }
     if (!is_grav(r))
         return;
     const grav_pos *p = &((const grav_state *)r->st)->pos;
@@ -86,8 +132,35 @@ void hub_view_extra(const room *r, json_t *view)
     json_object_set_new(view, "grav", o);
 }
 
+/* Exaç moves are written in the game's notation ("Hdm5"); a board needs their squares. */
+static void exac_private(const room *r, int seat, json_t *you)
+{
+    json_t *a = json_array();
+    if (r->status == ROOM_LIVE && hub_to_move_seat(r) == seat) {
+        gv_move mv[GV_MAX_MOVES];
+        int n = r->g->legal_moves(r->st, mv);
+        for (int i = 0; i < n; i++) {
+            char text[32], from[4], to[4];
+            if (r->g->write_move(r->st, mv[i], text, sizeof text) < 0)
+                continue;
+            exac_square_name(EX_FROM(mv[i]), from);
+            exac_square_name(EX_TO(mv[i]), to);
+            json_t *o = json_object();
+            json_object_set_new(o, "move", json_string(text));
+            json_object_set_new(o, "from", json_string(from));
+            json_object_set_new(o, "to", json_string(to));
+            json_array_append_new(a, o);
+        }
+    }
+    json_object_set_new(you, "moves", a);
+}
+
 void hub_view_private(const room *r, int seat, json_t *you)
 {
+    if (!strcmp(r->g->name, "exac")) {
+        exac_private(r, seat, you);
+        return;
+    }
     if (!is_grav(r))
         return;
     const grav_pos *p = &((const grav_state *)r->st)->pos;
