@@ -38,6 +38,7 @@ typedef struct http_req {
     char *body;
     size_t len;
     int too_large;
+    int replied;              /* a reply was queued: what still arrives is ignored */
     unsigned char *resp;      /* LWS_PRE + reply */
     size_t rlen, rsent;
     gv_reply reply;
@@ -210,6 +211,9 @@ static int http_send(struct lws *wsi, pss *p)
 {
     http_req *hr = p->http;
     gv_reply *rp = &hr->reply;
+    if (hr->replied)
+        return 0;
+    hr->replied = 1;
     unsigned char hdr[LWS_PRE + 1024], *start = hdr + LWS_PRE, *q = start,
                                        *end = hdr + sizeof hdr - 1;
     hr->resp = malloc(LWS_PRE + rp->len + 1);
@@ -431,6 +435,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (s && s->hub)
             gv_hub_poll(s->hub);
         return 0;
+    default:
+        break;
+    }
+    /* A connection lws gave up on before it had our data (a header too long, ...). */
+    if (!p)
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
+    switch (reason) {
     case LWS_CALLBACK_HTTP: {
         http_free(p);
         p->wsi = wsi;
@@ -452,14 +463,21 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             hr->query[sizeof hr->query - 1] = 0;
         if (!hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
             return http_reply_error(wsi, p, 405, "bad_method", "the server takes GET and POST") ? -1 : 0;
-        if (hr->post)
-            return 0;   /* the body follows */
+        /* A POST's body follows, unless it has none. Chunked request bodies are not
+         * read (every HTTP client sends a length with a JSON body). */
+        if (hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0)
+            return http_reply_error(wsi, p, 411, "length_required",
+                                    "send the body with a Content-Length, not chunked") ? -1 : 0;
+        if (hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0)
+            return 0;
         http_handle(s, wsi, p);
         return 0;
     }
     case LWS_CALLBACK_HTTP_BODY:
         if (!p->http)
             return -1;
+        if (p->http->replied)
+            return 0;
         if (p->http->len + len > MAX_BODY) {
             p->http->too_large = 1;
             return 0;
@@ -477,7 +495,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         if (!p->http)
             return -1;
-        http_handle(s, wsi, p);
+        if (!p->http->replied)
+            http_handle(s, wsi, p);
         return 0;
     case LWS_CALLBACK_HTTP_WRITEABLE: {
         http_req *hr = p->http;
