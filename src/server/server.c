@@ -618,7 +618,8 @@ int gv_serve(const gv_serve_opts *o)
         return 1;
     }
     raise_fd_limit();
-    lws_set_log_level(o->verbose ? LLL_ERR | LLL_WARN | LLL_NOTICE : LLL_ERR, NULL);
+    /* lws reports what clients do wrong (bad headers, ...) as errors: only with --verbose. */
+    lws_set_log_level(o->verbose ? LLL_ERR | LLL_WARN | LLL_NOTICE : 0, NULL);
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = o->port;
