@@ -528,9 +528,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         p->wsi = wsi;
         s->nws++;
         char id[64] = "", since[16] = "";
-        if (lws_get_urlarg_by_name(wsi, "game=", id, sizeof id)) {
-            const char *sv = lws_get_urlarg_by_name(wsi, "since=", since, sizeof since) ? since : "0";
-            ws_watch(s, p, id, atoi(sv));
+        /* lws returns a pointer to the value inside buf, which holds "name=value". */
+        const char *gid = lws_get_urlarg_by_name(wsi, "game=", id, sizeof id);
+        if (gid) {
+            const char *sv = lws_get_urlarg_by_name(wsi, "since=", since, sizeof since);
+            ws_watch(s, p, gid, sv ? atoi(sv) : 0);
         }
         return 0;
     }
