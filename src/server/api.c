@@ -428,7 +428,10 @@ static void game_action(gv_hub *h, room *r, const char *action, json_t *req, gv_
             reply_error(out, 400, "bad_request", "the move text is too long");
             return;
         }
-        int rc = hub_play(h, r, seat, mv, nv ? (int)json_integer_value(nv) : 0, err, sizeof err);
+        json_int_t want = nv ? json_integer_value(nv) : 0;
+        if (nv && (want < -1000000000 || want > 1000000000))
+            want = -1;   /* no game gets there: out of date */
+        int rc = hub_play(h, r, seat, mv, nv ? (int)want : HUB_ANY_N, err, sizeof err);
         if (rc == -1 && r->status == ROOM_LIVE && hub_to_move_seat(r) != seat &&
             !r->g->move_player)
             reply_error(out, 409, "not_your_turn", "it is not your turn");

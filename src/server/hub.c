@@ -15,6 +15,7 @@
 #include "server/hub_internal.h"
 
 enum { HUB_BUCKETS = 4096 };
+enum { HUB_IDLE_MS = 600000 };
 
 /* ---- AI worker pool ----------------------------------------------------------------- */
 
@@ -46,6 +47,8 @@ struct gv_hub {
     pthread_cond_t cv;
     ai_job *todo, *todo_tail, *done;
     int running;                    /* jobs queued or searching */
+    int stopped;                    /* the workers were joined */
+    int64_t last_sweep;
 };
 
 int64_t gv_hub_mono_ms(void)
@@ -204,6 +207,7 @@ static void room_free(room *r)
 
 static void insert_room(gv_hub *h, room *r)
 {
+    r->last_access = gv_hub_mono_ms();
     unsigned b = id_hash(r->id);
     r->next = h->bucket[b];
     h->bucket[b] = r;
@@ -322,15 +326,16 @@ static json_t *seats_json(const room *r)
     return a;
 }
 
-static json_t *options_json(const room *r)
+/* Every option of game g with the value in force: options ("k=v,...") over the defaults. */
+static json_t *options_object(const gv_game *g, const char *options)
 {
-    /* Every option with the value in force (defaults filled in). */
     json_t *o = json_object();
-    for (const gv_option_def *d = r->g->options; d && d->name; d++)
+    for (const gv_option_def *d = g ? g->options : NULL; d && d->name; d++)
         json_object_set_new(o, d->name, json_string(d->def));
     char buf[GV_HUB_OPTIONS];
-    snprintf(buf, sizeof buf, "%s", r->options);
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    snprintf(buf, sizeof buf, "%s", options ? options : "");
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '=');
         if (eq) {
             *eq = 0;
@@ -338,6 +343,11 @@ static json_t *options_json(const room *r)
         }
     }
     return o;
+}
+
+static json_t *options_json(const room *r)
+{
+    return options_object(r->g, r->options);
 }
 
 static json_t *move_json(const room *r, int i)
@@ -494,6 +504,7 @@ json_t *hub_listing_json(const gv_stored_game *g)
     json_array_foreach(a, i, s) {
         json_t *so = json_object();
         int ai = json_is_true(json_object_get(s, "ai"));
+        json_object_set_new(so, "seat", json_integer((json_int_t)i));
         json_object_set_new(so, "type", json_string(ai ? "ai" : "human"));
         if (ai)
             json_object_set(so, "level", json_object_get(s, "level"));
@@ -504,7 +515,8 @@ json_t *hub_listing_json(const gv_stored_game *g)
     }
     json_object_set_new(o, "seats", seats);
     json_t *opt = cfg ? json_object_get(cfg, "options") : NULL;
-    json_object_set_new(o, "options", json_string(json_is_string(opt) ? json_string_value(opt) : ""));
+    json_object_set_new(o, "options", options_object(gv_game_find(g->game),
+                                                     json_is_string(opt) ? json_string_value(opt) : ""));
     json_t *ini = cfg ? json_object_get(cfg, "tc_initial_ms") : NULL;
     json_t *inc = cfg ? json_object_get(cfg, "tc_inc_ms") : NULL;
     if (json_integer_value(ini) > 0) {
@@ -591,8 +603,11 @@ static void start_ai(gv_hub *h, room *r);
 /* After any change: start the next AI turn if one is due. */
 static void after_change(gv_hub *h, room *r)
 {
-    if (r->status == ROOM_LIVE && !r->ai_pending && r->seats[hub_to_move_seat(r)].ai)
+    if (r->status == ROOM_LIVE && !r->ai_pending && r->seats[hub_to_move_seat(r)].ai &&
+        (!r->ai_retry_at || gv_hub_mono_ms() >= r->ai_retry_at)) {
+        r->ai_retry_at = 0;
         start_ai(h, r);
+    }
 }
 
 static void go_live(room *r)
@@ -733,12 +748,16 @@ static void apply_ai(gv_hub *h, ai_job *j)
     }
     char err[GV_ERRLEN];
     int seat = hub_to_move_seat(r);
+    /* A failed search or store is tried again a little later, not at once. */
     if (!j->ok) {
-        fprintf(stderr, "serve: game %s: AI seat %d: %s\n", r->id, seat, j->err);
+        fprintf(stderr, "serve: game %s: AI seat %d: %s (trying again)\n", r->id, seat, j->err);
+        r->ai_retry_at = gv_hub_mono_ms() + 2000;
         return;
     }
-    if (apply_move(h, r, j->best, seat, 0, err, sizeof err) < 0)
-        fprintf(stderr, "serve: game %s: AI move not stored: %s\n", r->id, err);
+    if (apply_move(h, r, j->best, seat, 0, err, sizeof err) < 0) {
+        fprintf(stderr, "serve: game %s: AI move not stored: %s (trying again)\n", r->id, err);
+        r->ai_retry_at = gv_hub_mono_ms() + 2000;
+    }
 }
 
 /* Ends a game whose side to move has run out of time. */
@@ -780,11 +799,29 @@ void gv_hub_poll(gv_hub *h)
         job_free(done);
         done = next;
     }
+    int64_t now = gv_hub_mono_ms();
+    int sweep = now - h->last_sweep >= 10000;
+    if (sweep)
+        h->last_sweep = now;
     for (int b = 0; b < HUB_BUCKETS; b++)
-        for (room *r = h->bucket[b]; r; r = r->next)
+        for (room **link = &h->bucket[b]; *link;) {
+            room *r = *link;
             if (r->status == ROOM_LIVE && r->tc_initial_ms > 0 &&
                 hub_clock_left(r, hub_to_move_seat(r)) <= 0)
                 flag_fall(h, r);
+            if (r->ai_retry_at && now >= r->ai_retry_at)
+                after_change(h, r);
+            /* A finished game nobody watched or asked for in ten minutes leaves memory
+             * (the store has it). */
+            if (sweep && r->status == ROOM_FINISHED && !r->watchers.n && !r->ai_pending &&
+                now - r->last_access > HUB_IDLE_MS) {
+                *link = r->next;
+                h->nrooms--;
+                room_free(r);
+                continue;
+            }
+            link = &r->next;
+        }
 }
 
 int gv_hub_settle(gv_hub *h, int64_t max_ms)
@@ -913,6 +950,8 @@ int hub_seat_of(const room *r, const char *token)
 
 int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen)
 {
+    if (r->status == ROOM_FINISHED)
+        return gv_err(err, errlen, "the game is over");
     hub_seat saved = r->seats[seat];
     room_status st = r->status;
     if (name && *name)
@@ -943,7 +982,7 @@ int hub_play(gv_hub *h, room *r, int seat, const char *text, int expect_n, char 
         return gv_err(err, errlen, "the game has not started: seats are still free");
     if (r->status == ROOM_FINISHED)
         return gv_err(err, errlen, "the game is over");
-    if (expect_n > 0 && expect_n != r->nmoves + 1)
+    if (expect_n != HUB_ANY_N && expect_n != r->nmoves + 1)
         return gv_err(err, errlen, "out of date, reload: you sent move number %d, the game "
                       "is at move %d", expect_n, r->nmoves + 1), -2;
     gv_move m;
@@ -961,6 +1000,8 @@ int hub_resign(gv_hub *h, room *r, int seat, char *err, size_t errlen)
 {
     if (r->status == ROOM_FINISHED)
         return gv_err(err, errlen, "the game is over");
+    if (r->status == ROOM_OPEN)
+        return gv_err(err, errlen, "the game has not started: there is nothing to resign");
     gv_move m;
     if (r->g->resign_move) {
         if (r->g->resign_move(r->st, seat, &m) < 0)
@@ -1185,8 +1226,10 @@ static room *load_room(gv_hub *h, const char *id, char *err, size_t errlen)
 room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen)
 {
     room *r = find_room(h, id);
-    if (r)
+    if (r) {
+        r->last_access = gv_hub_mono_ms();
         return r;
+    }
     /* Not in memory: a finished game (or one another process created). */
     for (const char *p = id; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) || p - id > 20)
@@ -1252,9 +1295,9 @@ gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen)
     return h;
 }
 
-void gv_hub_free(gv_hub *h)
+void gv_hub_stop(gv_hub *h)
 {
-    if (!h)
+    if (!h || h->stopped)
         return;
     pthread_mutex_lock(&h->mu);
     h->quit = 1;
@@ -1262,6 +1305,14 @@ void gv_hub_free(gv_hub *h)
     pthread_mutex_unlock(&h->mu);
     for (int i = 0; i < h->nworkers; i++)
         pthread_join(h->workers[i], NULL);
+    h->stopped = 1;
+}
+
+void gv_hub_free(gv_hub *h)
+{
+    if (!h)
+        return;
+    gv_hub_stop(h);
     free(h->workers);
     for (ai_job *j = h->todo; j;) {
         ai_job *n = j->next;

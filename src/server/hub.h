@@ -65,6 +65,8 @@ typedef struct room {
     int64_t turn_start;             /* monotonic ms the running clock started at */
     unsigned draw_offers;           /* bit per seat offering a draw */
     int ai_pending;                 /* an AI search runs for this room */
+    int64_t ai_retry_at;            /* monotonic ms: try the AI again then (0: no retry due) */
+    int64_t last_access;            /* monotonic ms: finished rooms unused long are dropped */
     hub_watchers watchers;
     struct room *next;              /* hash chain */
 } room;
@@ -87,6 +89,9 @@ typedef struct gv_hub_config {
  * started). NULL with a message on error. */
 gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen);
 void gv_hub_free(gv_hub *h);
+/* Stops the AI threads (a search running is stopped); nothing wakes the loop afterwards.
+ * gv_hub_free does it too; the server calls it before it tears its loop down. */
+void gv_hub_stop(gv_hub *h);
 /* Applies finished AI moves and flag falls. Call after a wake and every ~50 ms. */
 void gv_hub_poll(gv_hub *h);
 /* Waits until no AI search runs (applying their moves); for tests and shutdown.

@@ -19,6 +19,8 @@ typedef struct hub_new_game {
  * fault), -2 out of date (another move came first), -3 the store failed. */
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen);
 int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen);
+/* expect_n: the number the move must get, or HUB_ANY_N. */
+enum { HUB_ANY_N = -0x7fffffff };
 int hub_play(gv_hub *h, room *r, int seat, const char *move, int expect_n, char *err,
              size_t errlen);
 int hub_resign(gv_hub *h, room *r, int seat, char *err, size_t errlen);

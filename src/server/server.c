@@ -457,10 +457,20 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             int n = lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i);
             if (n <= 0)
                 break;
-            k += (size_t)snprintf(hr->query + k, sizeof hr->query - k, "%s%s", k ? "&" : "", frag);
+            /* lws has decoded the fragment; the API decodes its query itself, so the
+             * characters that mean something there are escaped again. */
+            if (k)
+                hr->query[k++] = '&';
+            for (int c = 0; c < n && k + 4 < sizeof hr->query; c++) {
+                char ch = frag[c];
+                if (ch == '%' || ch == '+' || ch == '&' || (ch == '=' && memchr(frag, '=', (size_t)c)))
+                    k += (size_t)snprintf(hr->query + k, sizeof hr->query - k, "%%%02X",
+                                          (unsigned char)ch);
+                else
+                    hr->query[k++] = ch;
+            }
+            hr->query[k] = 0;
         }
-        if (k >= sizeof hr->query)
-            hr->query[sizeof hr->query - 1] = 0;
         if (!hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
             return http_reply_error(wsi, p, 405, "bad_method", "the server takes GET and POST") ? -1 : 0;
         /* A POST's body follows, unless it has none. Chunked request bodies are not
@@ -667,6 +677,8 @@ int gv_serve(const gv_serve_opts *o)
         if (lws_service(s->ctx, 0) < 0)
             break;
     printf("Gravülien server: stopping\n");
+    /* The AI threads go first: they wake the loop, which is about to go away. */
+    gv_hub_stop(s->hub);
     lws_sul_cancel(&s->tick);
     lws_context_destroy(s->ctx);
     s->ctx = NULL;
