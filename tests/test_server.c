@@ -1,14 +1,74 @@
-/* The server without sockets: the SQLite store and the API handler (gv_api_handle). */
+/* The server without sockets: the SQLite store, the hub and the API handler
+ * (gv_api_handle), with a seeded fuzzer of the request parsers. Every reply is checked
+ * for the API's contract (a status 200..599, a JSON body with "error" on refusals), and
+ * every refusal for changing nothing. */
 #include <jansson.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "game/game.h"
+#include "record/record.h"
 #include "server/hub.h"
 #include "server/store.h"
 #include "tharness.h"
+
+/* The harness's checks, counted (GV_TEST_COUNTS=1 prints the count of each test). */
+static long t_checks;
+#undef CHECK
+#undef CHECK_EQ_INT
+#undef CHECK_STR
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        t_checks++;                                                                  \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "FAIL %s (%s:%d): %s\n", t_current, __FILE__, __LINE__,  \
+                    #cond);                                                          \
+            t_failures++;                                                            \
+        }                                                                            \
+    } while (0)
+#define CHECK_EQ_INT(a, b)                                                           \
+    do {                                                                             \
+        long long _a = (long long)(a), _b = (long long)(b);                          \
+        t_checks++;                                                                  \
+        if (_a != _b) {                                                              \
+            fprintf(stderr, "FAIL %s (%s:%d): %s == %lld, expected %lld\n", t_current, \
+                    __FILE__, __LINE__, #a, _a, _b);                                 \
+            t_failures++;                                                            \
+        }                                                                            \
+    } while (0)
+#define CHECK_STR(a, b)                                                              \
+    do {                                                                             \
+        const char *_a = (a), *_b = (b);                                             \
+        t_checks++;                                                                  \
+        if (!_a || !_b || strcmp(_a, _b) != 0) {                                     \
+            fprintf(stderr, "FAIL %s (%s:%d): %s == \"%s\", expected \"%s\"\n",       \
+                    t_current, __FILE__, __LINE__, #a, _a ? _a : "(null)",           \
+                    _b ? _b : "(null)");                                             \
+            t_failures++;                                                            \
+        }                                                                            \
+    } while (0)
+
+static void report_checks(const char *name, long before, int64_t t0)
+{
+    const char *e = getenv("GV_TEST_COUNTS");
+    if (e && atoi(e))
+        fprintf(stderr, "  %s: %ld checks, %lld ms\n", name, t_checks - before,
+                (long long)(gv_hub_mono_ms() - t0));
+}
+
+static int slow_tests(void)
+{
+    const char *s = getenv("GV_SLOW_TESTS");
+    return !(s && !strcmp(s, "0"));
+}
+
+/* ---- temporary databases ---------------------------------------------------------- */
 
 static void temp_db(char *path, size_t len)
 {
@@ -28,6 +88,8 @@ static void remove_db(const char *path)
     snprintf(p, sizeof p, "%s-shm", path);
     unlink(p);
 }
+
+/* ---- the store -------------------------------------------------------------------- */
 
 static int count_games(void *ctx, const gv_stored_game *g)
 {
@@ -89,7 +151,2844 @@ static void test_store_moves_are_numbered_and_kept(void)
     remove_db(path);
 }
 
+/* One sqlite3 query giving one integer, straight on the file. */
+static long long sql_int(const char *path, const char *q)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    long long v = -1;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        sqlite3_close(db);
+        return -2;
+    }
+    if (sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            v = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return v;
+}
+
+static int sql_exec(const char *path, const char *q)
+{
+    sqlite3 *db;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, q, NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc;
+}
+
+static void test_store_schema_migrates_once(void)
+{
+    char path[128], err[GV_ERRLEN];
+    temp_db(path, sizeof path);
+    for (int i = 0; i < 3; i++) {
+        gv_store *s = gv_store_open(path, err, sizeof err);
+        CHECK(s != NULL);
+        if (!s)
+            return;
+        CHECK_STR(s->ops->name, "sqlite");
+        CHECK_EQ_INT(s->ops->schema_version(s), GV_STORE_SCHEMA);
+        if (i == 0) {
+            gv_stored_game g = {.id = "keep", .game = "exac", .status = "open",
+                                .config = "{\"x\":1}", .created = 42};
+            CHECK_EQ_INT(s->ops->create_game(s, &g, err, sizeof err), GV_STORE_OK);
+        }
+        s->ops->close(s);
+        /* One row per version, however often the file is opened; the data stays. */
+        CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM schema_migrations"), GV_STORE_SCHEMA);
+        CHECK_EQ_INT(sql_int(path, "SELECT max(version) FROM schema_migrations"),
+                     GV_STORE_SCHEMA);
+        CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM games WHERE id = 'keep'"), 1);
+        CHECK_EQ_INT(sql_int(path, "SELECT created FROM games WHERE id = 'keep'"), 42);
+    }
+    /* "sqlite:PATH" is the same file. */
+    char url[160];
+    snprintf(url, sizeof url, "sqlite:%s", path);
+    gv_store *s = gv_store_open(url, err, sizeof err);
+    CHECK(s != NULL);
+    if (s) {
+        int k = 0;
+        CHECK_EQ_INT(s->ops->list_games(s, "open", 0, 0, count_games, &k, err, sizeof err),
+                     GV_STORE_OK);
+        CHECK_EQ_INT(k, 1);
+        s->ops->close(s);
+    }
+    /* A database from a newer build is refused, not migrated down. */
+    CHECK_EQ_INT(sql_exec(path, "INSERT INTO schema_migrations VALUES (99, 0)"), SQLITE_OK);
+    err[0] = 0;
+    s = gv_store_open(path, err, sizeof err);
+    CHECK(s == NULL);
+    CHECK(strstr(err, "99") != NULL);
+    if (s)
+        s->ops->close(s);
+    /* No database, or one we do not have. */
+    CHECK(gv_store_open("", err, sizeof err) == NULL);
+    CHECK(gv_store_open("postgres://x/y", err, sizeof err) == NULL);
+    CHECK(gv_store_open("/nonexistent-dir-gv/x.db", err, sizeof err) == NULL);
+    remove_db(path);
+}
+
+typedef struct move_list {
+    int n;
+    int seat[16];
+    char move[16][GV_STORE_MOVE];
+    char clocks[16][32];
+    int64_t at[16];
+} move_list;
+
+static int collect_moves(void *ctx, const gv_stored_move *m)
+{
+    move_list *l = ctx;
+    if (l->n < 16) {
+        l->seat[l->n] = m->seat;
+        snprintf(l->move[l->n], GV_STORE_MOVE, "%s", m->move);
+        snprintf(l->clocks[l->n], 32, "%s", m->clocks ? m->clocks : "(null)");
+        l->at[l->n] = m->at;
+    }
+    l->n++;
+    return 0;
+}
+
+typedef struct game_row {
+    int n;
+    gv_stored_game g[16];
+} game_row;
+
+static int collect_games(void *ctx, const gv_stored_game *g)
+{
+    game_row *l = ctx;
+    if (l->n < 16) {
+        l->g[l->n] = *g;
+        l->g[l->n].config = g->config ? strdup(g->config) : NULL;
+        l->g[l->n].result = g->result ? strdup(g->result) : NULL;
+    }
+    l->n++;
+    return 0;
+}
+
+static void rows_free(game_row *l)
+{
+    for (int i = 0; i < l->n && i < 16; i++)
+        gv_stored_game_free(&l->g[i]);
+    l->n = 0;
+}
+
+static int stop_after_two(void *ctx, const gv_stored_game *g)
+{
+    (void)g;
+    return ++*(int *)ctx >= 2;
+}
+
+static void test_store_conflicts_updates_and_listing(void)
+{
+    char path[128], err[GV_ERRLEN];
+    temp_db(path, sizeof path);
+    gv_store *s = gv_store_open(path, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    /* Six games with distinct times: newest first is g6 .. g1. */
+    static const char *const status[] = {"open", "live", "finished", "live", "open", "live"};
+    for (int i = 0; i < 6; i++) {
+        gv_stored_game g = {.game = "chu", .config = "{}", .created = 1000 * (i + 1)};
+        snprintf(g.id, sizeof g.id, "g%d", i + 1);
+        snprintf(g.status, sizeof g.status, "%s", status[i]);
+        CHECK_EQ_INT(s->ops->create_game(s, &g, err, sizeof err), GV_STORE_OK);
+    }
+    /* Moves 1..5, in order, with their seats, clocks and times. */
+    for (int i = 1; i <= 5; i++) {
+        gv_stored_move m = {.n = i, .seat = (i + 1) % 2, .at = 100 + i};
+        snprintf(m.move, sizeof m.move, "m%d", i);
+        char cl[32];
+        snprintf(cl, sizeof cl, "[%d,%d]", 1000 - i, 2000 - i);
+        m.clocks = i == 3 ? NULL : cl;
+        CHECK_EQ_INT(s->ops->append_move(s, "g2", &m, NULL, err, sizeof err), GV_STORE_OK);
+    }
+    /* Conflicts: an existing number, a gap, 0, a negative one; a game row along with
+     * them is not written either. */
+    gv_stored_game fin = {.id = "g2", .game = "chu", .status = "finished",
+                          .config = "{\"changed\":1}", .result = "{\"status\":\"draw\"}"};
+    int bad_n[] = {1, 5, 7, 0, -1, 100};
+    for (size_t i = 0; i < sizeof bad_n / sizeof *bad_n; i++) {
+        gv_stored_move m = {.n = bad_n[i], .seat = 0, .move = "zz", .at = 1};
+        CHECK_EQ_INT(s->ops->append_move(s, "g2", &m, &fin, err, sizeof err), GV_STORE_CONFLICT);
+    }
+    move_list ml = {0};
+    game_row rows = {0};
+    CHECK_EQ_INT(s->ops->load_game(s, "g2", NULL, collect_moves, &ml, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(ml.n, 5);
+    for (int i = 0; i < 5 && i < ml.n; i++) {
+        char want[16];
+        snprintf(want, sizeof want, "m%d", i + 1);
+        CHECK_STR(ml.move[i], want);
+        CHECK_EQ_INT(ml.seat[i], (i + 2) % 2);
+        CHECK_EQ_INT(ml.at[i], 101 + i);
+        snprintf(want, sizeof want, "[%d,%d]", 999 - i, 1999 - i);
+        CHECK_STR(ml.clocks[i], i == 2 ? "(null)" : want);
+    }
+    CHECK_EQ_INT(s->ops->load_game(s, "g2", collect_games, NULL, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 1);
+    if (rows.n == 1) {
+        CHECK_STR(rows.g[0].status, "live");
+        CHECK_STR(rows.g[0].config, "{}");
+        CHECK(rows.g[0].result == NULL);
+        CHECK_EQ_INT(rows.g[0].nmoves, 5);
+        CHECK_STR(rows.g[0].game, "chu");
+        CHECK_EQ_INT(rows.g[0].created, 2000);
+    }
+    rows_free(&rows);
+    /* A game callback that stops: no moves are read. */
+    /* update_game: status, config and result replaced, updated set, nmoves kept. */
+    int64_t t0 = gv_store_now_ms();
+    CHECK_EQ_INT(s->ops->update_game(s, &fin, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(s->ops->load_game(s, "g2", collect_games, NULL, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    if (rows.n == 1) {
+        CHECK_STR(rows.g[0].status, "finished");
+        CHECK_STR(rows.g[0].config, "{\"changed\":1}");
+        CHECK_STR(rows.g[0].result ? rows.g[0].result : "(null)", "{\"status\":\"draw\"}");
+        CHECK_EQ_INT(rows.g[0].nmoves, 5);
+        CHECK(rows.g[0].updated >= t0);
+        CHECK_EQ_INT(rows.g[0].created, 2000);
+    }
+    rows_free(&rows);
+    gv_stored_game ghost = {.id = "ghost", .game = "chu", .status = "live", .config = "{}"};
+    CHECK_EQ_INT(s->ops->update_game(s, &ghost, err, sizeof err), GV_STORE_NOT_FOUND);
+    CHECK_EQ_INT(s->ops->load_game(s, "ghost", collect_games, collect_moves, &rows, err,
+                                   sizeof err), GV_STORE_NOT_FOUND);
+    CHECK_EQ_INT(rows.n, 0);
+    /* A move for a game that does not exist is not stored. */
+    gv_stored_move orphan = {.n = 1, .move = "x"};
+    CHECK(s->ops->append_move(s, "ghost", &orphan, NULL, err, sizeof err) != GV_STORE_OK);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM moves WHERE game_id = 'ghost'"), 0);
+    /* g2 is now finished (updated now): listing by status, newest first. */
+    CHECK_EQ_INT(s->ops->list_games(s, "live", 0, 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 2);
+    if (rows.n == 2) {
+        CHECK_STR(rows.g[0].id, "g6");
+        CHECK_STR(rows.g[1].id, "g4");
+    }
+    rows_free(&rows);
+    CHECK_EQ_INT(s->ops->list_games(s, "finished", 0, 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 2);
+    if (rows.n == 2) {
+        CHECK_STR(rows.g[0].id, "g2");   /* updated just now */
+        CHECK_STR(rows.g[1].id, "g3");
+    }
+    rows_free(&rows);
+    /* NULL: everything not finished: g6 g5 g4 g1. */
+    CHECK_EQ_INT(s->ops->list_games(s, NULL, 0, 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 4);
+    if (rows.n == 4) {
+        CHECK_STR(rows.g[0].id, "g6");
+        CHECK_STR(rows.g[1].id, "g5");
+        CHECK_STR(rows.g[2].id, "g4");
+        CHECK_STR(rows.g[3].id, "g1");
+    }
+    rows_free(&rows);
+    CHECK_EQ_INT(s->ops->list_games(s, NULL, 2, 1, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 2);
+    if (rows.n == 2) {
+        CHECK_STR(rows.g[0].id, "g5");
+        CHECK_STR(rows.g[1].id, "g4");
+    }
+    rows_free(&rows);
+    CHECK_EQ_INT(s->ops->list_games(s, "open", 1, 1, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 1);
+    if (rows.n == 1)
+        CHECK_STR(rows.g[0].id, "g1");
+    rows_free(&rows);
+    CHECK_EQ_INT(s->ops->list_games(s, "open", 5, 10, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 0);
+    CHECK_EQ_INT(s->ops->list_games(s, "nonsense", 0, 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 0);
+    int k = 0;
+    CHECK_EQ_INT(s->ops->list_games(s, NULL, 0, 0, stop_after_two, &k, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(k, 2);
+    /* Ties in time: by id. */
+    for (int i = 0; i < 3; i++) {
+        gv_stored_game g = {.game = "exac", .status = "open", .config = "{}", .created = 99999999};
+        snprintf(g.id, sizeof g.id, "t%c", "cab"[i]);
+        CHECK_EQ_INT(s->ops->create_game(s, &g, err, sizeof err), GV_STORE_OK);
+    }
+    CHECK_EQ_INT(s->ops->list_games(s, "open", 3, 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    if (rows.n == 3) {
+        CHECK_STR(rows.g[0].id, "ta");
+        CHECK_STR(rows.g[1].id, "tb");
+        CHECK_STR(rows.g[2].id, "tc");
+    }
+    rows_free(&rows);
+    s->ops->close(s);
+    /* Everything survives a reopen. */
+    s = gv_store_open(path, err, sizeof err);
+    CHECK(s != NULL);
+    if (s) {
+        memset(&ml, 0, sizeof ml);
+        CHECK_EQ_INT(s->ops->load_game(s, "g2", NULL, collect_moves, &ml, err, sizeof err),
+                     GV_STORE_OK);
+        CHECK_EQ_INT(ml.n, 5);
+        CHECK_STR(ml.move[4], "m5");
+        gv_stored_move m6 = {.n = 6, .move = "m6", .at = 7};
+        CHECK_EQ_INT(s->ops->append_move(s, "g2", &m6, NULL, err, sizeof err), GV_STORE_OK);
+        CHECK_EQ_INT(sql_int(path, "SELECT nmoves FROM games WHERE id = 'g2'"), 6);
+        s->ops->close(s);
+    }
+    remove_db(path);
+}
+
+/* ---- the API: helpers ------------------------------------------------------------- */
+
+typedef struct env {
+    char path[128];
+    gv_store *s;
+    gv_hub *h;
+} env;
+
+static int env_open(env *e)
+{
+    char err[GV_ERRLEN];
+    e->h = NULL;
+    e->s = gv_store_open(e->path, err, sizeof err);
+    CHECK(e->s != NULL);
+    if (!e->s) {
+        fprintf(stderr, "  store: %s\n", err);
+        return -1;
+    }
+    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20};
+    e->h = gv_hub_new(&cfg, err, sizeof err);
+    CHECK(e->h != NULL);
+    if (!e->h) {
+        fprintf(stderr, "  hub: %s\n", err);
+        e->s->ops->close(e->s);
+        e->s = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static int env_new(env *e)
+{
+    memset(e, 0, sizeof *e);
+    temp_db(e->path, sizeof e->path);
+    return env_open(e);
+}
+
+static void env_shut(env *e)
+{
+    gv_hub_free(e->h);
+    e->h = NULL;
+    if (e->s)
+        e->s->ops->close(e->s);
+    e->s = NULL;
+}
+
+static int env_restart(env *e)
+{
+    env_shut(e);
+    return env_open(e);
+}
+
+static void env_end(env *e)
+{
+    env_shut(e);
+    remove_db(e->path);
+}
+
+/* What every reply must be. Returns 1 when it is. */
+static int reply_sane(const gv_reply *rep)
+{
+    int ok = 1;
+    if (rep->status < 200 || rep->status > 599 || !rep->body || !rep->content_type)
+        ok = 0;
+    else if (rep->len != strlen(rep->body))
+        ok = 0;
+    else if (!strcmp(rep->content_type, "application/json")) {
+        json_t *j = json_loadb(rep->body, rep->len, 0, NULL);
+        if (!j)
+            ok = 0;
+        else if (rep->status >= 400 &&
+                 (!json_is_object(j) || !json_is_string(json_object_get(j, "error")) ||
+                  !json_string_length(json_object_get(j, "error")) ||
+                  !json_is_string(json_object_get(j, "code"))))
+            ok = 0;
+        json_decref(j);
+    } else if (rep->status >= 400) {
+        ok = 0;   /* a refusal is always JSON */
+    } else if (!rep->filename[0]) {
+        ok = 0;   /* the only text reply is a record download */
+    }
+    return ok;
+}
+
+/* One request; returns the status and the parsed body (or NULL) in *out. */
+static int call_len(gv_hub *h, const char *method, const char *path, const char *query,
+                    const char *body, size_t len, json_t **out)
+{
+    gv_reply rep;
+    gv_api_handle(h, method, path, query, body, len, &rep);
+    int sane = reply_sane(&rep);
+    CHECK(sane);
+    if (!sane)
+        fprintf(stderr, "  %s %s?%s -> %d %.300s\n", method, path, query ? query : "",
+                rep.status, rep.body ? rep.body : "(null)");
+    if (out)
+        *out = rep.body ? json_loadb(rep.body, rep.len, 0, NULL) : NULL;
+    free(rep.body);
+    return rep.status;
+}
+
+static int call(gv_hub *h, const char *method, const char *path, const char *query,
+                const char *body, json_t **out)
+{
+    return call_len(h, method, path, query, body, body ? strlen(body) : 0, out);
+}
+
+/* POSTs the JSON value j (stolen) to path. */
+static int post_json(gv_hub *h, const char *path, json_t *j, json_t **out)
+{
+    char *b = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    int st = call(h, "POST", path, NULL, b, out);
+    free(b);
+    return st;
+}
+
+static int action(gv_hub *h, const char *id, const char *act, json_t *j, json_t **out)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/api/games/%s/%s", id, act);
+    return post_json(h, path, j, out);
+}
+
+/* A field by a dotted path: "seats.1.type", "moves.-1.move" (negative: from the end). */
+static json_t *jp(json_t *o, const char *path)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *seg = strtok(buf, "."); seg && o; seg = strtok(NULL, ".")) {
+        if (json_is_array(o)) {
+            long i = strtol(seg, NULL, 10);
+            if (i < 0)
+                i += (long)json_array_size(o);
+            o = i < 0 ? NULL : json_array_get(o, (size_t)i);
+        } else {
+            o = json_object_get(o, seg);
+        }
+    }
+    return o;
+}
+
+static long long jint(json_t *o, const char *path)
+{
+    json_t *v = jp(o, path);
+    return json_is_integer(v) ? json_integer_value(v) : -999999;
+}
+
+static const char *jstr(json_t *o, const char *path)
+{
+    json_t *v = jp(o, path);
+    return json_is_string(v) ? json_string_value(v) : "(missing)";
+}
+
+static char *dump_sorted(json_t *j)
+{
+    return j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : strdup("(null)");
+}
+
+static json_t *get_view(gv_hub *h, const char *id, const char *token)
+{
+    char path[128], q[128];
+    snprintf(path, sizeof path, "/api/games/%s", id);
+    snprintf(q, sizeof q, "token=%s", token ? token : "");
+    json_t *v = NULL;
+    int st = call(h, "GET", path, token ? q : NULL, NULL, &v);
+    CHECK_EQ_INT(st, 200);
+    return v;
+}
+
+/* The public view as text (sorted keys): what a refused request must leave alone. The
+ * running clock is left out (the moves keep every clock as it was after them). */
+static char *snap(gv_hub *h, const char *id)
+{
+    json_t *v = get_view(h, id, NULL);
+    size_t i;
+    json_t *seat;
+    if (json_is_array(json_object_get(v, "clocks")))
+        json_object_set_new(v, "clocks", json_string("running"));
+    json_array_foreach(json_object_get(v, "seats"), i, seat)
+        if (json_object_get(seat, "clock_ms"))
+            json_object_set_new(seat, "clock_ms", json_string("running"));
+    char *t = dump_sorted(v);
+    json_decref(v);
+    return t;
+}
+
+#define CHECK_SAME_SNAP(h, id, before)                                               \
+    do {                                                                             \
+        char *_now = snap(h, id);                                                    \
+        CHECK_STR(_now, before);                                                     \
+        free(_now);                                                                  \
+    } while (0)
+
+static json_t *create(gv_hub *h, json_t *req, int expect)
+{
+    json_t *out = NULL;
+    int st = post_json(h, "/api/games", req, &out);
+    CHECK_EQ_INT(st, expect);
+    if (st != expect) {
+        char *t = dump_sorted(out);
+        fprintf(stderr, "  create -> %d %.400s\n", st, t);
+        free(t);
+    }
+    return out;
+}
+
+/* The token of seat from a create reply ("" when it has none). */
+static const char *token_of(json_t *created, int seat)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(created, "tokens"), i, t)
+        if (json_integer_value(json_object_get(t, "seat")) == seat)
+            return json_string_value(json_object_get(t, "token"));
+    return "";
+}
+
+static int play(gv_hub *h, const char *id, const char *token, const char *move, int n,
+                json_t **out)
+{
+    json_t *j = json_pack("{ssss}", "token", token, "move", move);
+    if (n)
+        json_object_set_new(j, "n", json_integer(n));
+    return action(h, id, "move", j, out);
+}
+
+static const char *err_code(json_t *o)
+{
+    return jstr(o, "code");
+}
+
+/* A state of the view's game, replayed from its options, start and moves. */
+static void *replay_view(json_t *v, const gv_game **gout)
+{
+    const gv_game *g = gv_game_find(jstr(v, "game"));
+    CHECK(g != NULL);
+    if (!g)
+        return NULL;
+    char opts[1024] = "", err[GV_ERRLEN];
+    size_t k = 0;
+    const char *key;
+    json_t *val;
+    json_object_foreach(json_object_get(v, "options"), key, val)
+        k += (size_t)snprintf(opts + k, sizeof opts - k, "%s%s=%s", k ? "," : "", key,
+                              json_string_value(val));
+    void *st = calloc(1, g->state_size);
+    if (g->init(st, opts, err, sizeof err) < 0) {
+        fprintf(stderr, "  init(%s): %s\n", opts, err);
+        CHECK(!"the view's options init the game");
+        free(st);
+        return NULL;
+    }
+    const char *start = jstr(v, "start");
+    if (*start && g->set_position(st, start, err, sizeof err) < 0) {
+        CHECK(!"the view's start position is read");
+        free(st);
+        return NULL;
+    }
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(v, "moves"), i, m) {
+        gv_move mv;
+        CHECK_EQ_INT(jint(m, "n"), (long long)i + 1);
+        if (g->parse_move(st, jstr(m, "move"), &mv, err, sizeof err) < 0) {
+            fprintf(stderr, "  move %d '%s': %s\n", (int)i + 1, jstr(m, "move"), err);
+            CHECK(!"every move of the view replays");
+            free(st);
+            return NULL;
+        }
+        CHECK_EQ_INT(gv_move_player(g, st, mv), jint(m, "seat"));
+        g->make(st, mv);
+    }
+    *gout = g;
+    return st;
+}
+
+/* The view (of seat, -1: public) agrees with a replay of its own moves: the position, the
+ * side to move, and exactly the legal moves that seat makes. */
+static void check_view(json_t *v, int seat)
+{
+    const gv_game *g;
+    void *st = replay_view(v, &g);
+    if (!st)
+        return;
+    char *buf = malloc(GV_MAX_TEXT);
+    CHECK(g->get_position(st, buf, GV_MAX_TEXT) >= 0);
+    CHECK_STR(jstr(v, "position"), buf);
+    CHECK_EQ_INT(jint(v, "n"), (long long)json_array_size(json_object_get(v, "moves")));
+    int live = !strcmp(jstr(v, "status"), "live");
+    if (live)
+        CHECK_EQ_INT(jint(v, "to_move"), g->to_move(st));
+    else
+        CHECK(json_is_null(json_object_get(v, "to_move")));
+    json_t *you = json_object_get(v, "you");
+    if (seat < 0) {
+        CHECK(you == NULL);
+    } else {
+        CHECK_EQ_INT(jint(v, "you.seat"), seat);
+        json_t *lm = json_object_get(you, "legal_moves");
+        CHECK(json_is_array(lm));
+        gv_move *mv = malloc(GV_MAX_MOVES * sizeof *mv);
+        int n = g->legal_moves(st, mv), k = 0;
+        for (int i = 0; live && i < n; i++) {
+            if (gv_move_player(g, st, mv[i]) != seat)
+                continue;
+            char text[GV_HUB_MOVE];
+            g->write_move(st, mv[i], text, sizeof text);
+            const char *got = json_string_value(json_array_get(lm, (size_t)k));
+            if (!got || strcmp(got, text)) {
+                fprintf(stderr, "  legal move %d of seat %d: '%s', expected '%s'\n", k, seat,
+                        got ? got : "(none)", text);
+                CHECK(!"legal moves as the rules give them");
+                break;
+            }
+            k++;
+        }
+        CHECK_EQ_INT(json_array_size(lm), k);
+        free(mv);
+    }
+    free(buf);
+    free(st);
+}
+
+/* The current view, with the seat of token. */
+static json_t *seat_view(gv_hub *h, const char *id, const char *token, int seat)
+{
+    json_t *v = get_view(h, id, token);
+    check_view(v, seat);
+    return v;
+}
+
+static int is_grav_resign(const char *m)
+{
+    return strstr(m, "resign") != NULL;
+}
+
+/* A legal move of seat in the view, picked by k (Grav: no resignation, passes only when
+ * nothing else). NULL when there is none. */
+static const char *pick_move(json_t *v, unsigned k)
+{
+    json_t *lm = jp(v, "you.legal_moves");
+    size_t n = json_array_size(lm);
+    for (size_t t = 0; t < n; t++) {
+        const char *m = json_string_value(json_array_get(lm, (k + t * 7) % n));
+        if (!is_grav_resign(m) && !strstr(m, "pass"))
+            return m;
+    }
+    for (size_t t = 0; t < n; t++) {
+        const char *m = json_string_value(json_array_get(lm, t));
+        if (!is_grav_resign(m))
+            return m;
+    }
+    return NULL;
+}
+
+/* Plays k moves for the humans of a live game, checking the refusals at every step. */
+static void play_some(gv_hub *h, const char *id, const char *tok[2], int k, int refusals)
+{
+    for (int step = 0; step < k; step++) {
+        json_t *pub = get_view(h, id, NULL);
+        if (strcmp(jstr(pub, "status"), "live")) {
+            json_decref(pub);
+            return;
+        }
+        int seat = (int)jint(pub, "to_move"), n = (int)jint(pub, "n");
+        json_decref(pub);
+        CHECK(seat == 0 || seat == 1);
+        if (seat != 0 && seat != 1)
+            return;
+        json_t *v = seat_view(h, id, tok[seat], seat);
+        const char *mv = pick_move(v, (unsigned)step * 13u + 5u);
+        CHECK(mv != NULL);
+        if (!mv) {
+            json_decref(v);
+            return;
+        }
+        char move[GV_HUB_MOVE];
+        snprintf(move, sizeof move, "%s", mv);
+        json_decref(v);
+        if (refusals) {
+            char *before = snap(h, id);
+            json_t *o = NULL;
+            /* A token that holds no seat, none, or not a string. */
+            CHECK_EQ_INT(play(h, id, "0123456789abcdef0123456789abcdef", move, n + 1, &o), 403);
+            CHECK_STR(err_code(o), "bad_token");
+            json_decref(o);
+            CHECK_EQ_INT(action(h, id, "move", json_pack("{ss}", "move", move), &o), 403);
+            CHECK_STR(err_code(o), "no_token");
+            json_decref(o);
+            CHECK_EQ_INT(action(h, id, "move", json_pack("{sisss}", "token", 5, "move", move),
+                                &o), 400);
+            json_decref(o);
+            /* The other seat plays the mover's move. */
+            int st = play(h, id, tok[1 - seat], move, n + 1, &o);
+            CHECK(st == 409 || st == 422);
+            json_decref(o);
+            /* Not a move, or not a legal one. */
+            CHECK_EQ_INT(play(h, id, tok[seat], "xyzzy", n + 1, &o), 422);
+            CHECK_STR(err_code(o), "refused");
+            json_decref(o);
+            CHECK_EQ_INT(play(h, id, tok[seat], "", n + 1, &o), 422);
+            json_decref(o);
+            /* Out of date: a number already played, or one ahead. */
+            if (n > 0) {
+                CHECK_EQ_INT(play(h, id, tok[seat], move, n, &o), 409);
+                CHECK_STR(err_code(o), "out_of_date");
+                json_decref(o);
+            }
+            CHECK_EQ_INT(play(h, id, tok[seat], move, n + 2, &o), 409);
+            json_decref(o);
+            /* Numbers beyond int do not wrap around to the right one. */
+            CHECK_EQ_INT(action(h, id, "move",
+                                json_pack("{sssssI}", "token", tok[seat], "move", move, "n",
+                                          (json_int_t)(n + 1) + 4294967296LL), &o), 409);
+            json_decref(o);
+            CHECK_EQ_INT(action(h, id, "move",
+                                json_pack("{sssssf}", "token", tok[seat], "move", move, "n",
+                                          (double)(n + 1)), &o), 400);
+            json_decref(o);
+            /* Wrong types. */
+            CHECK_EQ_INT(action(h, id, "move",
+                                json_pack("{sssiss}", "token", tok[seat], "move", 7, "x", "y"),
+                                &o), 400);
+            json_decref(o);
+            CHECK_EQ_INT(action(h, id, "move",
+                                json_pack("{sssss}", "token", tok[seat], "move", move, "n", "1"),
+                                &o), 400);
+            json_decref(o);
+            CHECK_SAME_SNAP(h, id, before);
+            free(before);
+        }
+        json_t *o = NULL;
+        CHECK_EQ_INT(play(h, id, tok[seat], move, refusals ? n + 1 : 0, &o), 200);
+        CHECK_EQ_INT(jint(o, "n"), n + 1);
+        CHECK_STR(jstr(o, "moves.-1.move"), move);
+        CHECK_EQ_INT(jint(o, "moves.-1.seat"), seat);
+        CHECK_EQ_INT(jint(o, "you.seat"), seat);
+        json_decref(o);
+    }
+}
+
+/* The record download reads back as the same game. */
+static void check_record(gv_hub *h, const char *id, const char *format, const char *result)
+{
+    char path[128], q[64];
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    snprintf(q, sizeof q, "format=%s", format ? format : "");
+    gv_reply rep;
+    gv_api_handle(h, "GET", path, format ? q : NULL, NULL, 0, &rep);
+    CHECK(reply_sane(&rep));
+    CHECK_EQ_INT(rep.status, 200);
+    json_t *v = get_view(h, id, NULL);
+    const char *game = jstr(v, "game");
+    char want[128];
+    CHECK(rep.filename[0] != 0);
+    snprintf(want, sizeof want, "gravulien-%s-%s.", game, id);
+    CHECK(!strncmp(rep.filename, want, strlen(want)));
+    if (format)
+        CHECK_STR(rep.filename + strlen(want), format);
+    gv_record rec;
+    char err[GV_ERRLEN];
+    gv_record_init(&rec);
+    int rc = rep.body ? gv_record_read(rep.body, game, &rec, err, sizeof err) : -1;
+    CHECK_EQ_INT(rc, 0);
+    if (rc < 0) {
+        fprintf(stderr, "  record: %s\n%.600s\n", err, rep.body ? rep.body : "");
+    } else {
+        CHECK_EQ_INT(rec.nmoves, jint(v, "n"));
+        const gv_game *g = rec.game;
+        void *st = calloc(1, g->state_size);
+        CHECK_EQ_INT(g->init(st, rec.options[0] ? rec.options : NULL, err, sizeof err), 0);
+        if (rec.start[0])
+            CHECK_EQ_INT(g->set_position(st, rec.start, err, sizeof err), 0);
+        CHECK_STR(rec.start, jstr(v, "start"));
+        for (int i = 0; i < rec.nmoves; i++) {
+            char text[GV_HUB_MOVE];
+            char np[32];
+            g->write_move(st, rec.moves[i], text, sizeof text);
+            snprintf(np, sizeof np, "moves.%d.move", i);
+            CHECK_STR(text, jstr(v, np));
+            g->make(st, rec.moves[i]);
+        }
+        char *pos = malloc(GV_MAX_TEXT);
+        g->get_position(st, pos, GV_MAX_TEXT);
+        CHECK_STR(pos, jstr(v, "position"));
+        free(pos);
+        free(st);
+        if (result)
+            CHECK_STR(rec.meta.result, result);
+    }
+    gv_record_free(&rec);
+    free(rep.body);
+    json_decref(v);
+}
+
+/* ---- the API: meta, health, routes ------------------------------------------------ */
+
+static void test_api_meta_health_and_routes(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    gv_hub *h = e.h;
+    json_t *o = NULL;
+    CHECK_EQ_INT(call(h, "GET", "/api/meta", NULL, NULL, &o), 200);
+    CHECK(strlen(jstr(o, "version")) > 0);
+    CHECK_EQ_INT(json_array_size(json_object_get(o, "games")), gv_game_count());
+    for (int i = 0; i < gv_game_count(); i++) {
+        const gv_game *g = gv_game_at(i);
+        char p[64];
+        snprintf(p, sizeof p, "games.%d.name", i);
+        CHECK_STR(jstr(o, p), g->name);
+        snprintf(p, sizeof p, "games.%d.title", i);
+        CHECK_STR(jstr(o, p), g->title);
+        snprintf(p, sizeof p, "games.%d.max_players", i);
+        CHECK_EQ_INT(jint(o, p), g->max_players);
+        snprintf(p, sizeof p, "games.%d.agreed_draws", i);
+        CHECK(json_is_boolean(jp(o, p)) && json_is_true(jp(o, p)) == !!g->agreed_draws);
+        int k = 0;
+        for (const gv_option_def *d = g->options; d && d->name; d++, k++) {
+            snprintf(p, sizeof p, "games.%d.options.%d.name", i, k);
+            CHECK_STR(jstr(o, p), d->name);
+            snprintf(p, sizeof p, "games.%d.options.%d.default", i, k);
+            CHECK_STR(jstr(o, p), d->def);
+        }
+        snprintf(p, sizeof p, "games.%d.options", i);
+        CHECK_EQ_INT(json_array_size(jp(o, p)), k);
+        snprintf(p, sizeof p, "games.%d.record_formats", i);
+        char fm[64] = "";
+        size_t x;
+        json_t *f;
+        json_array_foreach(jp(o, p), x, f) {
+            strcat(fm, json_string_value(f));
+            strcat(fm, " ");
+        }
+        CHECK_STR(fm, !strcmp(g->name, "chu") ? "kif usi " : !strcmp(g->name, "exac") ? "pgn "
+                                                                                      : "json ");
+    }
+    CHECK(json_is_false(jp(o, "games.2.agreed_draws")));
+    json_decref(o);
+    CHECK_EQ_INT(call(h, "GET", "/api/health", NULL, NULL, &o), 200);
+    CHECK(json_is_true(json_object_get(o, "ok")));
+    CHECK_EQ_INT(jint(o, "games_in_memory"), 0);
+    json_decref(o);
+    json_decref(create(h, json_pack("{ss}", "game", "exac"), 201));
+    CHECK_EQ_INT(call(h, "GET", "/api/health", NULL, NULL, &o), 200);
+    CHECK_EQ_INT(jint(o, "games_in_memory"), 1);
+    CHECK_EQ_INT(gv_hub_rooms(h), 1);
+    json_decref(o);
+    /* Methods and paths that are not there. */
+    static const struct {
+        const char *method, *path;
+        int status;
+        const char *code;
+    } bad[] = {
+        {"POST", "/api/meta", 405, "bad_method"},
+        {"POST", "/api/health", 405, "bad_method"},
+        {"PUT", "/api/games", 405, "bad_method"},
+        {"DELETE", "/api/games", 405, "bad_method"},
+        {"get", "/api/meta", 405, "bad_method"},
+        {"", "/api/meta", 405, "bad_method"},
+        {"GET", "/api/nothing", 404, "not_found"},
+        {"GET", "/api", 404, "not_found"},
+        {"GET", "/", 404, "not_found"},
+        {"GET", "", 404, "not_found"},
+        {"GET", "/api/meta/", 404, "not_found"},
+        {"GET", "/api/games/", 404, "not_found"},
+        {"GET", "/api/games/abc/def/ghi", 404, "not_found"},
+        {"GET", "/api/games/zzzzzzzzzz", 404, "unknown_game"},
+        {"GET", "/api/games/ZZ", 404, "unknown_game"},
+        {"GET", "/api/games/../meta", 404, "unknown_game"},
+        {"GET", "/api/games/0123456789abcdef", 404, "not_found"},
+        {"POST", "/api/games/zzzzzzzzzz/move", 404, "unknown_game"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_EQ_INT(call(h, bad[i].method, bad[i].path, NULL, "{}", &o), bad[i].status);
+        CHECK_STR(err_code(o), bad[i].code);
+        json_decref(o);
+    }
+    /* Bodies that are not a JSON object. */
+    static const char *const bodies[] = {"", "[]", "\"chu\"", "1", "null", "{", "{\"game\":",
+                                         "{\"game\":\"chu\",\"game\":\"exac\"}", "{} x"};
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
+        CHECK_EQ_INT(call(h, "POST", "/api/games", NULL, bodies[i], &o), 400);
+        CHECK_STR(err_code(o), "bad_json");
+        json_decref(o);
+    }
+    CHECK_EQ_INT(call(h, "POST", "/api/games", NULL, NULL, &o), 400);
+    json_decref(o);
+    char *big = malloc(70000);
+    memset(big, ' ', 69999);
+    big[0] = '{';
+    big[69998] = '}';
+    big[69999] = 0;
+    CHECK_EQ_INT(call(h, "POST", "/api/games", NULL, big, &o), 413);
+    CHECK_STR(err_code(o), "too_large");
+    json_decref(o);
+    free(big);
+    CHECK_EQ_INT(gv_hub_rooms(h), 1);
+    env_end(&e);
+}
+
+/* ---- the API: one game through its life ------------------------------------------- */
+
+static void api_flow(const char *game)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    gv_hub *h = e.h;
+    const gv_game *g = gv_game_find(game);
+    int grav = !strcmp(game, "grav");
+    json_t *o = NULL;
+
+    /* Defaults: the creator against an AI of level 5, no clock, live at once. */
+    json_t *c = create(h, json_pack("{ss}", "game", game), 201);
+    const char *id = jstr(c, "id");
+    CHECK_EQ_INT(strlen(id), 10);
+    CHECK_STR(jstr(c, "game"), game);
+    CHECK_STR(jstr(c, "title"), g->title);
+    CHECK_STR(jstr(c, "status"), "live");
+    CHECK_EQ_INT(jint(c, "n"), 0);
+    CHECK_EQ_INT(jint(c, "to_move"), 0);
+    CHECK_STR(jstr(c, "start"), "");
+    CHECK(json_is_null(json_object_get(c, "clock")));
+    CHECK(json_is_null(json_object_get(c, "clocks")));
+    CHECK(json_is_null(json_object_get(c, "result")));
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "draw_offers")), 0);
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "seats")), 2);
+    CHECK_STR(jstr(c, "seats.0.type"), "human");
+    CHECK(json_is_true(jp(c, "seats.0.joined")));
+    CHECK_STR(jstr(c, "seats.1.type"), "ai");
+    CHECK_EQ_INT(jint(c, "seats.1.level"), 5);
+    CHECK(json_is_true(jp(c, "seats.1.joined")));
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "tokens")), 1);
+    CHECK_EQ_INT(jint(c, "tokens.0.seat"), 0);
+    CHECK(json_is_true(jp(c, "tokens.0.you")));
+    CHECK_EQ_INT(strlen(token_of(c, 0)), 32);
+    CHECK_EQ_INT(strspn(token_of(c, 0), "0123456789abcdef"), 32);
+    CHECK(strstr(jstr(c, "tokens.0.link"), token_of(c, 0)) != NULL);
+    CHECK(json_is_boolean(json_object_get(c, "agreed_draws")) &&
+          json_is_true(json_object_get(c, "agreed_draws")) == !!g->agreed_draws);
+    for (const gv_option_def *d = g->options; d && d->name; d++) {
+        char p[64];
+        snprintf(p, sizeof p, "options.%s", d->name);
+        if (grav && !strcmp(d->name, "seed"))
+            CHECK(strlen(jstr(c, p)) > 0);   /* drawn when not given */
+        else
+            CHECK_STR(jstr(c, p), d->def);
+    }
+    if (grav) {
+        CHECK_EQ_INT(jint(c, "grav.size"), 13);
+        CHECK_EQ_INT(jint(c, "grav.players"), 2);
+        CHECK_STR(jstr(c, "grav.seed"), jstr(c, "options.seed"));
+        CHECK_STR(jstr(c, "grav.phase"), "turn");
+        CHECK(json_is_true(jp(c, "grav.hints")));
+        CHECK_EQ_INT(json_array_size(jp(c, "grav.board")), 169);
+    } else {
+        CHECK(json_object_get(c, "grav") == NULL);
+    }
+    char aid[16];
+    snprintf(aid, sizeof aid, "%s", id);
+    char atok[40];
+    snprintf(atok, sizeof atok, "%s", token_of(c, 0));
+    /* The public view has no "you" and no token; the seat's view has its legal moves. */
+    json_t *pub = get_view(h, aid, NULL);
+    check_view(pub, -1);
+    char *t = dump_sorted(pub);
+    CHECK(strstr(t, atok) == NULL);
+    CHECK(strstr(t, "token") == NULL);
+    free(t);
+    json_decref(pub);
+    json_t *mine = seat_view(h, aid, atok, 0);
+    t = dump_sorted(mine);
+    CHECK(strstr(t, atok) == NULL);
+    free(t);
+    CHECK(json_array_size(jp(mine, "you.legal_moves")) > 0);
+    if (grav)
+        CHECK(json_is_true(jp(mine, "you.can_hint")));
+    else
+        CHECK(jp(mine, "you.can_hint") == NULL);
+    json_decref(mine);
+    CHECK_EQ_INT(call(h, "GET", "/api/games/x", NULL, NULL, &o), 404);
+    json_decref(o);
+    char path[128];
+    snprintf(path, sizeof path, "/api/games/%s", aid);
+    CHECK_EQ_INT(call(h, "GET", path, "token=0123456789abcdef0123456789abcdef", NULL, &o), 403);
+    CHECK_STR(err_code(o), "bad_token");
+    json_decref(o);
+    CHECK_EQ_INT(call(h, "GET", path, "token=", NULL, &o), 200);   /* empty: public */
+    CHECK(json_object_get(o, "you") == NULL);
+    json_decref(o);
+    char q[128];
+    snprintf(q, sizeof q, "x=1&token=%s&y=2", atok);
+    CHECK_EQ_INT(call(h, "GET", path, q, NULL, &o), 200);
+    CHECK_EQ_INT(jint(o, "you.seat"), 0);
+    json_decref(o);
+    /* The AI answers a move once the hub has settled. */
+    const char *tk1[2] = {atok, ""};
+    play_some(h, aid, tk1, 1, 0);
+    CHECK_EQ_INT(gv_hub_settle(h, 10000), 0);
+    pub = get_view(h, aid, NULL);
+    check_view(pub, -1);
+    CHECK(jint(pub, "n") >= 2);
+    CHECK_EQ_INT(jint(pub, "moves.1.seat"), 1);
+    if (!strcmp(jstr(pub, "status"), "live"))
+        CHECK_EQ_INT(jint(pub, "to_move"), 0);
+    json_decref(pub);
+    check_view(o = get_view(h, aid, atok), 0);
+    json_decref(o);
+    /* The AI does not take draw offers. */
+    if (!grav) {
+        char *before = snap(h, aid);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", atok, "action", "offer"),
+                            &o), 422);
+        json_decref(o);
+        CHECK_SAME_SNAP(h, aid, before);
+        free(before);
+    }
+    json_decref(c);
+
+    /* An AI in the first seat moves first. */
+    c = create(h, json_pack("{ss s[{ss si}{ss sb}]}", "game", game, "seats", "type", "ai", "level",
+                            1, "type", "human", "you", 1), 201);
+    snprintf(aid, sizeof aid, "%s", jstr(c, "id"));
+    CHECK_STR(jstr(c, "status"), "live");
+    CHECK_EQ_INT(jint(c, "tokens.0.seat"), 1);
+    CHECK_EQ_INT(gv_hub_settle(h, 10000), 0);
+    pub = get_view(h, aid, NULL);
+    CHECK(jint(pub, "n") >= 1);
+    CHECK_EQ_INT(jint(pub, "moves.0.seat"), 0);
+    CHECK_EQ_INT(jint(pub, "to_move"), 1);
+    json_decref(pub);
+    json_decref(seat_view(h, aid, token_of(c, 1), 1));
+    json_decref(c);
+
+    /* Two humans: open until the second joins. */
+    c = create(h, json_pack("{ss s[{ss sb ss}{ss ss}]}", "game", game, "seats", "type", "human",
+                            "you", 1, "name", "Ann", "type", "human", "name", "Bob"), 201);
+    snprintf(aid, sizeof aid, "%s", jstr(c, "id"));
+    char tok0[40], tok1[40];
+    snprintf(tok0, sizeof tok0, "%s", token_of(c, 0));
+    snprintf(tok1, sizeof tok1, "%s", token_of(c, 1));
+    const char *tok[2] = {tok0, tok1};
+    CHECK(strcmp(tok0, tok1) != 0);
+    CHECK_EQ_INT(strlen(tok1), 32);
+    CHECK_STR(jstr(c, "status"), "open");
+    CHECK(json_is_null(json_object_get(c, "to_move")));
+    CHECK_STR(jstr(c, "seats.0.name"), "Ann");
+    CHECK_STR(jstr(c, "seats.1.name"), "Bob");
+    CHECK(json_is_false(jp(c, "seats.1.joined")));
+    CHECK(json_is_false(jp(c, "tokens.1.you")));
+    json_decref(c);
+    {
+        /* Nothing can be played before the game starts. */
+        char *before = snap(h, aid);
+        json_t *v = get_view(h, aid, tok0);
+        CHECK_EQ_INT(json_array_size(jp(v, "you.legal_moves")), 0);
+        json_decref(v);
+        gv_move mv[GV_MAX_MOVES];
+        void *st = calloc(1, g->state_size);
+        char err[GV_ERRLEN], text[GV_HUB_MOVE];
+        g->init(st, NULL, err, sizeof err);
+        if (grav)
+            snprintf(text, sizeof text, "1 place a1");
+        else
+            g->write_move(st, mv[(g->legal_moves(st, mv), 0)], text, sizeof text);
+        free(st);
+        CHECK_EQ_INT(play(h, aid, tok0, text, 1, &o), 422);
+        CHECK_STR(err_code(o), "refused");
+        json_decref(o);
+        CHECK_EQ_INT(play(h, aid, tok1, text, 1, &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok0, "action", "offer"),
+                            &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "hint", json_pack("{ssss}", "token", tok0, "point", "a1"),
+                            &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "join", json_pack("{sssi}", "token", tok1, "name", 3), &o),
+                     400);
+        json_decref(o);
+        char longname[60];
+        memset(longname, 'x', 48);
+        longname[48] = 0;
+        CHECK_EQ_INT(action(h, aid, "join", json_pack("{ssss}", "token", tok1, "name", longname),
+                            &o), 400);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "join", json_pack("{ss}", "token", "nope"), &o), 403);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "fly", json_pack("{ss}", "token", tok0), &o), 404);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "", json_pack("{ss}", "token", tok0), &o), 405);
+        json_decref(o);
+        CHECK_SAME_SNAP(h, aid, before);
+        free(before);
+    }
+    CHECK_EQ_INT(action(h, aid, "join", json_pack("{ssss}", "token", tok1, "name", "Bea"), &o), 200);
+    CHECK_STR(jstr(o, "status"), "live");
+    CHECK_STR(jstr(o, "seats.1.name"), "Bea");
+    CHECK(json_is_true(jp(o, "seats.1.joined")));
+    CHECK_EQ_INT(jint(o, "you.seat"), 1);
+    json_decref(o);
+    /* Joining again changes nothing. */
+    {
+        char *before = snap(h, aid);
+        CHECK_EQ_INT(action(h, aid, "join", json_pack("{ss}", "token", tok1), &o), 200);
+        json_decref(o);
+        CHECK_SAME_SNAP(h, aid, before);
+        free(before);
+    }
+    json_decref(seat_view(h, aid, tok0, 0));
+    json_decref(seat_view(h, aid, tok1, 1));
+    play_some(h, aid, tok, grav ? 10 : 6, 1);
+    json_decref(seat_view(h, aid, tok0, 0));
+    json_decref(seat_view(h, aid, tok1, 1));
+
+    /* Draws: offer, decline, offer, accept (Chu Shogi, Exaç); Grav has none. */
+    char *before = snap(h, aid);
+    if (grav) {
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok0, "action", "offer"),
+                            &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok1, "action", "accept"),
+                            &o), 422);
+        json_decref(o);
+        CHECK_SAME_SNAP(h, aid, before);
+    } else {
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok0, "action", "accept"),
+                            &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok0, "action", "maybe"),
+                            &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ss}", "token", tok0), &o), 400);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{sssi}", "token", tok0, "action", 1), &o),
+                     400);
+        json_decref(o);
+        CHECK_SAME_SNAP(h, aid, before);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok0, "action", "offer"),
+                            &o), 200);
+        CHECK_EQ_INT(json_array_size(json_object_get(o, "draw_offers")), 1);
+        CHECK_EQ_INT(jint(o, "draw_offers.0"), 0);
+        CHECK_STR(jstr(o, "status"), "live");
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok1, "action", "decline"),
+                            &o), 200);
+        CHECK_EQ_INT(json_array_size(json_object_get(o, "draw_offers")), 0);
+        json_decref(o);
+        /* A move clears an offer. */
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok1, "action", "offer"),
+                            &o), 200);
+        CHECK_EQ_INT(jint(o, "draw_offers.0"), 1);
+        json_decref(o);
+        play_some(h, aid, tok, 1, 0);
+        pub = get_view(h, aid, NULL);
+        CHECK_EQ_INT(json_array_size(json_object_get(pub, "draw_offers")), 0);
+        int n = (int)jint(pub, "n");
+        json_decref(pub);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok1, "action", "offer"),
+                            &o), 200);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok0, "action", "accept"),
+                            &o), 200);
+        CHECK_STR(jstr(o, "status"), "finished");
+        CHECK_STR(jstr(o, "result.status"), "draw");
+        CHECK(json_is_null(jp(o, "result.winner")));
+        CHECK_STR(jstr(o, "result.reason"), "agreement");
+        CHECK_EQ_INT(jint(o, "n"), n);
+        CHECK_EQ_INT(json_array_size(jp(o, "you.legal_moves")), 0);
+        json_decref(o);
+        /* Over: nothing more is taken. */
+        free(before);
+        before = snap(h, aid);
+        json_t *v = get_view(h, aid, tok0);
+        check_view(v, 0);
+        json_decref(v);
+        CHECK_EQ_INT(play(h, aid, tok0, "7g7f", n + 1, &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(play(h, aid, tok1, "7g7f", 0, &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "draw", json_pack("{ssss}", "token", tok0, "action", "offer"),
+                            &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, aid, "resign", json_pack("{ss}", "token", tok1), &o), 422);
+        json_decref(o);
+        CHECK_SAME_SNAP(h, aid, before);
+        check_record(h, aid, NULL, "1/2-1/2");
+    }
+    free(before);
+    check_record(h, aid, NULL, NULL);
+    if (!strcmp(game, "chu")) {
+        check_record(h, aid, "kif", NULL);
+        check_record(h, aid, "usi", NULL);
+    }
+    snprintf(path, sizeof path, "/api/games/%s/record", aid);
+    CHECK_EQ_INT(call(h, "GET", path, "format=bogus", NULL, &o), 400);
+    CHECK_STR(err_code(o), "bad_format");
+    json_decref(o);
+    CHECK_EQ_INT(call(h, "GET", path, grav ? "format=pgn" : "format=json", NULL, &o), 400);
+    json_decref(o);
+    CHECK_EQ_INT(call(h, "POST", path, NULL, "{}", &o), 403);   /* record is GET only */
+    json_decref(o);
+
+    /* A resignation: both seats joined at creation, the second resigns. */
+    c = create(h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", game, "seats", "type", "human",
+                            "you", 1, "type", "human", "you", 1), 201);
+    snprintf(aid, sizeof aid, "%s", jstr(c, "id"));
+    snprintf(tok0, sizeof tok0, "%s", token_of(c, 0));
+    snprintf(tok1, sizeof tok1, "%s", token_of(c, 1));
+    CHECK_STR(jstr(c, "status"), "live");
+    CHECK(json_is_true(jp(c, "tokens.1.you")));
+    json_decref(c);
+    play_some(h, aid, tok, 3, 0);
+    CHECK_EQ_INT(action(h, aid, "resign", json_pack("{ss}", "token", "bad"), &o), 403);
+    json_decref(o);
+    CHECK_EQ_INT(action(h, aid, "resign", json_pack("{ss}", "token", tok1), &o), 200);
+    CHECK_STR(jstr(o, "status"), "finished");
+    CHECK_STR(jstr(o, "result.status"), "win");
+    CHECK_EQ_INT(jint(o, "result.winner"), 0);
+    if (!grav)
+        CHECK_STR(jstr(o, "result.reason"), "resignation");
+    json_decref(o);
+    json_decref(seat_view(h, aid, tok0, 0));
+    check_record(h, aid, NULL, grav ? NULL : "1-0");
+    env_end(&e);
+}
+
+static void test_api_chu_flow(void)
+{
+    api_flow("chu");
+}
+
+static void test_api_exac_flow(void)
+{
+    api_flow("exac");
+}
+
+static void test_api_grav_flow(void)
+{
+    api_flow("grav");
+}
+
+/* ---- the API: creating games ------------------------------------------------------ */
+
+/* The position of game after k legal moves (the first legal move each time). */
+static void position_after(const gv_game *g, int k, char *out, size_t len)
+{
+    void *st = calloc(1, g->state_size);
+    gv_move *mv = malloc(GV_MAX_MOVES * sizeof *mv);
+    char err[GV_ERRLEN];
+    g->init(st, NULL, err, sizeof err);
+    for (int i = 0; i < k; i++) {
+        int n = g->legal_moves(st, mv);
+        if (n)
+            g->make(st, mv[(i * 5) % n]);
+    }
+    g->get_position(st, out, len);
+    free(mv);
+    free(st);
+}
+
+static void test_api_create_options(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    gv_hub *h = e.h;
+    json_t *c, *o = NULL;
+    /* Options as an object (strings, numbers, booleans) and as a string. */
+    c = create(h, json_pack("{ss s{ss sb}}", "game", "chu", "options", "repetition", "off",
+                            "bare_king", 0), 201);
+    CHECK_STR(jstr(c, "options.repetition"), "off");
+    CHECK_STR(jstr(c, "options.bare_king"), "off");
+    CHECK_STR(jstr(c, "options.promotion"), "standard");
+    json_decref(c);
+    c = create(h, json_pack("{ss ss}", "game", "chu", "options", "promotion=msm,repetition=off"),
+               201);
+    CHECK_STR(jstr(c, "options.repetition"), "off");
+    CHECK_STR(jstr(c, "options.promotion"), "msm");
+    CHECK_STR(jstr(c, "options.bare_king"), "on");
+    json_decref(c);
+    c = create(h, json_pack("{ss s{si}}", "game", "exac", "options", "quiet_limit", 50), 201);
+    CHECK_STR(jstr(c, "options.quiet_limit"), "50");
+    CHECK_STR(jstr(c, "options.repetition"), "on");
+    check_view(c, -1);
+    json_decref(c);
+    c = create(h, json_pack("{ss ss}", "game", "exac", "options", ""), 201);
+    CHECK_STR(jstr(c, "options.quiet_limit"), "100");
+    json_decref(c);
+    c = create(h, json_pack("{ss s{}}", "game", "exac", "options"), 201);
+    json_decref(c);
+    int rooms = gv_hub_rooms(h);
+    /* Refused: a value out of range, an unknown option, the wrong shapes. */
+    static const char *const bad[] = {
+        "{\"game\":\"chu\",\"options\":{\"repetition\":\"maybe\"}}",
+        "{\"game\":\"chu\",\"options\":{\"nope\":\"1\"}}",
+        "{\"game\":\"chu\",\"options\":\"repetition\"}",
+        "{\"game\":\"chu\",\"options\":\"repetition=off,repetition=on,=\"}",
+        "{\"game\":\"chu\",\"options\":[\"repetition=off\"]}",
+        "{\"game\":\"chu\",\"options\":7}",
+        "{\"game\":\"chu\",\"options\":{\"repetition\":null}}",
+        "{\"game\":\"chu\",\"options\":{\"repetition\":[\"off\"]}}",
+        "{\"game\":\"chu\",\"options\":{\"repetition\":1.5}}",
+        "{\"game\":\"chu\",\"options\":{\"repetition\":\"off,bare_king=off\"}}",
+        "{\"game\":\"chu\",\"options\":{\"repetition=off\":\"on\"}}",
+        "{\"game\":\"exac\",\"options\":{\"quiet_limit\":-1}}",
+        "{\"game\":\"exac\",\"options\":{\"quiet_limit\":100000000000000}}",
+        "{\"game\":\"exac\",\"options\":{\"quiet_limit\":\"1e3\"}}",
+        "{\"game\":\"nope\"}",
+        "{\"game\":7}",
+        "{\"game\":\"CHU\"}",
+        "{}",
+        "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\"}]}",
+        "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\"},{\"type\":\"ai\"},{\"type\":\"ai\"}]}",
+        "{\"game\":\"chu\",\"seats\":[]}",
+        "{\"game\":\"chu\",\"seats\":{}}",
+        "{\"game\":\"chu\",\"seats\":[1,2]}",
+        "{\"game\":\"chu\",\"seats\":[{\"type\":\"robot\"},{\"type\":\"ai\"}]}",
+        "{\"game\":\"chu\",\"seats\":[{},{\"type\":\"ai\"}]}",
+        "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\"},{\"type\":\"ai\",\"level\":11}]}",
+        "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\"},{\"type\":\"ai\",\"level\":0}]}",
+        "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\"},{\"type\":\"ai\",\"level\":\"5\"}]}",
+        "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\"},{\"type\":\"ai\",\"level\":5.0}]}",
+        "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\"},{\"type\":\"ai\",\"level\":4294967301}]}",
+        "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\",\"name\":5},{\"type\":\"ai\"}]}",
+        "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\",\"name\":"
+        "\"0123456789012345678901234567890123456789012345678\"},{\"type\":\"ai\"}]}",
+        "{\"game\":\"chu\",\"clock\":5}",
+        "{\"game\":\"chu\",\"clock\":{\"initial\":0.5}}",
+        "{\"game\":\"chu\",\"clock\":{\"initial\":\"60\"}}",
+        "{\"game\":\"chu\",\"clock\":{\"initial\":60,\"increment\":-1}}",
+        "{\"game\":\"chu\",\"clock\":{\"initial\":60,\"increment\":3601}}",
+        "{\"game\":\"chu\",\"clock\":{\"initial\":604801}}",
+        "{\"game\":\"chu\",\"clock\":{\"initial_ms\":60000.5}}",
+        "{\"game\":\"chu\",\"clock\":{\"initial\":1e300}}",
+        "{\"game\":\"chu\",\"clock\":{\"initial\":-1e300}}",
+        "{\"game\":\"chu\",\"clock\":{\"initial\":60,\"increment\":1e300}}",
+        "{\"game\":\"chu\",\"clock\":{\"initial_ms\":-9223372036854775808}}",
+        "{\"game\":\"chu\",\"clock\":{}}",
+        "{\"game\":\"chu\",\"start\":5}",
+        "{\"game\":\"chu\",\"start\":\"not a position\"}",
+        "{\"game\":\"exac\",\"start\":\"xx\"}",
+        "{\"game\":\"grav\",\"options\":{\"size\":8}}",
+        "{\"game\":\"grav\",\"options\":{\"size\":29}}",
+        "{\"game\":\"grav\",\"options\":{\"players\":3},\"seats\":[{\"type\":\"human\"},{\"type\":\"ai\"}]}",
+        "{\"game\":\"grav\",\"options\":{\"players\":7}}",
+        "{\"game\":\"grav\",\"options\":{\"players\":99999999999}}",
+        "{\"game\":\"grav\",\"options\":{\"a\":2}}",
+        "{\"game\":\"grav\",\"options\":{\"d\":5,\"e\":3}}",
+        "{\"game\":\"grav\",\"options\":{\"seed\":-1}}",
+        "{\"game\":\"grav\",\"options\":{\"seed\":\"x\"}}",
+        "{\"game\":\"grav\",\"options\":\"seed\"}",
+        "{\"game\":\"grav\",\"seats\":[{},{},{},{},{},{},{}]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int st = call(h, "POST", "/api/games", NULL, bad[i], &o);
+        CHECK(st == 400);
+        if (st != 400)
+            fprintf(stderr, "  %s -> %d %s\n", bad[i], st, jstr(o, "error"));
+        json_decref(o);
+    }
+    CHECK_EQ_INT(gv_hub_rooms(h), rooms);
+    /* Long options: refused, not cut. */
+    char longopt[700];
+    snprintf(longopt, sizeof longopt, "{\"game\":\"chu\",\"options\":\"%0600d\"}", 1);
+    CHECK_EQ_INT(call(h, "POST", "/api/games", NULL, longopt, &o), 400);
+    json_decref(o);
+    CHECK_EQ_INT(gv_hub_rooms(h), rooms);
+    /* Names, levels and a clock. */
+    c = create(h, json_pack("{ss s[{ss ss sb}{ss si ss}] s{si sf}}", "game", "chu", "seats", "type",
+                            "human", "name", "0123456789012345678901234567890123456789012345e",
+                            "you", 1, "type", "ai", "level", 10, "name", "Deep",
+                            "clock", "initial", 60, "increment", 1.5), 201);
+    CHECK_EQ_INT(strlen(jstr(c, "seats.0.name")), 47);
+    CHECK_EQ_INT(jint(c, "seats.1.level"), 10);
+    CHECK_STR(jstr(c, "seats.1.name"), "Deep");
+    CHECK_EQ_INT(jint(c, "clock.initial_ms"), 60000);
+    CHECK_EQ_INT(jint(c, "clock.increment_ms"), 1500);
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "clocks")), 2);
+    CHECK(jint(c, "seats.0.clock_ms") <= 60000 && jint(c, "seats.0.clock_ms") > 55000);
+    CHECK_EQ_INT(jint(c, "seats.1.clock_ms"), 60000);
+    json_decref(c);
+    c = create(h, json_pack("{ss s{sisi}}", "game", "exac", "clock", "initial_ms", 90000,
+                            "increment_ms", 0), 201);
+    CHECK_EQ_INT(jint(c, "clock.initial_ms"), 90000);
+    CHECK_EQ_INT(jint(c, "clock.increment_ms"), 0);
+    json_decref(c);
+    c = create(h, json_pack("{ss so}", "game", "exac", "clock", json_null()), 201);
+    CHECK(json_is_null(json_object_get(c, "clock")));
+    json_decref(c);
+
+    /* Chu Shogi from a position after a few moves: Gote to move. */
+    char start[GV_MAX_TEXT];
+    position_after(gv_game_find("chu"), 3, start, sizeof start);
+    c = create(h, json_pack("{ss ss s[{ss sb}{ss sb}]}", "game", "chu", "start", start, "seats",
+                            "type", "human", "you", 1, "type", "human", "you", 1), 201);
+    CHECK_STR(jstr(c, "start"), start);
+    CHECK_STR(jstr(c, "position"), start);
+    CHECK_EQ_INT(jint(c, "n"), 0);
+    CHECK_EQ_INT(jint(c, "to_move"), 1);
+    char id[16], t0[40], t1[40];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    snprintf(t0, sizeof t0, "%s", token_of(c, 0));
+    snprintf(t1, sizeof t1, "%s", token_of(c, 1));
+    json_decref(c);
+    json_t *v = seat_view(h, id, t1, 1);
+    CHECK(json_array_size(jp(v, "you.legal_moves")) > 0);
+    json_decref(v);
+    v = seat_view(h, id, t0, 0);
+    CHECK_EQ_INT(json_array_size(jp(v, "you.legal_moves")), 0);
+    json_decref(v);
+    const char *tk[2] = {t0, t1};
+    play_some(h, id, tk, 3, 1);
+    check_record(h, id, "usi", NULL);
+    /* Exaç from a position too. */
+    position_after(gv_game_find("exac"), 2, start, sizeof start);
+    c = create(h, json_pack("{ss ss s[{ss sb}{ss sb}]}", "game", "exac", "start", start, "seats",
+                            "type", "human", "you", 1, "type", "human", "you", 1), 201);
+    CHECK_STR(jstr(c, "start"), start);
+    CHECK_EQ_INT(jint(c, "to_move"), 0);
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    snprintf(t0, sizeof t0, "%s", token_of(c, 0));
+    snprintf(t1, sizeof t1, "%s", token_of(c, 1));
+    json_decref(c);
+    play_some(h, id, tk, 2, 1);
+    check_record(h, id, NULL, NULL);
+
+    /* Grav: seed 0 on 13 lines gives a=4 b=2 c=3 d=1 e=5 (rules/grav.md). */
+    c = create(h, json_pack("{ss s{sisi}}", "game", "grav", "options", "size", 13, "seed", 0), 201);
+    CHECK_STR(jstr(c, "grav.seed"), "0");
+    CHECK_EQ_INT(jint(c, "grav.params.a"), 4);
+    CHECK_EQ_INT(jint(c, "grav.params.b"), 2);
+    CHECK_EQ_INT(jint(c, "grav.params.c"), 3);
+    CHECK_EQ_INT(jint(c, "grav.params.d"), 1);
+    CHECK_EQ_INT(jint(c, "grav.params.e"), 5);
+    check_view(c, -1);
+    json_decref(c);
+    c = create(h, json_pack("{ss ss}", "game", "grav",
+                            "options", "size=7,seed=5,a=3,b=2,c=3,d=2,e=12,hints=off"), 201);
+    CHECK_EQ_INT(jint(c, "grav.size"), 7);
+    CHECK_EQ_INT(json_array_size(jp(c, "grav.board")), 49);
+    CHECK_STR(jstr(c, "grav.seed"), "5");
+    CHECK_EQ_INT(jint(c, "grav.params.a"), 3);
+    CHECK_EQ_INT(jint(c, "grav.params.d"), 2);
+    CHECK_EQ_INT(jint(c, "grav.params.e"), 12);
+    CHECK(json_is_false(jp(c, "grav.hints")));
+    CHECK_STR(jstr(c, "options.hints"), "off");
+    check_view(c, -1);
+    json_decref(c);
+    /* Three players: three seats (the creator, two AIs). */
+    c = create(h, json_pack("{ss s{si si}}", "game", "grav", "options", "players", 3, "size", 5),
+               201);
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "seats")), 3);
+    CHECK_EQ_INT(jint(c, "grav.players"), 3);
+    CHECK_STR(jstr(c, "seats.2.type"), "ai");
+    CHECK_STR(jstr(c, "seats.2.side"), "Player 3");
+    json_decref(c);
+    c = create(h, json_pack("{ss s[{ss sb}{ss}{ss}{ss}]}", "game", "grav", "seats", "type",
+                            "human", "you", 1, "type", "human", "type", "human", "type", "human"),
+               201);
+    CHECK_EQ_INT(jint(c, "grav.players"), 4);
+    CHECK_STR(jstr(c, "options.players"), "4");
+    CHECK_EQ_INT(json_array_size(json_object_get(c, "tokens")), 4);
+    CHECK_STR(jstr(c, "status"), "open");
+    json_decref(c);
+    /* Without a seed, one is drawn and kept: the view replays from its own options. */
+    c = create(h, json_pack("{ss}", "game", "grav"), 201);
+    json_t *c2 = create(h, json_pack("{ss}", "game", "grav"), 201);
+    check_view(c, -1);
+    check_view(c2, -1);
+    CHECK(strcmp(jstr(c, "grav.seed"), jstr(c2, "grav.seed")) != 0);
+    json_decref(c);
+    json_decref(c2);
+    env_end(&e);
+}
+
+/* ---- the API: listing ------------------------------------------------------------- */
+
+static int listing_has(json_t *l, const char *id)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(l, "games"), i, x)
+        if (!strcmp(jstr(x, "id"), id))
+            return 1;
+    return 0;
+}
+
+static void test_api_listing(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    gv_hub *h = e.h;
+    json_t *o;
+    char open_id[16], live_id[16], fin_id[16], toks[4][40];
+    json_t *c = create(h, json_pack("{ss s[{ss sb}{ss}]}", "game", "chu", "seats", "type", "human",
+                                    "you", 1, "type", "human"), 201);
+    snprintf(open_id, sizeof open_id, "%s", jstr(c, "id"));
+    snprintf(toks[0], 40, "%s", token_of(c, 0));
+    snprintf(toks[1], 40, "%s", token_of(c, 1));
+    json_decref(c);
+    struct timespec ts = {0, 3000000};
+    nanosleep(&ts, NULL);
+    c = create(h, json_pack("{ss s{si}}", "game", "exac", "clock", "initial", 300), 201);
+    snprintf(live_id, sizeof live_id, "%s", jstr(c, "id"));
+    snprintf(toks[2], 40, "%s", token_of(c, 0));
+    json_decref(c);
+    nanosleep(&ts, NULL);
+    c = create(h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "grav", "seats", "type", "human",
+                            "you", 1, "type", "human", "you", 1), 201);
+    snprintf(fin_id, sizeof fin_id, "%s", jstr(c, "id"));
+    snprintf(toks[3], 40, "%s", token_of(c, 1));
+    json_decref(c);
+    CHECK_EQ_INT(action(h, fin_id, "resign", json_pack("{ss}", "token", toks[3]), &o), 200);
+    json_decref(o);
+
+    CHECK_EQ_INT(call(h, "GET", "/api/games", NULL, NULL, &o), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(o, "games")), 2);
+    CHECK_STR(jstr(o, "games.0.id"), live_id);   /* newest first */
+    CHECK_STR(jstr(o, "games.1.id"), open_id);
+    CHECK_STR(jstr(o, "games.0.game"), "exac");
+    CHECK_STR(jstr(o, "games.0.status"), "live");
+    CHECK_EQ_INT(jint(o, "games.0.n"), 0);
+    CHECK_STR(jstr(o, "games.0.seats.1.type"), "ai");
+    CHECK_EQ_INT(jint(o, "games.0.seats.1.level"), 5);
+    CHECK_EQ_INT(jint(o, "games.0.clock.initial_ms"), 300000);
+    CHECK_EQ_INT(jint(o, "games.0.clock.increment_ms"), 0);
+    CHECK(json_is_null(jp(o, "games.1.clock")));
+    CHECK(json_is_false(jp(o, "games.1.seats.1.joined")));
+    CHECK(json_is_null(jp(o, "games.0.result")));
+    char *t = dump_sorted(o);
+    for (int i = 0; i < 4; i++)
+        CHECK(strstr(t, toks[i]) == NULL);
+    CHECK(strstr(t, "token") == NULL);
+    free(t);
+    json_decref(o);
+    static const struct {
+        const char *q;
+        int status, count;
+        const char *first;
+    } cases[] = {
+        {"status=open", 200, 1, "open"},
+        {"status=%6Fpen", 200, 1, "open"},
+        {"status=live", 200, 1, "live"},
+        {"status=finished", 200, 1, "fin"},
+        {"status=", 200, 2, "live"},
+        {"limit=1", 200, 1, "live"},
+        {"limit=1&offset=1", 200, 1, "open"},
+        {"offset=2", 200, 0, NULL},
+        {"limit=200", 200, 2, "live"},
+        {"status=open&status=live", 200, 1, "open"},
+        {"other=1&&&status=live&", 200, 1, "live"},
+        {"status", 200, 2, "live"},
+        {"limit=0", 400, 0, NULL},
+        {"limit=201", 400, 0, NULL},
+        {"limit=-5", 400, 0, NULL},
+        {"limit=x", 400, 0, NULL},
+        {"offset=-1", 400, 0, NULL},
+        {"status=bogus", 400, 0, NULL},
+        {"status=OPEN", 400, 0, NULL},
+        {"status=openopenopenopenopen", 400, 0, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int st = call(h, "GET", "/api/games", cases[i].q, NULL, &o);
+        CHECK_EQ_INT(st, cases[i].status);
+        if (st == 200) {
+            CHECK_EQ_INT(json_array_size(json_object_get(o, "games")), cases[i].count);
+            if (cases[i].first)
+                CHECK_STR(jstr(o, "games.0.id"), !strcmp(cases[i].first, "open") ? open_id
+                                                 : !strcmp(cases[i].first, "live") ? live_id
+                                                                                   : fin_id);
+        } else {
+            CHECK_STR(err_code(o), "bad_request");
+        }
+        if (st != cases[i].status)
+            fprintf(stderr, "  listing ?%s -> %d\n", cases[i].q, st);
+        json_decref(o);
+    }
+    CHECK_EQ_INT(call(h, "GET", "/api/games", "status=finished", NULL, &o), 200);
+    CHECK_STR(jstr(o, "games.0.result.status"), "win");
+    CHECK_EQ_INT(jint(o, "games.0.result.winner"), 0);
+    CHECK_STR(jstr(o, "games.0.status"), "finished");
+    CHECK(strcmp(jstr(o, "games.0.options.seed"), "(missing)") != 0);
+    json_decref(o);
+    /* A joined game moves from open to live. */
+    CHECK_EQ_INT(action(h, open_id, "join", json_pack("{ss}", "token", toks[1]), &o), 200);
+    json_decref(o);
+    CHECK_EQ_INT(call(h, "GET", "/api/games", "status=open", NULL, &o), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(o, "games")), 0);
+    json_decref(o);
+    CHECK_EQ_INT(call(h, "GET", "/api/games", "status=live", NULL, &o), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(o, "games")), 2);
+    CHECK(listing_has(o, open_id) && listing_has(o, live_id));
+    json_decref(o);
+    env_end(&e);
+}
+
+/* ---- restart ---------------------------------------------------------------------- */
+
+static void drop_key(json_t *v, const char *k)
+{
+    json_object_del(v, k);
+}
+
+static void test_restart_keeps_games(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    json_t *o, *c;
+    /* A: Chu Shogi, two humans, a clock: four moves. */
+    c = create(e.h, json_pack("{ss s[{ss sb ss}{ss sb ss}] s{sisi}}", "game", "chu", "seats",
+                              "type", "human", "you", 1, "name", "A0", "type", "human", "you", 1,
+                              "name", "A1", "clock", "initial", 600, "increment", 2), 201);
+    char a_id[16], a_t0[40], a_t1[40];
+    snprintf(a_id, sizeof a_id, "%s", jstr(c, "id"));
+    snprintf(a_t0, 40, "%s", token_of(c, 0));
+    snprintf(a_t1, 40, "%s", token_of(c, 1));
+    json_decref(c);
+    const char *atk[2] = {a_t0, a_t1};
+    play_some(e.h, a_id, atk, 4, 0);
+    /* B: Exaç against the AI with a clock; the AI is thinking when the hub stops. */
+    c = create(e.h, json_pack("{ss s[{ss sb}{ss si}] s{si}}", "game", "exac", "seats", "type",
+                              "human", "you", 1, "type", "ai", "level", 1, "clock", "initial",
+                              120), 201);
+    char b_id[16], b_t0[40];
+    snprintf(b_id, sizeof b_id, "%s", jstr(c, "id"));
+    snprintf(b_t0, 40, "%s", token_of(c, 0));
+    json_decref(c);
+    const char *btk[2] = {b_t0, ""};
+    play_some(e.h, b_id, btk, 1, 0);
+    CHECK_EQ_INT(gv_hub_settle(e.h, 10000), 0);
+    play_some(e.h, b_id, btk, 1, 0);   /* the AI's turn starts */
+    json_t *bv = get_view(e.h, b_id, NULL);
+    int b_n = (int)jint(bv, "n");
+    CHECK(b_n == 3 || b_n == 4);
+    json_decref(bv);
+    /* C: Grav, open, one seat to join. D: Chu Shogi, finished by resignation. E: Exaç with
+     * a draw offer standing. */
+    c = create(e.h, json_pack("{ss s[{ss sb}{ss}]}", "game", "grav", "seats", "type", "human",
+                              "you", 1, "type", "human"), 201);
+    char c_id[16], c_t1[40];
+    snprintf(c_id, sizeof c_id, "%s", jstr(c, "id"));
+    snprintf(c_t1, 40, "%s", token_of(c, 1));
+    json_decref(c);
+    c = create(e.h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "chu", "seats", "type", "human",
+                              "you", 1, "type", "human", "you", 1), 201);
+    char d_id[16], d_t0[40], d_t1[40];
+    snprintf(d_id, sizeof d_id, "%s", jstr(c, "id"));
+    snprintf(d_t0, 40, "%s", token_of(c, 0));
+    snprintf(d_t1, 40, "%s", token_of(c, 1));
+    json_decref(c);
+    const char *dtk[2] = {d_t0, d_t1};
+    play_some(e.h, d_id, dtk, 2, 0);
+    CHECK_EQ_INT(action(e.h, d_id, "resign", json_pack("{ss}", "token", d_t0), &o), 200);
+    json_decref(o);
+    c = create(e.h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "exac", "seats", "type", "human",
+                              "you", 1, "type", "human", "you", 1), 201);
+    char e_id[16], e_t0[40], e_t1[40];
+    snprintf(e_id, sizeof e_id, "%s", jstr(c, "id"));
+    snprintf(e_t0, 40, "%s", token_of(c, 0));
+    snprintf(e_t1, 40, "%s", token_of(c, 1));
+    json_decref(c);
+    const char *etk[2] = {e_t0, e_t1};
+    play_some(e.h, e_id, etk, 3, 0);
+    CHECK_EQ_INT(action(e.h, e_id, "draw", json_pack("{ssss}", "token", e_t1, "action", "offer"),
+                        &o), 200);
+    json_decref(o);
+
+    json_t *va = get_view(e.h, a_id, NULL), *vc = get_view(e.h, c_id, NULL);
+    json_t *vd = get_view(e.h, d_id, NULL), *ve = get_view(e.h, e_id, NULL);
+    CHECK_EQ_INT(jint(va, "n"), 4);
+    CHECK_EQ_INT(gv_hub_rooms(e.h), 5);
+    /* Down for a while: the time the server is down is charged to nobody. */
+    env_shut(&e);
+    struct timespec ts = {0, 400000000};
+    nanosleep(&ts, NULL);
+    if (env_open(&e)) {
+        json_decref(va);
+        json_decref(vc);
+        json_decref(vd);
+        json_decref(ve);
+        remove_db(e.path);
+        return;
+    }
+    /* The unfinished games are back in memory; the finished one comes when asked. */
+    CHECK_EQ_INT(gv_hub_rooms(e.h), 4);
+    json_t *na = get_view(e.h, a_id, NULL);
+    CHECK_EQ_INT(jint(na, "n"), 4);
+    CHECK_STR(jstr(na, "status"), "live");
+    CHECK(json_equal(json_object_get(na, "moves"), json_object_get(va, "moves")));
+    CHECK_STR(jstr(na, "seats.0.name"), "A0");
+    CHECK(json_is_true(jp(na, "seats.0.joined")) && json_is_true(jp(na, "seats.1.joined")));
+    CHECK_STR(jstr(na, "seats.1.name"), "A1");
+    CHECK_STR(jstr(na, "position"), jstr(va, "position"));
+    CHECK_EQ_INT(jint(na, "clock.initial_ms"), 600000);
+    CHECK_EQ_INT(jint(na, "clock.increment_ms"), 2000);
+    CHECK_EQ_INT(jint(na, "created"), jint(va, "created"));
+    /* Clocks: from the last move; the side to move's runs again from now. */
+    int mover = (int)jint(na, "to_move"), other = 1 - mover;
+    char p[64];
+    snprintf(p, sizeof p, "moves.-1.clocks.%d", other);
+    long long last_other = jint(na, p);
+    snprintf(p, sizeof p, "moves.-1.clocks.%d", mover);
+    long long last_mover = jint(na, p);
+    CHECK(last_other > 590000 && last_other <= 602000 * 2);
+    snprintf(p, sizeof p, "seats.%d.clock_ms", other);
+    CHECK_EQ_INT(jint(na, p), last_other);
+    snprintf(p, sizeof p, "seats.%d.clock_ms", mover);
+    long long now_mover = jint(na, p);
+    CHECK(now_mover <= last_mover && now_mover > last_mover - 300);
+    check_view(na, -1);
+    json_decref(na);
+    /* The tokens still hold their seats; play goes on with the right numbers. */
+    na = seat_view(e.h, a_id, atk[mover], mover);
+    json_decref(na);
+    json_decref(seat_view(e.h, a_id, atk[other], other));
+    play_some(e.h, a_id, atk, 1, 1);
+    na = get_view(e.h, a_id, NULL);
+    CHECK_EQ_INT(jint(na, "n"), 5);
+    snprintf(p, sizeof p, "moves.-1.clocks.%d", mover);
+    long long after = jint(na, p);
+    CHECK(after <= last_mover + 2000 && after > last_mover + 2000 - 1000);
+    json_decref(na);
+    /* B: the AI's interrupted turn is taken again. */
+    CHECK_EQ_INT(gv_hub_settle(e.h, 10000), 0);
+    bv = get_view(e.h, b_id, NULL);
+    CHECK_EQ_INT(jint(bv, "n"), 4);
+    CHECK_EQ_INT(jint(bv, "moves.3.seat"), 1);
+    CHECK_EQ_INT(jint(bv, "to_move"), 0);
+    check_view(bv, -1);
+    json_decref(bv);
+    json_decref(seat_view(e.h, b_id, b_t0, 0));
+    /* C: still open, the second seat joins with its token. */
+    json_t *nc = get_view(e.h, c_id, NULL);
+    drop_key(nc, "updated");
+    drop_key(vc, "updated");
+    CHECK(json_equal(nc, vc));
+    json_decref(nc);
+    CHECK_EQ_INT(action(e.h, c_id, "join", json_pack("{ss}", "token", c_t1), &o), 200);
+    CHECK_STR(jstr(o, "status"), "live");
+    json_decref(o);
+    /* D: finished, loaded on demand, same result. */
+    json_t *nd = get_view(e.h, d_id, NULL);
+    CHECK_STR(jstr(nd, "status"), "finished");
+    CHECK_STR(jstr(nd, "result.reason"), "resignation");
+    CHECK_EQ_INT(jint(nd, "result.winner"), 1);
+    drop_key(nd, "updated");
+    drop_key(vd, "updated");
+    CHECK(json_equal(nd, vd));
+    json_decref(nd);
+    CHECK_EQ_INT(gv_hub_rooms(e.h), 5);
+    check_record(e.h, d_id, NULL, "0-1");
+    CHECK_EQ_INT(action(e.h, d_id, "resign", json_pack("{ss}", "token", d_t1), &o), 422);
+    json_decref(o);
+    /* E: the draw offer stands and can be accepted. */
+    json_t *ne = get_view(e.h, e_id, NULL);
+    CHECK_EQ_INT(jint(ne, "draw_offers.0"), 1);
+    drop_key(ne, "updated");
+    drop_key(ve, "updated");
+    CHECK(json_equal(ne, ve));
+    json_decref(ne);
+    CHECK_EQ_INT(action(e.h, e_id, "draw", json_pack("{ssss}", "token", e_t0, "action", "accept"),
+                        &o), 200);
+    CHECK_STR(jstr(o, "result.reason"), "agreement");
+    json_decref(o);
+    /* Once more, with nothing running: the same again. */
+    CHECK_EQ_INT(gv_hub_settle(e.h, 10000), 0);
+    char *sa = snap(e.h, a_id), *se = snap(e.h, e_id);
+    if (env_restart(&e) == 0) {
+        char *sa2 = snap(e.h, a_id), *se2 = snap(e.h, e_id);
+        json_t *x = json_loads(sa, 0, NULL), *y = json_loads(sa2, 0, NULL);
+        CHECK(json_equal(json_object_get(x, "moves"), json_object_get(y, "moves")));
+        json_decref(x);
+        json_decref(y);
+        x = json_loads(se, 0, NULL);
+        y = json_loads(se2, 0, NULL);
+        drop_key(x, "updated");
+        drop_key(y, "updated");
+        CHECK(json_equal(x, y));
+        json_decref(x);
+        json_decref(y);
+        free(sa2);
+        free(se2);
+        /* In the store: every move, numbered. */
+        int n = 0;
+        char err[GV_ERRLEN];
+        CHECK_EQ_INT(e.s->ops->load_game(e.s, a_id, NULL, count_moves, &n, err, sizeof err),
+                     GV_STORE_OK);
+        CHECK_EQ_INT(n, 5);
+    }
+    free(sa);
+    free(se);
+    json_decref(va);
+    json_decref(vc);
+    json_decref(vd);
+    json_decref(ve);
+    env_end(&e);
+}
+
+/* ---- Grav: what the views do not tell ---------------------------------------------- */
+
+/* a and b have the same keys everywhere, the same types, and the same values except at
+ * the paths in allowed ("[]" stands for any index). */
+static void same_shape(json_t *a, json_t *b, const char *path, const char *const *allowed,
+                       int *diffs)
+{
+    char sub[256];
+    if (json_typeof(a) != json_typeof(b) &&
+        !(json_is_boolean(a) && json_is_boolean(b))) {
+        fprintf(stderr, "  %s: types differ\n", path);
+        CHECK(!"the same types");
+        return;
+    }
+    if (json_is_object(a)) {
+        const char *k;
+        json_t *x;
+        CHECK_EQ_INT(json_object_size(a), json_object_size(b));
+        json_object_foreach(a, k, x) {
+            snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
+            json_t *y = json_object_get(b, k);
+            if (!y) {
+                fprintf(stderr, "  %s: only in one view\n", sub);
+                CHECK(!"the same keys");
+                continue;
+            }
+            same_shape(x, y, sub, allowed, diffs);
+        }
+        return;
+    }
+    if (json_is_array(a)) {
+        CHECK_EQ_INT(json_array_size(a), json_array_size(b));
+        snprintf(sub, sizeof sub, "%s[]", path);
+        for (size_t i = 0; i < json_array_size(a) && i < json_array_size(b); i++)
+            same_shape(json_array_get(a, i), json_array_get(b, i), sub, allowed, diffs);
+        return;
+    }
+    if (json_equal(a, b))
+        return;
+    for (const char *const *p = allowed; *p; p++)
+        if (!strcmp(*p, path)) {
+            ++*diffs;
+            return;
+        }
+    char *x = json_dumps(a, JSON_ENCODE_ANY), *y = json_dumps(b, JSON_ENCODE_ANY);
+    fprintf(stderr, "  %s differs: %s / %s\n", path, x, y);
+    free(x);
+    free(y);
+    CHECK(!"only board and point fields differ");
+}
+
+/* The actions (not placements) among a seat's legal moves, as one string. */
+static void non_place_moves(json_t *v, char *out, size_t len)
+{
+    size_t i, k = 0;
+    json_t *m;
+    out[0] = 0;
+    json_array_foreach(jp(v, "you.legal_moves"), i, m)
+        if (!strstr(json_string_value(m), "place"))
+            k += (size_t)snprintf(out + k, len - k, "%s;", json_string_value(m));
+}
+
+typedef struct grav_game {
+    char id[16], t[2][40];
+} grav_game;
+
+static void grav_new(gv_hub *h, grav_game *gg, const char *options)
+{
+    json_t *c = create(h, json_pack("{ss ss s[{ss sb}{ss sb}]}", "game", "grav", "options",
+                                    options, "seats", "type", "human", "you", 1, "type", "human",
+                                    "you", 1), 201);
+    snprintf(gg->id, sizeof gg->id, "%s", jstr(c, "id"));
+    snprintf(gg->t[0], 40, "%s", token_of(c, 0));
+    snprintf(gg->t[1], 40, "%s", token_of(c, 1));
+    json_decref(c);
+}
+
+static int hint(gv_hub *h, const grav_game *gg, int seat, const char *point, json_t **out)
+{
+    json_t *j = json_pack("{ss}", "token", gg->t[seat]);
+    if (point)
+        json_object_set_new(j, "point", json_string(point));
+    return action(h, gg->id, "hint", j, out);
+}
+
+static void test_grav_secrecy_and_hints(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    gv_hub *h = e.h;
+    json_t *o;
+    /* 7 lines (files g n m s d v z), distance 2..12 from the last stone: n1 next to g1
+     * breaks the distance rule, m1 does not. */
+    const char *opts = "size=7,seed=5,a=3,b=2,c=3,d=2,e=12";
+    grav_game A, B;
+    grav_new(h, &A, opts);
+    grav_new(h, &B, opts);
+    grav_game *both[2] = {&A, &B};
+    for (int i = 0; i < 2; i++) {
+        grav_game *gg = both[i];
+        CHECK_EQ_INT(play(h, gg->id, gg->t[0], "1 place g1", 1, &o), 200);
+        CHECK_STR(jstr(o, "grav.phase"), "window");
+        CHECK_EQ_INT(jint(o, "to_move"), 1);
+        json_decref(o);
+        /* In the window nobody gets a hint: not the placer, not the one asked. */
+        char *before = snap(h, gg->id);
+        CHECK_EQ_INT(hint(h, gg, 0, "n1", &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(hint(h, gg, 1, "n1", &o), 422);
+        json_decref(o);
+        CHECK_SAME_SNAP(h, gg->id, before);
+        free(before);
+        CHECK_EQ_INT(play(h, gg->id, gg->t[1], "2 accept", 2, &o), 200);
+        CHECK_STR(jstr(o, "grav.phase"), "turn");
+        CHECK(json_is_true(jp(o, "you.can_hint")));
+        json_decref(o);
+        json_t *v = seat_view(h, gg->id, gg->t[0], 0);
+        CHECK(json_is_false(jp(v, "you.can_hint")));
+        json_decref(v);
+        /* Hints: for the placer on its turn, about empty points. */
+        before = snap(h, gg->id);
+        CHECK_EQ_INT(hint(h, gg, 1, "n1", &o), 200);
+        CHECK_STR(jstr(o, "point"), "n1");
+        CHECK(json_is_true(json_object_get(o, "violates")));
+        CHECK_EQ_INT(json_array_size(json_object_get(o, "rules")), 1);
+        CHECK_STR(jstr(o, "rules.0"), "distance");
+        json_decref(o);
+        CHECK_EQ_INT(hint(h, gg, 1, "m1", &o), 200);
+        CHECK(json_is_false(json_object_get(o, "violates")));
+        CHECK_EQ_INT(json_array_size(json_object_get(o, "rules")), 0);
+        json_decref(o);
+        static const char *const bad_points[] = {"g1", "a1", "g0", "g8", "g", "", "g1x", "z77",
+                                                 "g01", "n1 "};
+        for (size_t k = 0; k < sizeof bad_points / sizeof *bad_points; k++) {
+            CHECK_EQ_INT(hint(h, gg, 1, bad_points[k], &o), 422);
+            CHECK_STR(err_code(o), "refused");
+            json_decref(o);
+        }
+        CHECK_EQ_INT(hint(h, gg, 1, NULL, &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(action(h, gg->id, "hint", json_pack("{sssi}", "token", gg->t[1], "point", 3),
+                            &o), 422);
+        json_decref(o);
+        CHECK_EQ_INT(hint(h, gg, 0, "m1", &o), 422);   /* not its turn */
+        json_decref(o);
+        CHECK_EQ_INT(action(h, gg->id, "hint", json_pack("{ss}", "point", "m1"), &o), 403);
+        json_decref(o);
+        CHECK_SAME_SNAP(h, gg->id, before);
+        free(before);
+    }
+    CHECK_EQ_INT(play(h, A.id, A.t[1], "2 place n1", 3, &o), 200);   /* violates */
+    json_decref(o);
+    CHECK_EQ_INT(play(h, B.id, B.t[1], "2 place m1", 3, &o), 200);   /* does not */
+    json_decref(o);
+    /* The window: the public view, the asked seat's and the placer's views of A and B
+     * differ only where the stone stands. */
+    static const char *const allowed[] = {
+        "id", "created", "updated", "position", "moves[].at", "moves[].move", "grav.board[]",
+        "grav.last", "grav.reference", "grav.pending.point", "you.legal_moves[]", NULL};
+    for (int seat = -1; seat < 2; seat++) {
+        json_t *va = seat < 0 ? get_view(h, A.id, NULL) : seat_view(h, A.id, A.t[seat], seat);
+        json_t *vb = seat < 0 ? get_view(h, B.id, NULL) : seat_view(h, B.id, B.t[seat], seat);
+        CHECK_STR(jstr(va, "grav.phase"), "window");
+        CHECK_STR(jstr(va, "grav.pending.point"), "n1");
+        CHECK_STR(jstr(vb, "grav.pending.point"), "m1");
+        CHECK_EQ_INT(jint(va, "grav.pending.seat"), 1);
+        CHECK_EQ_INT(jint(va, "to_move"), 0);
+        int diffs = 0;
+        same_shape(va, vb, "", allowed, &diffs);
+        CHECK(diffs > 0);
+        char *ta = dump_sorted(va), *tb = dump_sorted(vb);
+        CHECK(strstr(ta, "viol") == NULL && strstr(tb, "viol") == NULL);
+        CHECK(strstr(ta, "distance") == NULL && strstr(tb, "distance") == NULL);
+        free(ta);
+        free(tb);
+        if (seat >= 0) {
+            char xa[256], xb[256];
+            non_place_moves(va, xa, sizeof xa);
+            non_place_moves(vb, xb, sizeof xb);
+            CHECK_STR(xa, xb);
+            CHECK(json_is_false(jp(va, "you.can_hint")));
+        }
+        json_decref(va);
+        json_decref(vb);
+    }
+    /* The calls show the stones were what we said: right in A, wrong in B. */
+    CHECK_EQ_INT(play(h, A.id, A.t[0], "1 grav", 4, &o), 200);
+    CHECK_EQ_INT(jint(o, "grav.stones.1"), 0);   /* taken back; none left to remove */
+    CHECK_EQ_INT(jint(o, "grav.skips.0"), 0);
+    CHECK_EQ_INT(jint(o, "to_move"), 0);          /* the caller moves next */
+    CHECK_STR(jstr(o, "moves.-1.move"), "1 grav");
+    json_decref(o);
+    CHECK_EQ_INT(play(h, B.id, B.t[0], "1 grav", 4, &o), 200);
+    CHECK_EQ_INT(jint(o, "grav.stones.1"), 1);   /* the stone stays */
+    CHECK_EQ_INT(jint(o, "to_move"), 1);          /* the caller's turn is skipped at once */
+    CHECK_EQ_INT(jint(o, "grav.skips.0"), 0);
+    json_decref(o);
+    json_decref(seat_view(h, A.id, A.t[0], 0));
+    json_decref(seat_view(h, B.id, B.t[1], 1));
+    /* With hints off nobody gets one. */
+    grav_game C;
+    char off[128];
+    snprintf(off, sizeof off, "%s,hints=off", opts);
+    grav_new(h, &C, off);
+    json_t *v = seat_view(h, C.id, C.t[0], 0);
+    CHECK(json_is_false(jp(v, "you.can_hint")));
+    json_decref(v);
+    CHECK_EQ_INT(hint(h, &C, 0, "g1", &o), 422);
+    CHECK(strstr(jstr(o, "error"), "off") != NULL);
+    json_decref(o);
+    /* Not a Grav game: no hints. */
+    json_t *c = create(h, json_pack("{ss}", "game", "chu"), 201);
+    grav_game D;
+    snprintf(D.id, sizeof D.id, "%s", jstr(c, "id"));
+    snprintf(D.t[0], 40, "%s", token_of(c, 0));
+    json_decref(c);
+    CHECK_EQ_INT(hint(h, &D, 0, "g1", &o), 422);
+    json_decref(o);
+    env_end(&e);
+}
+
+/* ---- fuzzing the request parsers ---------------------------------------------------- */
+
+static uint64_t fz_state;
+
+static uint64_t fz_next(void)
+{
+    uint64_t z = (fz_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static unsigned rn(unsigned n)
+{
+    return n ? (unsigned)(fz_next() % n) : 0;
+}
+
+/* A game the fuzzer aims at: two humans, no clock (so its view only changes when a
+ * request changes it). */
+typedef struct fuzz_ref {
+    const char *game;
+    char id[16], tok[2][40];
+    char *snap;
+    json_t *legal;   /* the legal moves of the seat to move */
+    int to_move;
+} fuzz_ref;
+
+static void ref_start(gv_hub *h, fuzz_ref *r)
+{
+    json_t *req = json_pack("{ss s[{ss sb}{ss sb}]}", "game", r->game, "seats", "type", "human",
+                            "you", 1, "type", "human", "you", 1);
+    if (!strcmp(r->game, "grav"))
+        json_object_set_new(req, "options", json_string("size=7,seed=3"));
+    json_t *c = create(h, req, 201);
+    snprintf(r->id, sizeof r->id, "%s", jstr(c, "id"));
+    snprintf(r->tok[0], 40, "%s", token_of(c, 0));
+    snprintf(r->tok[1], 40, "%s", token_of(c, 1));
+    json_decref(c);
+    free(r->snap);
+    r->snap = NULL;
+}
+
+/* After a change: the new snapshot and legal moves (a finished or long game is replaced). */
+static void ref_refresh(gv_hub *h, fuzz_ref *r)
+{
+    json_t *v = get_view(h, r->id, NULL);
+    if (!v || strcmp(jstr(v, "status"), "live") || jint(v, "n") > 40) {
+        json_decref(v);
+        ref_start(h, r);
+        v = get_view(h, r->id, NULL);
+    }
+    free(r->snap);
+    r->snap = dump_sorted(v);
+    r->to_move = (int)jint(v, "to_move");
+    json_decref(v);
+    json_decref(r->legal);
+    r->legal = NULL;
+    if (r->to_move == 0 || r->to_move == 1) {
+        v = get_view(h, r->id, r->tok[r->to_move]);
+        r->legal = json_incref(jp(v, "you.legal_moves"));
+        json_decref(v);
+    }
+}
+
+static const char *const fz_games[] = {"chu", "exac", "grav", "CHU", "", "go", "chu\x01"};
+static const char *const fz_actions[] = {"move", "join", "resign", "draw", "hint", "record", "",
+                                         "MOVE", "move/", "moves", "0123456789abcde",
+                                         "0123456789abcdef", "0123456789abcdefg", ".."};
+static const char *const fz_words[] = {
+    "offer", "accept", "decline", "withdraw", "human", "ai", "a1", "g1", "m1", "z7", "pass",
+    "1 pass", "2 pass", "1 accept", "2 grav", "1 resign", "7g7f", "d6-d5", "e2e4", "on", "off",
+    "repetition=off", "size=7", "players=3", "seed=1", "\xc3\xa9\xf0\x9f\x98\x80", "\xe2\x80\xa8",
+    "\xff\xfe", "%00", "../..", "null", "{}", "[]", "1e999", "-0", " ", ""};
+
+static json_t *fz_value(fuzz_ref *refs, int nref, int depth);
+
+static json_t *fz_string(fuzz_ref *refs, int nref)
+{
+    char buf[2048];
+    switch (rn(8)) {
+    case 0:
+        return json_string(fz_words[rn(sizeof fz_words / sizeof *fz_words)]);
+    case 1: {
+        fuzz_ref *r = &refs[rn((unsigned)nref)];
+        return json_string(r->tok[rn(2)]);
+    }
+    case 2: {
+        size_t n = rn(sizeof buf);
+        memset(buf, 'a' + (char)rn(26), n);
+        buf[n] = 0;
+        return json_string(buf);
+    }
+    case 3: {   /* printable junk */
+        size_t n = rn(40);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (char)(32 + rn(95));
+        buf[n] = 0;
+        return json_string(buf);
+    }
+    case 4: {   /* a legal move of some reference game */
+        fuzz_ref *r = &refs[rn((unsigned)nref)];
+        size_t n = json_array_size(r->legal);
+        if (n)
+            return json_incref(json_array_get(r->legal, rn((unsigned)n)));
+        return json_string("1 pass");
+    }
+    case 5:
+        return json_string("1 place g1");
+    case 6: {
+        char t[24];
+        snprintf(t, sizeof t, "%u place %c%u", 1 + rn(3), "gnmsdvzab"[rn(9)], rn(9));
+        return json_string(t);
+    }
+    default:
+        return json_string(fz_games[rn(sizeof fz_games / sizeof *fz_games)]);
+    }
+}
+
+static json_t *fz_value(fuzz_ref *refs, int nref, int depth)
+{
+    static const long long ints[] = {0, 1, 2, -1, 5, 10, 11, 1000, 59999, 60000, 2147483647LL,
+                                     -2147483648LL, 4294967297LL, 4294967301LL, INT64_MAX,
+                                     INT64_MIN, 604800001, 3600001};
+    static const double reals[] = {0.5, -0.5, 1e300, -1e300, 1e-300, 4294967297.0, 60.0, 1.5,
+                                   9.3e18, -9.3e18};
+    switch (rn(depth > 2 ? 7 : 10)) {
+    case 0:
+        return json_null();
+    case 1:
+        return json_boolean(rn(2));
+    case 2:
+    case 3:
+        return json_integer(ints[rn(sizeof ints / sizeof *ints)]);
+    case 4:
+        return json_real(reals[rn(sizeof reals / sizeof *reals)]);
+    case 5:
+    case 6:
+        return fz_string(refs, nref);
+    case 7: {
+        json_t *a = json_array();
+        for (unsigned i = rn(4); i--;)
+            json_array_append_new(a, fz_value(refs, nref, depth + 1));
+        return a;
+    }
+    default: {
+        json_t *o = json_object();
+        static const char *const keys[] = {"type", "level", "name", "you", "initial",
+                                           "increment", "initial_ms", "increment_ms",
+                                           "repetition", "size", "players", "seed", "a", "d",
+                                           "hints", "quiet_limit", "x", ""};
+        for (unsigned i = rn(4); i--;)
+            json_object_set_new(o, keys[rn(sizeof keys / sizeof *keys)],
+                                fz_value(refs, nref, depth + 1));
+        return o;
+    }
+    }
+}
+
+/* A request body for an action or a creation, as a JSON object. */
+static json_t *fz_request(fuzz_ref *refs, int nref, const char *act, fuzz_ref *target)
+{
+    json_t *o = json_object();
+    int valid = rn(3) != 0;   /* mostly well-formed, with the right token */
+    const char *tok = target ? target->tok[valid ? (target->to_move == 1) : rn(2)] : "";
+    if (!act) {   /* POST /api/games */
+        json_object_set_new(o, "game", rn(8) ? json_string(fz_games[rn(3)])
+                                             : fz_value(refs, nref, 1));
+        if (rn(2)) {
+            json_t *opts;
+            if (rn(2)) {
+                opts = json_object();
+                static const char *const names[] = {"repetition", "size", "players", "seed",
+                                                    "a", "b", "c", "d", "e", "hints",
+                                                    "quiet_limit", "bare_king", "promotion",
+                                                    "max_turns", "referee"};
+                for (unsigned i = rn(4); i--;)
+                    json_object_set_new(opts, names[rn(sizeof names / sizeof *names)],
+                                        rn(2) ? json_integer((json_int_t)rn(30))
+                                              : fz_value(refs, nref, 2));
+            } else {
+                opts = fz_string(refs, nref);
+            }
+            json_object_set_new(o, "options", opts);
+        }
+        if (rn(2)) {
+            json_t *seats = json_array();
+            unsigned n = rn(5) + (rn(2) ? 1 : 0);
+            for (unsigned i = 0; i < n; i++) {
+                json_t *s = json_object();
+                json_object_set_new(s, "type", rn(6) ? json_string(rn(2) ? "human" : "ai")
+                                                     : fz_value(refs, nref, 2));
+                if (rn(2))
+                    json_object_set_new(s, "level", rn(3) ? json_integer(rn(12))
+                                                          : fz_value(refs, nref, 2));
+                if (rn(3) == 0)
+                    json_object_set_new(s, "name", fz_value(refs, nref, 2));
+                if (rn(2))
+                    json_object_set_new(s, "you", json_boolean(rn(2)));
+                json_array_append_new(seats, s);
+            }
+            json_object_set_new(o, "seats", rn(8) ? seats : (json_decref(seats),
+                                                             fz_value(refs, nref, 1)));
+        }
+        if (rn(3) == 0) {
+            json_t *c = json_object();
+            json_object_set_new(c, rn(2) ? "initial" : "initial_ms",
+                                rn(2) ? json_integer(rn(2) ? 60 : 90000)
+                                      : fz_value(refs, nref, 2));
+            if (rn(2))
+                json_object_set_new(c, rn(2) ? "increment" : "increment_ms",
+                                    fz_value(refs, nref, 2));
+            json_object_set_new(o, "clock", rn(6) ? c : (json_decref(c), fz_value(refs, nref, 1)));
+        }
+        if (rn(6) == 0)
+            json_object_set_new(o, "start", fz_value(refs, nref, 1));
+        return o;
+    }
+    if (rn(10))
+        json_object_set_new(o, "token", rn(5) ? json_string(tok) : fz_value(refs, nref, 1));
+    if (!strcmp(act, "move")) {
+        size_t n = target ? json_array_size(target->legal) : 0;
+        json_t *mv = valid && n ? json_incref(json_array_get(target->legal, rn((unsigned)n)))
+                                : fz_value(refs, nref, 1);
+        /* No resignations through "move": they would end the games too soon. */
+        if (json_is_string(mv) && strstr(json_string_value(mv), "resign")) {
+            json_decref(mv);
+            mv = json_string("1 pass");
+        }
+        json_object_set_new(o, "move", mv);
+        if (rn(2)) {
+            int n0 = 1;
+            if (target) {
+                json_t *v = json_loads(target->snap, 0, NULL);
+                n0 = (int)jint(v, "n") + 1;
+                json_decref(v);
+            }
+            json_object_set_new(o, "n", rn(3) ? json_integer(n0 + (int)rn(3) - 1)
+                                              : fz_value(refs, nref, 1));
+        }
+    } else if (!strcmp(act, "draw")) {
+        json_object_set_new(o, "action", rn(3) ? json_string(fz_words[rn(4)])
+                                               : fz_value(refs, nref, 1));
+    } else if (!strcmp(act, "join")) {
+        if (rn(2))
+            json_object_set_new(o, "name", rn(2) ? json_string("Zed") : fz_value(refs, nref, 1));
+    } else if (!strcmp(act, "hint")) {
+        if (rn(5))
+            json_object_set_new(o, "point", rn(2) ? json_string(fz_words[6 + rn(4)])
+                                                  : fz_value(refs, nref, 1));
+    }
+    /* Extra fields of any kind. */
+    for (unsigned i = rn(3) == 0 ? rn(3) : 0; i--;)
+        json_object_set_new(o, fz_words[rn(sizeof fz_words / sizeof *fz_words)],
+                            fz_value(refs, nref, 1));
+    return o;
+}
+
+/* Byte-level damage to a body: flips, insertions (NUL and high bytes too), deletions,
+ * truncation, duplication, deep nesting, huge numbers. */
+static size_t fz_mutate(char *buf, size_t len, size_t cap)
+{
+    for (unsigned k = 1 + rn(4); k--;) {
+        switch (rn(9)) {
+        case 0:
+            if (len)
+                buf[rn((unsigned)len)] ^= (char)(1u << rn(8));
+            break;
+        case 1:
+            if (len + 1 < cap) {
+                size_t at = rn((unsigned)len + 1);
+                memmove(buf + at + 1, buf + at, len - at);
+                static const char ins[] = {0, '"', '\\', '{', '}', '[', ']', ',', ':', '\x80',
+                                           '\xff', '\xc3', '\n', 'e', '-', '0'};
+                buf[at] = ins[rn(sizeof ins)];
+                len++;
+            }
+            break;
+        case 2:
+            if (len) {
+                size_t at = rn((unsigned)len), n = 1 + rn(8);
+                if (at + n > len)
+                    n = len - at;
+                memmove(buf + at, buf + at + n, len - at - n);
+                len -= n;
+            }
+            break;
+        case 3:
+            len = rn((unsigned)len + 1);
+            break;
+        case 4:
+            if (len && 2 * len < cap) {
+                size_t at = rn((unsigned)len), n = rn((unsigned)(len - at)) + 1;
+                memmove(buf + at + n, buf + at, len - at);
+                len += n;
+            }
+            break;
+        case 5: {   /* nesting, deeper than the parser allows or just under */
+            size_t depth = rn(2) ? 2100 : 1 + rn(2040);
+            if (2 * depth + 16 < cap) {
+                size_t n = 0;
+                const char *key = "{\"token\":";
+                memcpy(buf, key, strlen(key));
+                n = strlen(key);
+                for (size_t i = 0; i < depth; i++)
+                    buf[n++] = rn(2) ? '[' : '[';
+                for (size_t i = 0; i < depth && rn(20); i++)
+                    buf[n++] = ']';
+                buf[n++] = '}';
+                len = n;
+            }
+            break;
+        }
+        case 6: {
+            static const char *const nums[] = {"1e99999", "-1e99999", "99999999999999999999999",
+                                               "-9223372036854775809", "9223372036854775807",
+                                               "0.0000000000000000000001", "-0", "1E+2",
+                                               "NaN", "Infinity", "0x10", "01"};
+            const char *x = nums[rn(sizeof nums / sizeof *nums)];
+            size_t xl = strlen(x), at = len ? rn((unsigned)len) : 0;
+            if (len + xl < cap) {
+                memmove(buf + at + xl, buf + at, len - at);
+                memcpy(buf + at, x, xl);
+                len += xl;
+            }
+            break;
+        }
+        case 7: {   /* escapes: \u0000, broken surrogates, bad escapes */
+            static const char *const esc[] = {"\\u0000", "\\ud800", "\\udfff\\ud800", "\\x41",
+                                              "\\u00e9", "\\", "\\uZZZZ"};
+            const char *x = esc[rn(sizeof esc / sizeof *esc)];
+            size_t xl = strlen(x), at = len ? rn((unsigned)len) : 0;
+            if (len + xl < cap) {
+                memmove(buf + at + xl, buf + at, len - at);
+                memcpy(buf + at, x, xl);
+                len += xl;
+            }
+            break;
+        }
+        default:   /* random bytes */
+            for (size_t i = rn(16); i-- && len;)
+                buf[rn((unsigned)len)] = (char)rn(256);
+            break;
+        }
+    }
+    return len;
+}
+
+static const char *fz_method(void)
+{
+    static const char *const m[] = {"GET", "POST", "GET", "POST", "POST", "PUT", "DELETE",
+                                    "HEAD", "", "get", "POST ", "OPTIONS", "PATCH", "GETX"};
+    return m[rn(sizeof m / sizeof *m)];
+}
+
+static void fz_path(char *buf, size_t cap, fuzz_ref *refs, int nref, fuzz_ref **target,
+                    const char **act)
+{
+    fuzz_ref *r = &refs[rn((unsigned)nref)];
+    *target = NULL;
+    *act = NULL;
+    unsigned k = rn(20);
+    if (k < 9) {
+        *target = r;
+        *act = fz_actions[rn(5)];
+        snprintf(buf, cap, "/api/games/%s/%s", r->id, *act);
+        return;
+    }
+    switch (k) {
+    case 9:
+        snprintf(buf, cap, "/api/games");
+        return;
+    case 10:
+        *target = r;
+        snprintf(buf, cap, "/api/games/%s%s", r->id, rn(2) ? "" : "/");
+        return;
+    case 11:
+        *target = r;
+        *act = fz_actions[rn(sizeof fz_actions / sizeof *fz_actions)];
+        snprintf(buf, cap, "/api/games/%s/%s%s", r->id, *act, rn(3) ? "" : "/x");
+        return;
+    case 12: {
+        static const char *const fixed[] = {
+            "/api/meta", "/api/health", "/api/", "/api", "", "/", "/api/games/", "/api//games",
+            "/api/games//move", "/api/games/../meta", "/api/games/../../etc/passwd",
+            "/api/games/%2e%2e/meta", "/api/games/%2F", "/API/games", "/api/games?x=1",
+            "/api/games/\xff\xfe/move", "/api/games/ /move", "/api/games/a/b/c/d",
+            "api/games", "/api/meta/../games", "/api/health\n"};
+        snprintf(buf, cap, "%s", fixed[rn(sizeof fixed / sizeof *fixed)]);
+        return;
+    }
+    case 13: {   /* an id of the right alphabet that does not exist */
+        char id[24];
+        unsigned n = 1 + rn(20);
+        for (unsigned i = 0; i < n; i++)
+            id[i] = "abcdefghijkmnpqrstuvwxyz23456789"[rn(32)];
+        id[n] = 0;
+        snprintf(buf, cap, "/api/games/%s/%s", id, fz_actions[rn(6)]);
+        return;
+    }
+    case 14: {   /* very long */
+        size_t n = cap - 1 > 20 ? 20 + rn((unsigned)(cap - 21)) : 0;
+        memcpy(buf, "/api/games/", 11);
+        for (size_t i = 11; i < n; i++)
+            buf[i] = "ab/.%9"[rn(6)];
+        buf[n > 11 ? n : 11] = 0;
+        return;
+    }
+    case 15: {   /* the reference id, damaged */
+        snprintf(buf, cap, "/api/games/%s/move", r->id);
+        buf[11 + rn(10)] = (char)(1 + rn(255));
+        return;
+    }
+    case 16:
+        *target = r;
+        snprintf(buf, cap, "/api/games/%s/record", r->id);
+        *act = "record";
+        return;
+    default: {   /* random bytes after /api/ */
+        size_t n = 5 + rn(60);
+        memcpy(buf, "/api/", 5);
+        for (size_t i = 5; i < n && i + 1 < cap; i++)
+            buf[i] = (char)(1 + rn(255));
+        buf[n < cap ? n : cap - 1] = 0;
+        return;
+    }
+    }
+}
+
+static const char *fz_query(char *buf, size_t cap, fuzz_ref *refs, int nref)
+{
+    fuzz_ref *r = &refs[rn((unsigned)nref)];
+    static const char *const fixed[] = {
+        "", "status=open", "status=live&limit=3&offset=1", "status=finished", "limit=0",
+        "limit=99999999999999999999", "offset=99999999999", "limit=-1", "format=kif",
+        "format=usi", "format=pgn", "format=json", "format=txt", "format=%6Bif", "token=",
+        "token", "token=%", "token=%4", "token=%zz", "token=%00", "%", "%%", "&&&", "=&=",
+        "token=0123456789abcdef0123456789abcdef", "status=%00open", "+++", "a=b=c"};
+    switch (rn(6)) {
+    case 0:
+        return NULL;
+    case 1:
+    case 2:
+        snprintf(buf, cap, "%s", fixed[rn(sizeof fixed / sizeof *fixed)]);
+        return buf;
+    case 3:
+        snprintf(buf, cap, "token=%s%s", r->tok[rn(2)], rn(2) ? "&format=usi" : "");
+        return buf;
+    case 4: {   /* a token with some damage, or %-escaped */
+        size_t k = (size_t)snprintf(buf, cap, "token=");
+        const char *t = r->tok[rn(2)];
+        for (size_t i = 0; t[i] && k + 4 < cap; i++) {
+            if (rn(4) == 0)
+                k += (size_t)snprintf(buf + k, cap - k, "%%%02x", (unsigned char)t[i]);
+            else
+                buf[k++] = t[i];
+        }
+        buf[k] = 0;
+        if (rn(3) == 0 && k)
+            buf[rn((unsigned)k)] = "%+&=x\x80"[rn(6)];
+        return buf;
+    }
+    default: {
+        size_t n = rn(2) ? rn(40) : rn((unsigned)cap - 1);
+        static const char alpha[] = "token=statuslimitoffsetformat%&+=0123456789abcdefXYZ\x80\xff";
+        for (size_t i = 0; i < n; i++)
+            buf[i] = alpha[rn(sizeof alpha - 1)];
+        buf[n] = 0;
+        return buf;
+    }
+    }
+}
+
+static void fz_describe(const char *method, const char *path, const char *query,
+                        const char *body, size_t len, int status)
+{
+    fprintf(stderr, "  request: %s '%.200s' ?'%.200s' body(%zu) '%.*s' -> %d\n", method, path,
+            query ? query : "(null)", len, (int)(len < 300 ? len : 300), body ? body : "",
+            status);
+}
+
+static void test_api_fuzz(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    int iters = slow_tests() ? 20000 : 1500;
+    fz_state = 0x6772617675ULL;
+    fuzz_ref refs[3] = {{.game = "chu"}, {.game = "exac"}, {.game = "grav"}};
+    const int nref = 3;
+    for (int i = 0; i < nref; i++) {
+        ref_start(e.h, &refs[i]);
+        ref_refresh(e.h, &refs[i]);
+    }
+    enum { BODY_CAP = 80000 };
+    char *body = malloc(BODY_CAP), path[4096], qbuf[2048];
+    int by_status[6] = {0}, bad = 0, changed = 0, reported = 0;
+    for (int it = 0; it < iters; it++) {
+        fuzz_ref *target;
+        const char *act;
+        fz_path(path, sizeof path, refs, nref, &target, &act);
+        const char *method = rn(5) ? (act || !strcmp(path, "/api/games") ? "POST" : "GET")
+                                   : fz_method();
+        if (act && !strcmp(act, "record") && rn(4))
+            method = "GET";
+        const char *query = fz_query(qbuf, sizeof qbuf, refs, nref);
+        size_t len = 0;
+        const char *b = body;
+        unsigned shape = rn(10);
+        if (shape == 0) {
+            b = rn(2) ? NULL : body;
+            len = 0;
+        } else if (shape == 1) {   /* random bytes */
+            len = rn(200);
+            for (size_t k = 0; k < len; k++)
+                body[k] = (char)rn(256);
+        } else if (shape == 2 && rn(8) == 0) {   /* too large */
+            len = 65 * 1024 + rn(1000);
+            memset(body, ' ', len);
+            body[0] = '{';
+            body[len - 1] = '}';
+        } else {
+            json_t *req = fz_request(refs, nref, act && strcmp(act, "record") ? act : NULL,
+                                     target);
+            char *t = json_dumps(req, JSON_COMPACT);
+            json_decref(req);
+            len = t ? strlen(t) : 0;
+            if (len >= BODY_CAP / 2)
+                len = BODY_CAP / 2 - 1;
+            memcpy(body, t ? t : "", len);
+            free(t);
+            if (shape >= 6)
+                len = fz_mutate(body, len, BODY_CAP / 2);
+            if (rn(8) == 0 && len + 8 < BODY_CAP) {   /* NUL and junk inside the length */
+                body[len++] = 0;
+                for (unsigned k = rn(6); k--;)
+                    body[len++] = (char)rn(256);
+            }
+        }
+        gv_reply rep;
+        gv_api_handle(e.h, method, path, query, b, len, &rep);
+        int sane = reply_sane(&rep);
+        if (!sane) {
+            bad++;
+            CHECK(sane);
+            if (reported++ < 5) {
+                fz_describe(method, path, query, b, len, rep.status);
+                fprintf(stderr, "  reply: %.300s\n", rep.body ? rep.body : "(null)");
+            }
+        }
+        if (rep.status >= 200 && rep.status < 600)
+            by_status[rep.status / 100]++;
+        int ok2xx = rep.status == 200 || rep.status == 201;
+        free(rep.body);
+        /* Only a 2xx POST to a reference game may change it. */
+        for (int r = 0; r < nref; r++) {
+            char *now = snap(e.h, refs[r].id);
+            int same = !strcmp(now, refs[r].snap);
+            int may = ok2xx && !strcmp(method, "POST") && target == &refs[r];
+            if (!same && !may) {
+                CHECK(!"a refused request changed a reference game");
+                if (reported++ < 5) {
+                    fz_describe(method, path, query, b, len, rep.status);
+                    fprintf(stderr, "  before: %.400s\n  after:  %.400s\n", refs[r].snap, now);
+                }
+            }
+            free(now);
+            if (!same) {
+                changed++;
+                ref_refresh(e.h, &refs[r]);
+            }
+        }
+        if (it % 64 == 63)
+            gv_hub_poll(e.h);   /* AI moves and flags of the games the fuzzer created */
+    }
+    CHECK_EQ_INT(bad, 0);
+    /* The fuzzer did reach past the parsers: games were created and moves played. */
+    CHECK(by_status[2] > iters / 20);
+    CHECK(by_status[4] > iters / 4);
+    CHECK(changed > 10);
+    if (getenv("GV_TEST_COUNTS") && atoi(getenv("GV_TEST_COUNTS")))
+        fprintf(stderr, "  fuzz: %d requests: %d 2xx, %d 4xx, %d 5xx; %d changes; %d rooms\n",
+                iters, by_status[2], by_status[4], by_status[5], changed, gv_hub_rooms(e.h));
+    /* What the hub holds is what the store holds. */
+    for (int r = 0; r < nref; r++) {
+        free(refs[r].snap);
+        refs[r].snap = snap(e.h, refs[r].id);
+    }
+    if (env_restart(&e) == 0) {
+        for (int r = 0; r < nref; r++) {
+            char *now = snap(e.h, refs[r].id);
+            json_t *x = json_loads(refs[r].snap, 0, NULL), *y = json_loads(now, 0, NULL);
+            drop_key(x, "updated");
+            drop_key(y, "updated");
+            CHECK(json_equal(x, y));
+            json_decref(x);
+            json_decref(y);
+            free(now);
+        }
+    }
+    for (int r = 0; r < nref; r++) {
+        free(refs[r].snap);
+        json_decref(refs[r].legal);
+    }
+    free(body);
+    env_end(&e);
+}
+
+/* Every field of every request, given every wrong type: refused (or, where the type is
+ * tolerated, taken) without a crash and without a change. */
+static void test_api_wrong_types(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    gv_hub *h = e.h;
+    json_t *c = create(h, json_pack("{ss s[{ss sb}{ss}]}", "game", "chu", "seats", "type", "human",
+                                    "you", 1, "type", "human"), 201);
+    char id[16], t0[40], t1[40];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    snprintf(t0, 40, "%s", token_of(c, 0));
+    snprintf(t1, 40, "%s", token_of(c, 1));
+    json_decref(c);
+    json_t *o;
+    CHECK_EQ_INT(action(h, id, "join", json_pack("{ss}", "token", t1), &o), 200);
+    json_decref(o);
+    const char *tok[2] = {t0, t1};
+    play_some(h, id, tok, 2, 0);
+    char huge[5000];
+    memset(huge, 'q', sizeof huge - 1);
+    huge[sizeof huge - 1] = 0;
+    json_t *values[] = {json_null(), json_true(), json_false(), json_integer(0),
+                        json_integer(-1), json_integer(INT64_MAX), json_integer(INT64_MIN),
+                        json_integer(4294967297LL), json_real(1e300), json_real(-0.5),
+                        json_string(""), json_string("\xc3\xa9\xf0\x9f\x98\x80"),
+                        json_string(huge), json_array(), json_pack("[i]", 1), json_object(),
+                        json_pack("{ss}", "token", t0), json_stringn("a\0b", 3)};
+    const int nv = (int)(sizeof values / sizeof *values);
+    static const struct {
+        const char *act, *body;
+    } templates[] = {
+        {"move", "{\"token\":\"T0\",\"move\":\"M\",\"n\":3}"},
+        {"join", "{\"token\":\"T1\",\"name\":\"N\"}"},
+        {"draw", "{\"token\":\"T0\",\"action\":\"offer\"}"},
+        {"draw", "{\"token\":\"T1\",\"action\":\"decline\"}"},
+        {"hint", "{\"token\":\"T0\",\"point\":\"a1\"}"},
+        {"resign", "{\"token\":\"T0\"}"},
+        {NULL, "{\"game\":\"exac\",\"options\":{\"repetition\":\"off\"},\"seats\":[{\"type\":"
+               "\"human\",\"you\":true,\"name\":\"x\"},{\"type\":\"ai\",\"level\":3}],"
+               "\"clock\":{\"initial\":60,\"increment\":1},\"start\":\"\"}"},
+    };
+    /* A legal move for seat 0 now. */
+    json_t *v = get_view(h, id, t0);
+    char legal[GV_HUB_MOVE];
+    snprintf(legal, sizeof legal, "%s", jstr(v, "you.legal_moves.0"));
+    json_decref(v);
+    int checked = 0;
+    for (size_t ti = 0; ti < sizeof templates / sizeof *templates; ti++) {
+        json_t *base = json_loads(templates[ti].body, 0, NULL);
+        CHECK(base != NULL);
+        if (json_object_get(base, "token"))
+            json_object_set_new(base, "token",
+                                json_string(!strcmp(jstr(base, "token"), "T0") ? t0 : t1));
+        if (json_object_get(base, "move"))
+            json_object_set_new(base, "move", json_string(legal));
+        /* Every field and every field of a nested object or array, replaced. */
+        const char *paths[16];
+        int np = 0;
+        const char *k;
+        json_t *x;
+        json_object_foreach(base, k, x) {
+            if (np < 16)
+                paths[np++] = k;
+        }
+        for (int pi = 0; pi < np; pi++) {
+            for (int vi = -1; vi < nv; vi++) {
+                json_t *req = json_deep_copy(base);
+                if (vi < 0)
+                    json_object_del(req, paths[pi]);
+                else
+                    json_object_set(req, paths[pi], values[vi]);
+                if (!templates[ti].act && json_is_object(json_object_get(base, paths[pi]))) {
+                    /* and inside the nested object */
+                    json_t *inner = json_object_get(base, paths[pi]);
+                    const char *ik;
+                    json_t *ix;
+                    json_object_foreach(inner, ik, ix) {
+                        json_t *r2 = json_deep_copy(base);
+                        if (vi >= 0)
+                            json_object_set(json_object_get(r2, paths[pi]), ik, values[vi]);
+                        else
+                            json_object_del(json_object_get(r2, paths[pi]), ik);
+                        char *before = snap(h, id);
+                        int rooms = gv_hub_rooms(h);
+                        json_t *out = NULL;
+                        int st = post_json(h, "/api/games", r2, &out);
+                        CHECK(st == 201 || st == 400);
+                        CHECK_EQ_INT(gv_hub_rooms(h), rooms + (st == 201));
+                        CHECK_SAME_SNAP(h, id, before);
+                        free(before);
+                        json_decref(out);
+                        checked++;
+                    }
+                }
+                if (!templates[ti].act && json_is_array(json_object_get(base, paths[pi]))) {
+                    for (int si = 0; si < 2; si++) {
+                        json_t *r2 = json_deep_copy(base);
+                        json_t *seat = json_array_get(json_object_get(r2, paths[pi]), (size_t)si);
+                        static const char *const sk[] = {"type", "level", "name", "you"};
+                        for (int q = 0; q < 4; q++) {
+                            json_t *r3 = json_deep_copy(r2);
+                            json_t *s3 = json_array_get(json_object_get(r3, paths[pi]), (size_t)si);
+                            if (vi >= 0)
+                                json_object_set(s3, sk[q], values[vi]);
+                            else
+                                json_object_del(s3, sk[q]);
+                            int rooms = gv_hub_rooms(h);
+                            json_t *out = NULL;
+                            int st = post_json(h, "/api/games", r3, &out);
+                            CHECK(st == 201 || st == 400);
+                            CHECK_EQ_INT(gv_hub_rooms(h), rooms + (st == 201));
+                            json_decref(out);
+                            checked++;
+                        }
+                        (void)seat;
+                        json_decref(r2);
+                    }
+                }
+                char *before = snap(h, id);
+                int rooms = gv_hub_rooms(h);
+                json_t *out = NULL;
+                int st = templates[ti].act ? action(h, id, templates[ti].act, req, &out)
+                                           : post_json(h, "/api/games", req, &out);
+                CHECK(st >= 200 && st < 500);
+                if (st != 200 && st != 201) {
+                    CHECK_SAME_SNAP(h, id, before);
+                    CHECK_EQ_INT(gv_hub_rooms(h), rooms);
+                } else if (templates[ti].act && !strcmp(templates[ti].act, "move")) {
+                    /* Taken: only a legal move with an acceptable number. */
+                    CHECK(vi < 0 || !strcmp(paths[pi], "n") || !strcmp(paths[pi], "token"));
+                    if (!(vi < 0 || !strcmp(paths[pi], "n")))
+                        fprintf(stderr, "  took %s = value %d\n", paths[pi], vi);
+                }
+                free(before);
+                json_decref(out);
+                checked++;
+                /* Keep the reference as it was: a changed game is replaced by a new one. */
+                if (st == 200 && templates[ti].act) {
+                    json_t *now = get_view(h, id, NULL);
+                    int over = strcmp(jstr(now, "status"), "live") || jint(now, "n") != 2 ||
+                               json_array_size(json_object_get(now, "draw_offers"));
+                    json_decref(now);
+                    if (over) {
+                        c = create(h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "chu", "seats",
+                                                "type", "human", "you", 1, "type", "human",
+                                                "you", 1), 201);
+                        snprintf(id, sizeof id, "%s", jstr(c, "id"));
+                        snprintf(t0, 40, "%s", token_of(c, 0));
+                        snprintf(t1, 40, "%s", token_of(c, 1));
+                        json_decref(c);
+                        play_some(h, id, tok, 2, 0);
+                        if (json_object_get(base, "token"))
+                            json_object_set_new(base, "token", json_string(
+                                strstr(templates[ti].body, "\"T0\"") ? t0 : t1));
+                    }
+                }
+            }
+        }
+        json_decref(base);
+    }
+    CHECK(checked > 500);
+    for (int i = 0; i < nv; i++)
+        json_decref(values[i]);
+    env_end(&e);
+}
+
+/* Wraps each test to count its checks and time. */
+#define WRAP(fn)                                                                     \
+    static void fn##_counted(void)                                                   \
+    {                                                                                \
+        long before = t_checks;                                                      \
+        int64_t t0 = gv_hub_mono_ms();                                               \
+        fn();                                                                        \
+        report_checks(#fn, before, t0);                                              \
+    }
+WRAP(test_store_moves_are_numbered_and_kept)
+WRAP(test_store_schema_migrates_once)
+WRAP(test_store_conflicts_updates_and_listing)
+WRAP(test_api_meta_health_and_routes)
+WRAP(test_api_chu_flow)
+WRAP(test_api_exac_flow)
+WRAP(test_api_grav_flow)
+WRAP(test_api_create_options)
+WRAP(test_api_listing)
+WRAP(test_restart_keeps_games)
+WRAP(test_grav_secrecy_and_hints)
+WRAP(test_api_wrong_types)
+WRAP(test_api_fuzz)
+
+#define TC(fn) {NULL, #fn, fn##_counted}
+
 const t_case server_tests[] = {
-    T(test_store_moves_are_numbered_and_kept),
+    TC(test_store_moves_are_numbered_and_kept),
+    TC(test_store_schema_migrates_once),
+    TC(test_store_conflicts_updates_and_listing),
+    TC(test_api_meta_health_and_routes),
+    TC(test_api_chu_flow),
+    TC(test_api_exac_flow),
+    TC(test_api_grav_flow),
+    TC(test_api_create_options),
+    TC(test_api_listing),
+    TC(test_restart_keeps_games),
+    TC(test_grav_secrecy_and_hints),
+    TC(test_api_wrong_types),
+    TC(test_api_fuzz),
     {0},
 };

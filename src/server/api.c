@@ -3,6 +3,7 @@
  * code is tested and fuzzed without sockets. Every refusal is a 4xx with
  * {"error": "...", "code": "..."} and changes nothing. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,18 @@ static void reply_json(gv_reply *out, int status, json_t *o)
 static void reply_error(gv_reply *out, int status, const char *code, const char *msg)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "error", json_string(msg));
+    json_t *m = json_string(msg);
+    if (!m) {
+        /* The message quotes the request, which need not be UTF-8 (or was cut inside a
+         * character): keep the ASCII, mark the rest, so that "error" is always there. */
+        char safe[GV_ERRLEN + 128];
+        size_t k = 0;
+        for (; msg[k] && k + 1 < sizeof safe; k++)
+            safe[k] = (unsigned char)msg[k] < 0x80 ? msg[k] : '?';
+        safe[k] = 0;
+        m = json_string(safe);
+    }
+    json_object_set_new(o, "error", m);
     json_object_set_new(o, "code", json_string(code));
     reply_json(out, status, o);
 }
@@ -176,9 +188,12 @@ static int64_t seconds_ms(json_t *o, const char *sec, const char *ms, int *bad)
     v = json_object_get(o, sec);
     if (!v)
         return 0;
-    if (!json_is_number(v))
+    double x = json_number_value(v);
+    if (!json_is_number(v) || !(x > -1e12 && x < 1e12)) {   /* no overflow in the cast */
         *bad = 1;
-    return (int64_t)(json_number_value(v) * 1000.0 + 0.5);
+        return 0;
+    }
+    return (int64_t)(x * 1000.0 + 0.5);
 }
 
 static void create_game(gv_hub *h, json_t *req, gv_reply *out)
@@ -239,7 +254,8 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
         }
         s->ai = !strcmp(type, "ai");
         json_t *lv = so ? json_object_get(so, "level") : NULL;
-        s->level = lv ? (int)json_integer_value(lv) : 5;
+        json_int_t level = lv ? json_integer_value(lv) : 5;
+        s->level = level >= 1 && level <= 10 ? (int)level : 0;   /* no wrap into 1..10 */
         if (s->ai && ((lv && !json_is_integer(lv)) || s->level < 1 || s->level > 10)) {
             snprintf(msg, sizeof msg, "seat %d: \"level\" must be a whole number 1..10", i);
             reply_error(out, 400, "bad_seats", msg);
@@ -428,9 +444,10 @@ static void game_action(gv_hub *h, room *r, const char *action, json_t *req, gv_
             reply_error(out, 400, "bad_request", "the move text is too long");
             return;
         }
+        /* A number no game reaches (or beyond int) is out of date, never wrapped. */
         json_int_t want = nv ? json_integer_value(nv) : 0;
         if (nv && (want < -1000000000 || want > 1000000000))
-            want = -1;   /* no game gets there: out of date */
+            want = -1;
         int rc = hub_play(h, r, seat, mv, nv ? (int)want : HUB_ANY_N, err, sizeof err);
         if (rc == -1 && r->status == ROOM_LIVE && hub_to_move_seat(r) != seat &&
             !r->g->move_player)
