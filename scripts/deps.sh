@@ -20,6 +20,10 @@ command -v xvfb-run  >/dev/null 2>&1 || need="$need xvfb xauth"
 [ -x /usr/games/xboard ] || need="$need xboard"
 [ -x /usr/games/hachu ]  || need="$need hachu"
 command -v tmux >/dev/null 2>&1 || need="$need tmux"   # the terminal test of 'gravulien play'
+# The browser test of the web page: Chromium driven by playwright-core, and a Japanese font
+# so the Chu pieces' kanji are drawn (headless Chromium has no other).
+[ -x /usr/bin/chromium ] || need="$need chromium"
+[ -d /usr/share/fonts/opentype/ipafont-gothic ] || need="$need fonts-ipafont-gothic"
 
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then
@@ -50,5 +54,11 @@ if [ ! -f tests/server/node_modules/ws/package.json ]; then
   echo "deps: installing test dependency ws (npm)" >&2
   (cd tests/server && npm ci --no-audit --no-fund --loglevel=error >&2) || \
     echo "deps: could not install ws; the server tests will be skipped" >&2
+fi
+# playwright-core: drives Chromium in the web page's browser test (test-only).
+if [ ! -f tests/web/node_modules/playwright-core/package.json ]; then
+  echo "deps: installing test dependency playwright-core (npm)" >&2
+  (cd tests/web && npm ci --no-audit --no-fund --loglevel=error >&2) || \
+    echo "deps: could not install playwright-core; the browser test will be skipped" >&2
 fi
 exit 0

@@ -502,6 +502,51 @@ static void record(room *r, const char *query, gv_reply *out)
     snprintf(out->filename, sizeof out->filename, "gravulien-%s-%s.%s", r->g->name, r->id, ext[f]);
 }
 
+/* GET /api/games/ID/positions: the position after each move (n = 0 is the start), each
+ * with what the game adds to a view (Exac roles, Grav board and marks), computed by
+ * replaying the moves through the rules core on a copy, for the page's replay. */
+static void positions(room *r, gv_reply *out)
+{
+    char err[GV_ERRLEN];
+    void *st = calloc(1, r->g->state_size);
+    char *buf = malloc(GV_MAX_TEXT);
+    if (!st || !buf) {
+        free(st);
+        free(buf);
+        reply_error(out, 503, "store", "out of memory");
+        return;
+    }
+    if (r->g->init(st, r->options[0] ? r->options : NULL, err, sizeof err) < 0 ||
+        (r->start[0] && r->g->set_position(st, r->start, err, sizeof err) < 0)) {
+        free(st);
+        free(buf);
+        reply_error(out, 500, "record", err);
+        return;
+    }
+    room tmp = *r;
+    tmp.st = st;
+    json_t *a = json_array();
+    for (int i = 0;; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "n", json_integer(i));
+        tmp.nmoves = i;
+        json_object_set_new(o, "position", r->g->get_position(st, buf, GV_MAX_TEXT) >= 0
+                                               ? json_string(buf) : json_null());
+        hub_view_extra(&tmp, o);
+        json_array_append_new(a, o);
+        if (i >= r->nmoves)
+            break;
+        r->g->make(st, r->moves[i].m);
+    }
+    free(st);
+    free(buf);
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_string(r->id));
+    json_object_set_new(o, "game", json_string(r->g->name));
+    json_object_set_new(o, "positions", a);
+    reply_json(out, 200, o);
+}
+
 void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *query,
                    const char *body, size_t bodylen, gv_reply *out)
 {
@@ -581,8 +626,10 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
             reply_json(out, 200, hub_view(h, r, seat));
         } else if (!strcmp(action, "record")) {
             record(r, query, out);
+        } else if (!strcmp(action, "positions")) {
+            positions(r, out);
         } else {
-            reply_error(out, 404, "not_found", "GET /api/games/ID or /api/games/ID/record");
+            reply_error(out, 404, "not_found", "GET /api/games/ID, /api/games/ID/record or /api/games/ID/positions");
         }
         return;
     }

@@ -64,6 +64,20 @@ static void exac_extra(const room *r, json_t *view)
     }
     json_t *o = json_object();
     json_object_set_new(o, "pieces", pieces);
+    /* The last move's squares, for the page to mark (the move text names only the
+     * destination). A resignation is not a move here. */
+    if (r->nmoves > 0 && r->moves) {
+        char from[4], to[4];
+        gv_move m = r->moves[r->nmoves - 1].m;
+        exac_square_name(EX_FROM(m), from);
+        exac_square_name(EX_TO(m), to);
+        json_t *lm = json_object();
+        json_object_set_new(lm, "from", json_string(from));
+        json_object_set_new(lm, "to", json_string(to));
+        json_object_set_new(o, "last_move", lm);
+    } else {
+        json_object_set_new(o, "last_move", json_null());
+    }
     json_object_set_new(view, "exac", o);
 }
 

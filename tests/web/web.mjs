@@ -1,0 +1,422 @@
+// The web page, driven in a real browser: playwright-core runs Debian's Chromium headless
+// against 'gravulien serve' (its own port and database). Every game is created from the
+// lobby and played by clicking; two browser contexts play each other by link and see each
+// other's moves live; Grav's wrong and correct "Grav!" calls; a record is downloaded and
+// checked with 'gravulien record'; replay; any console error fails the test.
+// Usage: node web.mjs <path-to-gravulien>. Screenshots go to tests/web/artifacts/.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = resolve(process.argv[2] || '../../build/gravulien');
+const webDir = resolve(here, '../../web');
+const artifacts = join(here, 'artifacts');
+const chromePath = process.env.CHROMIUM || '/usr/bin/chromium';
+rmSync(artifacts, { recursive: true, force: true });   // each run's screenshots and records only
+mkdirSync(artifacts, { recursive: true });
+
+let passed = 0, failed = 0;
+const t0 = Date.now();
+function check(cond, what) {
+  if (cond) passed++;
+  else { failed++; console.log(`FAIL ${what}`); }
+  return cond;
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function startServer(db, port = 0) {
+  return new Promise((res, rej) => {
+    const proc = spawn(bin, ['serve', '--port', String(port), '--db', db, '--web', webDir, '--rate', '0',
+      '--ai-movetime', '200'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => { proc.kill('SIGKILL'); rej(new Error('server did not start: ' + out)); }, 10000);
+    proc.stderr.on('data', (d) => process.stderr.write(`[serve] ${d}`));
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/[^:/\s]+:(\d+)\//);
+      if (m) {
+        clearTimeout(timer);
+        const exited = new Promise((r) => proc.on('exit', r));
+        res({ url: `http://127.0.0.1:${m[1]}`, proc, stop: () => { proc.kill('SIGTERM'); return exited; } });
+      }
+    });
+    proc.on('exit', (code) => { clearTimeout(timer); rej(new Error(`server exited (${code}): ${out}`)); });
+  });
+}
+
+async function apiGet(base, path) {
+  const r = await fetch(base + path);
+  return r.json();
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'gv-web-'));
+let server = await startServer(join(dir, 'web.db'));
+const base = server.url;
+const browser = await chromium.launch({ executablePath: chromePath, headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+
+const consoleErrors = [];
+async function newPage(label, viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`${label}: ${m.text()}`); });
+  page.on('pageerror', (e) => consoleErrors.push(`${label}: page error: ${e.message}`));
+  page.setDefaultTimeout(15000);
+  return { context, page };
+}
+
+async function shot(page, name, full = false) {
+  const path = join(artifacts, name);
+  await page.screenshot({ path, fullPage: full });
+  console.log(`screenshot ${path}`);
+}
+
+const gameId = (page) => new URL(page.url()).pathname.split('/').pop();
+const tokensOf = (page, id) => page.evaluate((gid) => JSON.parse(localStorage.getItem('gv.seats.' + gid) || '{}'), id);
+const moveCount = (page) => page.locator('.moves .mv').count();
+async function waitMoves(page, n, ms = 15000) {
+  await page.waitForFunction((k) => document.querySelectorAll('.moves .mv').length >= k, n, { timeout: ms });
+}
+const sq = (page, name) => page.locator(`svg.board [data-sq="${name}"]`);
+
+async function step(name, fn) {
+  const before = failed;
+  try {
+    await fn();
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e.message.split('\n')[0]}`);
+  }
+  console.log(`${failed === before ? 'ok  ' : 'FAIL'} ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+// Creates a game from the lobby: game tab, seats [{type: 'you'|'friend'|'ai', level}], extra(page).
+async function createFromLobby(page, game, seatSpec, extra) {
+  await page.goto(base + '/');
+  await page.locator(`label.tab[for="game-${game}"]`).click();
+  if (extra) await extra(page);
+  const types = page.locator('.seat-type');
+  await page.waitForFunction((k) => document.querySelectorAll('.seat-type').length === k, seatSpec.length);
+  for (let i = 0; i < seatSpec.length; i++) {
+    await types.nth(i).selectOption(seatSpec[i].type);
+    if (seatSpec[i].type === 'ai') await page.locator('.seat-level').nth(i).selectOption(String(seatSpec[i].level || 1));
+  }
+  await page.locator('form.create button[type=submit]').click();
+  await page.waitForURL(/\/play\/[a-z0-9]+/);
+  await page.locator('svg.board').waitFor();
+}
+
+// ---- the lobby ------------------------------------------------------------------------
+
+await step('lobby: forms from /api/meta, lists', async () => {
+  const { page, context } = await newPage('lobby');
+  await page.goto(base + '/');
+  await page.locator('form.create').waitFor();
+  check(await page.locator('label.tab').count() === 3, 'three game tabs');
+  await page.locator('label.tab[for="game-grav"]').click();
+  check(await page.locator('#opt-size option').count() === 7, 'Grav sizes: the primes 5..23');
+  await page.locator('#opt-players').selectOption('4');
+  check(await page.locator('.seat-type').count() === 4, 'four seats for four players');
+  for (const p of ['seed', 'a', 'b', 'c', 'd', 'e']) check(await page.locator(`#opt-${p}`).count() === 1, `Grav parameter ${p} can be typed`);
+  await page.locator('details.advanced summary').first().click();
+  for (const o of ['consecutive', 'referee', 'bonus_shapes', 'hints', 'max_turns']) check(await page.locator(`#opt-${o}`).count() === 1, `Grav option ${o} reachable`);
+  await page.locator('label.tab[for="game-chu"]').click();
+  for (const o of ['lion_double', 'promotion', 'bare_king', 'repetition', 'last_rank']) check(await page.locator(`#opt-${o}`).count() === 1, `Chu option ${o} reachable`);
+  await page.locator('label.tab[for="game-exac"]').click();
+  for (const o of ['repetition', 'quiet_limit']) check(await page.locator(`#opt-${o}`).count() === 1, `Exaç option ${o} reachable`);
+  await shot(page, 'lobby.png', true);
+  await context.close();
+});
+
+// ---- Chu Shogi against the AI: a Lion double move and a promotion choice ------------------
+
+let chuId = null;
+await step('chu: against the AI, lion double move and promotion by clicking', async () => {
+  const { page, context } = await newPage('chu');
+  // Sente: Lion on 3h next to a Gote Pawn on 3g, a Pawn on 6e about to enter the zone.
+  const start = '6k5/g11/12/12/6P5/12/9p2/9N2/12/12/12/5K6 b - 1';
+  await createFromLobby(page, 'chu', [{ type: 'you' }, { type: 'ai', level: 1 }], async (p) => {
+    await p.locator('details.advanced summary', { hasText: 'Start from a position' }).click();
+    await p.locator('#start').fill(start);
+  });
+  chuId = gameId(page);
+  await page.locator('.your-move').waitFor();
+  await sq(page, '3h').click();
+  check(await page.locator('svg.board .sq.target').count() >= 8, 'the Lion shows its first steps');
+  await sq(page, '3g').click();
+  check(await page.locator('svg.board .sq.step').count() === 1, 'first step marked');
+  check((await page.locator('.info').textContent()).includes('Second step'), 'asks for the second step');
+  await sq(page, '3f').click();
+  await waitMoves(page, 2);
+  check((await page.locator('.moves .mv').first().textContent()) === '3h3g3f', 'lion double move 3h3g3f played');
+  await page.locator('.your-move').waitFor();
+  await sq(page, '6e').click();
+  await sq(page, '6d').click();
+  await page.locator('.choice').waitFor();
+  check(await page.locator('.choice button', { hasText: 'Promote' }).count() >= 1, 'promotion asked');
+  await page.locator('.choice button', { hasText: /^Promote$/ }).click();
+  await waitMoves(page, 4);
+  check((await page.locator('.moves .mv').nth(2).textContent()) === '6e6d+', 'promotion played as 6e6d+');
+  check(await page.locator('svg.board .piece.promo').count() >= 1, 'promoted piece drawn (red)');
+  check(await page.locator('svg.board .sq.last').count() >= 2, 'last move marked');
+  await shot(page, 'chu.png');
+  await page.locator('.board-tools select').selectOption('abbrev');
+  await page.locator('button.flip').click();
+  await shot(page, 'chu-abbrev-flipped.png');
+  // resign, then the record
+  await page.locator('.actions button', { hasText: 'Resign' }).click();
+  await page.locator('.actions button', { hasText: 'Yes, resign' }).click();
+  await page.locator('.banner').waitFor();
+  check((await page.locator('.banner').textContent()).includes('Gote wins'), 'resignation: Gote wins banner');
+  await context.close();
+});
+
+// ---- Exaç against the AI --------------------------------------------------------------
+
+await step('exac: against the AI by clicking, roles on hover', async () => {
+  const { page, context } = await newPage('exac');
+  await createFromLobby(page, 'exac', [{ type: 'you' }, { type: 'ai', level: 1 }], async (p) => {
+    await p.locator('#clock').selectOption('300+3');
+  });
+  await page.locator('.your-move').waitFor();
+  await sq(page, 'm6').click();
+  check(await page.locator('svg.board .sq.target').count() >= 1, 'destinations shown');
+  await sq(page, 'm5').click();
+  await waitMoves(page, 2);
+  check((await page.locator('.moves .mv').first().textContent()) === 'm5', 'Exaç move m5 played');
+  await sq(page, 'n7').hover();
+  const info = await page.locator('.info').textContent();
+  check(/Roles: Polus/.test(info), `roles shown on hover (${info.slice(0, 60)})`);
+  check(await page.locator('.clock').count() === 2, 'two clocks');
+  const c1 = await page.locator('.clock.running').textContent();
+  await sleep(1300);
+  const c2 = await page.locator('.clock.running').textContent();
+  check(c1 !== c2 || (await page.locator('.clock.running').count()) === 0, `clock counts down (${c1} -> ${c2})`);
+  await shot(page, 'exac.png');
+  await context.close();
+});
+
+// ---- Grav against the AI --------------------------------------------------------------
+
+await step('grav: against the AI by clicking, hint, answers', async () => {
+  const { page, context } = await newPage('grav');
+  await createFromLobby(page, 'grav', [{ type: 'you' }, { type: 'ai', level: 1 }], async (p) => {
+    await p.locator('#opt-size').selectOption('11');
+  });
+  await page.locator('.your-move').waitFor();
+  check(await page.locator('.params-list').count() === 1, 'parameters shown');
+  await page.locator('.hint-toggle input').check();
+  await sq(page, 'f6').click();
+  await page.waitForFunction(() => document.querySelector('.info').textContent.includes('Private hint'));
+  check(await moveCount(page) === 0, 'a hint places nothing');
+  await page.locator('.hint-toggle input').uncheck();
+  await sq(page, 'f6').click();
+  await waitMoves(page, 2);
+  // play a few turns: answer the AI's stone or place
+  for (let i = 0; i < 3; i++) {
+    await page.waitForFunction(() => document.querySelector('.your-move') || document.querySelector('.banner:not([hidden])'));
+    if (await page.locator('.banner:not([hidden])').count()) break;
+    const n = await moveCount(page);
+    if (await page.locator('.actions button', { hasText: 'Accept' }).count()) {
+      await page.locator('.actions button', { hasText: 'Accept' }).click();
+    } else if (await page.locator('.actions button', { hasText: /^Declare 0$/ }).count()) {
+      await page.locator('.actions button', { hasText: /^Declare 0$/ }).click();
+    } else {
+      const pt = await page.locator('svg.board .sq.inband.placeable, svg.board .sq.placeable').first().getAttribute('data-sq');
+      await sq(page, pt).click();
+    }
+    await waitMoves(page, n + 1);
+  }
+  check(await moveCount(page) >= 4, 'several Grav actions played');
+  check(await page.locator('svg.board .last-ring').count() === 1, 'last stone marked');
+  await shot(page, 'grav.png');
+  await context.close();
+});
+
+// ---- two people by link: live moves, draw by agreement, record, replay --------------------
+
+let exacId = null;
+await step('exac: a friend by link, moves live both ways, draw offer accepted', async () => {
+  const A = await newPage('exac-A');
+  const B = await newPage('exac-B', { width: 390, height: 844 });
+  await createFromLobby(A.page, 'exac', [{ type: 'you' }, { type: 'friend' }]);
+  exacId = gameId(A.page);
+  const link = await A.page.locator('.link-row input').nth(1).inputValue();
+  check(/\/play\/[a-z0-9]+\?seat=1&token=[0-9a-f]{32}$/.test(link), 'join link shown');
+  await B.page.goto(link);
+  await B.page.locator('form.join').waitFor();
+  await B.page.locator('form.join input').fill('Bea');
+  await B.page.locator('form.join button').click();
+  await A.page.locator('.your-move').waitFor();
+  const ptext = await A.page.locator('.players').textContent();
+  check(ptext.includes('Bea'), `A sees the friend's name (${ptext})`);
+  await sq(A.page, 'g6').click();
+  await sq(A.page, 'g5').click();
+  await waitMoves(B.page, 1);
+  check((await B.page.locator('.moves .mv').first().textContent()) === 'g5', 'B sees A\'s move live');
+  // B plays the first of its legal moves, by clicking
+  const tb = await tokensOf(B.page, exacId);
+  const vb = await apiGet(base, `/api/games/${exacId}?token=${tb[1]}`);
+  const mv = vb.you.moves[0];
+  await B.page.locator('.your-move').waitFor();
+  await sq(B.page, mv.from).click();
+  await sq(B.page, mv.to).click();
+  await waitMoves(A.page, 2);
+  check((await A.page.locator('.moves .mv').nth(1).textContent()) === mv.move, 'A sees B\'s move live');
+  await shot(B.page, 'exac-friend-phone.png');
+  await A.page.locator('.actions button', { hasText: 'Offer a draw' }).click();
+  await B.page.locator('.actions button', { hasText: 'Accept draw' }).waitFor();
+  await B.page.locator('.actions button', { hasText: 'Accept draw' }).click();
+  await A.page.locator('.banner:not([hidden])').waitFor();
+  check((await A.page.locator('.banner').textContent()).includes('Draw'), 'draw by agreement on both pages');
+  await A.context.close();
+  await B.context.close();
+});
+
+// ---- Grav: a wrong and a correct "Grav!" across two browsers -------------------------------
+
+let gravId = null;
+await step('grav: wrong call, then correct call and removal, across two contexts', async () => {
+  const A = await newPage('grav-A');
+  const B = await newPage('grav-B');
+  await createFromLobby(A.page, 'grav', [{ type: 'you' }, { type: 'friend' }], async (p) => {
+    await p.locator('#opt-size').selectOption('7');
+    for (const [k, v] of Object.entries({ a: 3, b: 2, c: 3, d: 1, e: 2 })) await p.locator(`#opt-${k}`).fill(String(v));
+  });
+  const id = gravId = gameId(A.page);
+  const link = await A.page.locator('.link-row input').nth(1).inputValue();
+  await B.page.goto(link);
+  await B.page.locator('form.join button').click();
+  await A.page.locator('.your-move').waitFor();
+  check((await A.page.locator('.params-list').textContent()).includes('d = 1, e = 2'), 'typed parameters shown');
+  await sq(A.page, 's4').click();                         // P1, the first stone
+  await B.page.locator('.actions button', { hasText: 'Accept' }).waitFor();
+  await B.page.locator('.actions button', { hasText: 'Accept' }).click();
+  await B.page.locator('.your-move', { hasText: 'your turn' }).waitFor();
+  await sq(B.page, 's5').click();                         // P2: distance 1, legal
+  await A.page.locator('.actions button.grav-call').waitFor();
+  await shot(A.page, 'grav-window.png');
+  await A.page.locator('.actions button.grav-call').click();   // wrong call
+  await waitMoves(B.page, 4);
+  await B.page.waitForFunction(() => document.querySelector('.info').textContent.includes('Wrong call'));
+  check(true, 'the wrong call is announced');
+  let v = await apiGet(base, `/api/games/${id}`);
+  check(v.grav.board.filter((x) => x === 2).length === 1, 'wrong call: the stone stays');
+  check(v.grav.skips[0] === 1 || v.moves.some((m) => / skip/.test(m.move)) || v.to_move === 1, 'wrong call: the caller loses a turn');
+  // P1's turn is skipped: P2 places again, far away (distance 7 > e = 2): a violation
+  await B.page.locator('.your-move', { hasText: 'your turn' }).waitFor();
+  await sq(B.page, 'g1').click();
+  await A.page.locator('.actions button.grav-call').waitFor();
+  await A.page.locator('.actions button.grav-call').click();   // correct call
+  await A.page.locator('.your-move', { hasText: 'your call was right' }).waitFor();
+  check((await A.page.locator('.info').textContent()).includes('Correct call'), 'the correct call is announced');
+  check(await A.page.locator('svg.board .remove-ring').count() >= 1, 'removable stones ringed');
+  await shot(A.page, 'grav-remove.png');
+  await sq(A.page, 's5').click();
+  await B.page.waitForFunction(() => [...document.querySelectorAll('.moves .mv')].some((b) => b.textContent.includes('remove s5')));
+  v = await apiGet(base, `/api/games/${id}`);
+  check(v.grav.board.every((x) => x !== 2), 'correct call: the violating stone taken back and s5 removed');
+  check(v.to_move === 0, 'the caller moves next');
+  await shot(B.page, 'grav-after-call.png');
+  await A.context.close();
+  await B.context.close();
+});
+
+// ---- record download and replay -------------------------------------------------------------
+
+for (const [game, id, fmt] of [['chu', () => chuId, 'usi'], ['chu', () => chuId, 'kif'], ['exac', () => exacId, 'pgn'], ['grav', () => gravId, 'json']]) {
+  await step(`${game}: ${fmt} record downloads and replays with 'gravulien record check'`, async () => {
+    const { page, context } = await newPage(`record-${game}`);
+    await page.goto(`${base}/play/${id()}`);
+    await page.locator(game === 'grav' ? '.moves .mv' : '.banner:not([hidden])').first().waitFor();
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`a.download[data-format="${fmt}"]`).click()]);
+    const file = join(artifacts, dl.suggestedFilename());
+    await dl.saveAs(file);
+    const r = spawnSync(bin, ['record', game, 'check', file], { encoding: 'utf8' });
+    check(r.status === 0, `record ${game} check ${file}: ${r.stdout}${r.stderr}`);
+    await context.close();
+  });
+}
+
+await step('replay: step, jump and arrow keys over a finished game', async () => {
+  const { page, context } = await newPage('replay');
+  await page.goto(`${base}/play/${chuId}`);
+  await page.locator('.banner:not([hidden])').waitFor();
+  const n = await moveCount(page);
+  const last = await page.locator('svg.board').innerHTML();
+  await page.locator('.replay button[aria-label^="start"]').click();
+  await page.locator('.replay .ply', { hasText: `0 / ${n}` }).waitFor();
+  const startHtml = await page.locator('svg.board').innerHTML();
+  check(startHtml !== last, 'start position differs from the final one');
+  check(await page.locator('svg.board [data-sq="3h"] .piece').count() === 1, 'the Lion is back on 3h at the start');
+  await page.locator('.replay button[aria-label^="next"]').click();
+  await page.locator('.replay .ply', { hasText: `1 / ${n}` }).waitFor();
+  check(await page.locator('svg.board [data-sq="3f"] .piece').count() === 1, 'after move 1 the Lion is on 3f');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowRight');
+  await page.locator('.replay .ply', { hasText: `2 / ${n}` }).waitFor();
+  await page.keyboard.press('ArrowLeft');
+  await page.locator('.replay .ply', { hasText: `1 / ${n}` }).waitFor();
+  await page.keyboard.press('End');
+  await page.locator('.replay .ply', { hasText: `${n} / ${n}` }).waitFor();
+  await page.locator('.moves .mv').nth(2).click();
+  await page.locator('.replay .ply', { hasText: `3 / ${n}` }).waitFor();
+  check(true, 'jump by clicking a move');
+  await shot(page, 'chu-replay.png');
+  // keyboard on the board: focus a square, move with arrows
+  await page.locator('svg.board [data-sq="12a"]').focus();
+  await page.keyboard.press('ArrowRight');
+  check(await page.evaluate(() => document.activeElement.dataset.sq) === '11a', 'arrow keys move between squares');
+  await context.close();
+});
+
+await step('watcher: live game list and a spectator sees AI moves live', async () => {
+  const r = await fetch(base + '/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ game: 'exac', seats: [{ type: 'ai', level: 1 }, { type: 'ai', level: 1 }] }) });
+  const g = await r.json();
+  const { page, context } = await newPage('watch');
+  await page.goto(base + '/');
+  await page.locator(`.list a[href="/play/${g.id}"]`).first().waitFor();
+  await page.locator(`.list a[href="/play/${g.id}"]`).first().click();
+  await page.locator('svg.board').waitFor();
+  const n0 = await moveCount(page);
+  await page.waitForFunction((k) => document.querySelectorAll('.moves .mv').length > k || document.querySelector('.banner:not([hidden])'), n0 + 2, { timeout: 20000 });
+  check(true, 'spectator sees moves arrive');
+  await context.close();
+});
+
+await step('live: the page reconnects after a server restart and catches up', async () => {
+  const post = async (path, body) => (await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const g = await post('/api/games', { game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const [t0, t1] = g.tokens.map((t) => t.token);
+  const { page, context } = await newPage('reconnect');
+  await page.goto(base + g.tokens[0].link);
+  await page.locator('.your-move').waitFor();
+  await post(`/api/games/${g.id}/move`, { token: t0, move: 'g5' });
+  await waitMoves(page, 1);
+  await server.stop();
+  await page.locator('.conn.offline').waitFor();
+  server = await startServer(join(dir, 'web.db'), Number(new URL(base).port));
+  const r = await post(`/api/games/${g.id}/move`, { token: t1, move: 'g3' });
+  check(r.n === 2, 'move played while the page was away');
+  await waitMoves(page, 2, 20000);
+  await page.locator('.conn.live').waitFor();
+  check((await page.locator('.moves .mv').nth(1).textContent()) === 'g3', 'the missed move caught up without reload');
+  await context.close();
+});
+
+// the reconnect test's page saw the server go away on purpose
+const expected = (e) => e.startsWith('reconnect:') && /ERR_CONNECTION_REFUSED|WebSocket connection/.test(e);
+for (const e of consoleErrors.filter((x) => !expected(x))) check(false, `console error: ${e}`);
+check(consoleErrors.filter((x) => !expected(x)).length === 0, 'no console errors');
+
+await browser.close();
+await server.stop();
+rmSync(dir, { recursive: true, force: true });
+console.log(`time ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

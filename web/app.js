@@ -1,0 +1,43 @@
+// Gravülien's web page: a tiny router between the lobby (/) and a game (/play/ID).
+import { h, api, put } from './util.js';
+import { Lobby } from './lobby.js';
+import { GamePage } from './game.js';
+
+const root = document.getElementById('app');
+let page = null;
+let meta = null;
+
+async function route() {
+  if (page && page.destroy) page.destroy();
+  page = null;
+  if (!meta) {
+    try {
+      meta = await api('/api/meta');
+    } catch (e) {
+      put(root, h('p', { class: 'message' }, `The server cannot be reached: ${e.message}`));
+      return;
+    }
+  }
+  const m = /^\/play\/([A-Za-z0-9]{1,40})\/?$/.exec(location.pathname);
+  if (m) {
+    page = new GamePage(root, m[1], new URLSearchParams(location.search), meta);
+  } else {
+    document.title = 'Gravülien';
+    page = new Lobby(root, meta, navigate);
+  }
+  window.scrollTo(0, 0);
+}
+
+export function navigate(path) {
+  history.pushState(null, '', path);
+  route();
+}
+
+document.addEventListener('click', (e) => {
+  const a = e.target.closest('a[data-link]');
+  if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  navigate(a.getAttribute('href'));
+});
+window.addEventListener('popstate', route);
+route();

@@ -1,0 +1,283 @@
+// The Chu Shogi board: 12x12 SVG, pieces as wedges pointing toward the opponent with
+// kanji (or TSA abbreviations), promoted pieces in red. Squares in USI: files 12..1 from
+// Sente's left, ranks a..l from the top. Every legal move comes from the server
+// (you.legal_moves); a click only picks among them.
+import { s, gridNav, put } from './util.js';
+
+const LETTERS = '?lfcsgkeabtxomvrhdqnpi';
+const KANJI = [null, '香', '豹', '銅', '銀', '金', '王', '象', '反', '角', '虎', '鳳', '麒', '横', '竪',
+  '飛', '馬', '龍', '奔', '獅', '歩', '仲'];
+// Promoted pieces show the piece they become (as the terminal board does).
+const KANJI_P = { 1: '駒', 2: '角', 3: '横', 4: '竪', 5: '飛', 7: '太', 8: '鯨', 9: '馬', 10: '鹿',
+  11: '奔', 12: '獅', 13: '猪', 14: '牛', 15: '龍', 16: '鷹', 17: '鷲', 20: 'と', 21: '象' };
+const ABBR = ['?', 'L', 'FL', 'C', 'S', 'G', 'K', 'DE', 'RC', 'B', 'BT', 'Ph', 'Ky', 'SM', 'VM', 'R',
+  'DH', 'DK', 'FK', 'Ln', 'P', 'GB'];
+const NAMES = [null, 'Lance', 'Ferocious Leopard', 'Copper General', 'Silver General',
+  'Gold General', 'King', 'Drunk Elephant', 'Reverse Chariot', 'Bishop', 'Blind Tiger',
+  'Phoenix', 'Kirin', 'Side Mover', 'Vertical Mover', 'Rook', 'Dragon Horse', 'Dragon King',
+  'Free King', 'Lion', 'Pawn', 'Go-Between'];
+const NAMES_P = { 1: 'White Horse', 2: 'Bishop', 3: 'Side Mover', 4: 'Vertical Mover', 5: 'Rook',
+  7: 'Prince', 8: 'Whale', 9: 'Dragon Horse', 10: 'Flying Stag', 11: 'Free King', 12: 'Lion',
+  13: 'Free Boar', 14: 'Flying Ox', 15: 'Dragon King', 16: 'Horned Falcon', 17: 'Soaring Eagle',
+  20: 'Gold General (Tokin)', 21: 'Drunk Elephant' };
+
+const N = 12, CELL = 100, M = 44;   // margin for coordinates
+const RANKS = 'abcdefghijkl';
+
+export function chuSquare(row, col) { return `${N - col}${RANKS[row]}`; }
+
+export function pieceName(p) {
+  if (!p) return '';
+  return (p.promo ? `promoted ${NAMES[p.t]} (${NAMES_P[p.t]})` : NAMES[p.t]);
+}
+
+// SFEN board -> 12x12 array of {t, promo, side} | null (row 0 = rank a, col 0 = file 12).
+export function parseSfen(sfen) {
+  const rows = [];
+  const board = (sfen || '').trim().split(/\s+/)[0].split('/');
+  for (let r = 0; r < N; r++) {
+    const row = [];
+    const txt = board[r] || '';
+    for (let i = 0; i < txt.length; i++) {
+      let ch = txt[i];
+      if (/[0-9]/.test(ch)) {
+        let n = Number(ch);
+        if (/[0-9]/.test(txt[i + 1] || '')) n = n * 10 + Number(txt[++i]);
+        for (let k = 0; k < n; k++) row.push(null);
+        continue;
+      }
+      let promo = false;
+      if (ch === '+') { promo = true; ch = txt[++i]; }
+      const t = LETTERS.indexOf(ch.toLowerCase());
+      row.push({ t: t > 0 ? t : 0, promo, side: ch === ch.toLowerCase() ? 1 : 0 });
+    }
+    while (row.length < N) row.push(null);
+    rows.push(row.slice(0, N));
+  }
+  return rows;
+}
+
+export function sideToMove(sfen) {
+  const f = (sfen || '').trim().split(/\s+/);
+  return f[1] === 'w' ? 1 : 0;
+}
+
+const SQ_RE = /\d{1,2}[a-l]/g;
+export function moveSquares(move) { return (move || '').match(SQ_RE) || []; }
+
+export class ChuBoard {
+  constructor(container, hooks) {
+    this.container = container;
+    this.hooks = hooks;          // submit(move), choose(prompt, options) -> Promise, info(text)
+    this.flipped = false;
+    this.style = 'kanji';
+    this.data = null;
+    this.sel = null;             // selected origin square
+    this.step = null;            // first step of a two-step move
+    this.build();
+  }
+
+  setFlipped(f) { this.flipped = f; this.build(); if (this.data) this.update(this.data); }
+  setStyle(st) { this.style = st; if (this.data) this.update(this.data); }
+
+  // display (r, c) <-> board (row, col)
+  toBoard(r, c) { return this.flipped ? [N - 1 - r, N - 1 - c] : [r, c]; }
+
+  build() {
+    const size = N * CELL + 2 * M;
+    const svg = s('svg', { viewBox: `${-M} ${-M} ${size} ${size}`, class: 'board chu',
+      role: 'grid', 'aria-label': 'Chu Shogi board' });
+    svg.append(s('rect', { x: -M, y: -M, width: size, height: size, class: 'frame' }));
+    svg.append(s('rect', { x: 0, y: 0, width: N * CELL, height: N * CELL, class: 'wood' }));
+    // coordinates: files on top and bottom, ranks left and right
+    for (let i = 0; i < N; i++) {
+      const [row, col] = this.toBoard(i, i);
+      const file = String(N - col), rank = RANKS[row];
+      svg.append(s('text', { x: i * CELL + CELL / 2, y: -12, class: 'coord' }, file));
+      svg.append(s('text', { x: i * CELL + CELL / 2, y: N * CELL + 34, class: 'coord' }, file));
+      svg.append(s('text', { x: -22, y: i * CELL + CELL / 2 + 10, class: 'coord' }, rank));
+      svg.append(s('text', { x: N * CELL + 22, y: i * CELL + CELL / 2 + 10, class: 'coord' }, rank));
+    }
+    this.cells = new Map();
+    for (let r = 0; r < N; r++) {
+      for (let c = 0; c < N; c++) {
+        const [row, col] = this.toBoard(r, c);
+        const name = chuSquare(row, col);
+        const g = s('g', { class: 'sq', 'data-rc': `${r},${c}`, 'data-sq': name,
+          tabindex: '-1', role: 'gridcell', transform: `translate(${c * CELL},${r * CELL})` });
+        g.append(s('rect', { width: CELL, height: CELL, class: 'bg' }));
+        g.append(s('g', { class: 'content' }));
+        svg.append(g);
+        this.cells.set(name, g);
+      }
+    }
+    // grid lines and the promotion zones' star points
+    const lines = s('g', { class: 'lines' });
+    for (let i = 0; i <= N; i++) {
+      lines.append(s('line', { x1: 0, y1: i * CELL, x2: N * CELL, y2: i * CELL }));
+      lines.append(s('line', { x1: i * CELL, y1: 0, x2: i * CELL, y2: N * CELL }));
+    }
+    for (const [x, y] of [[4, 4], [8, 4], [4, 8], [8, 8]])
+      lines.append(s('circle', { cx: x * CELL, cy: y * CELL, r: 7, class: 'star' }));
+    svg.insertBefore(lines, svg.querySelector('.sq'));
+    gridNav(svg, N, N, (el) => this.click(el.dataset.sq));
+    this.svg = svg;
+    put(this.container, svg);
+  }
+
+  // data: {position, legal: [usi] | null, last: move text | null}
+  update(data) {
+    const prevLegal = this.data && this.data.legal;
+    this.data = data;
+    this.board = parseSfen(data.position);
+    if (!data.legal || (prevLegal && prevLegal.join() !== data.legal.join())) {
+      this.sel = null;
+      this.step = null;
+    }
+    this.legal = (data.legal || []).map((m) => ({ m, sq: moveSquares(m), promo: m.endsWith('+') }));
+    this.draw();
+  }
+
+  pieceAt(name) {
+    const m = /^(\d{1,2})([a-l])$/.exec(name);
+    if (!m) return null;
+    return this.board[RANKS.indexOf(m[2])][N - Number(m[1])];
+  }
+
+  draw() {
+    const last = new Set(moveSquares(this.data.last));
+    const marks = this.marks();
+    for (const [name, g] of this.cells) {
+      const p = this.pieceAt(name);
+      const mk0 = marks.get(name);
+      const key = [p ? `${p.t}${p.promo}${p.side}` : '', !!mk0, this.style, this.flipped].join('|');
+      const content = g.querySelector('.content');
+      const same = g._key === key;
+      g._key = key;
+      if (!same) put(content);
+      const cls = ['sq'];
+      if (last.has(name)) cls.push('last');
+      if (name === this.sel) cls.push('sel');
+      if (name === this.step) cls.push('step');
+      if (p && !same) content.append(this.pieceSvg(p));
+      const mk = marks.get(name);
+      if (mk) cls.push('target');
+      if (mk && !same) {
+        content.append(p ? s('rect', { x: 6, y: 6, width: CELL - 12, height: CELL - 12, rx: 10,
+          class: 'cap-mark' }) : s('circle', { cx: 50, cy: 50, r: 14, class: 'dot' }));
+      }
+      g.setAttribute('class', cls.join(' '));
+      let label = name + (p ? `, ${p.side ? 'Gote' : 'Sente'} ${pieceName(p)}` : ', empty');
+      if (mk) label += ', a legal destination';
+      g.setAttribute('aria-label', label);
+      const title = p ? `${name}: ${p.side ? 'Gote ☖' : 'Sente ☗'} ${pieceName(p)}` : name;
+      if (!same) content.append(s('title', {}, title));
+    }
+  }
+
+  pieceSvg(p) {
+    const down = (p.side === 1) !== this.flipped;
+    const g = s('g', { class: `piece side${p.side}${p.promo ? ' promo' : ''}`,
+      transform: down ? 'rotate(180 50 50)' : '' });
+    g.append(s('polygon', { points: '50,7 78,19 88,93 12,93 22,19', class: 'wedge' }));
+    if (this.style === 'abbrev') {
+      const txt = (p.promo ? '+' : '') + ABBR[p.t];
+      // abbreviations stay upright to be readable; the wedge shows the side
+      g.append(s('text', { x: 50, y: 66, class: `abbr${txt.length > 2 ? ' long' : ''}`,
+        transform: down ? 'rotate(180 50 55)' : '' }, txt));
+    } else {
+      const k = p.promo ? KANJI_P[p.t] : KANJI[p.t];
+      g.append(s('text', { x: 50, y: 71, class: 'kanji' }, k || '?'));
+    }
+    return g;
+  }
+
+  // squares to highlight: first steps from the selection, or second steps
+  marks() {
+    const out = new Map();
+    if (!this.sel) return out;
+    for (const mv of this.legal) {
+      if (mv.sq[0] !== this.sel) continue;
+      if (!this.step) out.set(mv.sq[1], true);
+      else if (mv.sq[1] === this.step && mv.sq.length === 3) out.set(mv.sq[2], true);
+      else if (mv.sq[1] === this.step && mv.sq.length === 2) out.set(this.step, true);
+    }
+    return out;
+  }
+
+  movesFrom(sq) { return this.legal.filter((mv) => mv.sq[0] === sq); }
+
+  async choosePromotion(cands) {
+    const plain = cands.find((c) => !c.promo), promo = cands.find((c) => c.promo);
+    if (plain && promo) {
+      const v = await this.hooks.choose('Promote this piece?',
+        [{ label: 'Promote', value: promo.m }, { label: 'Do not promote', value: plain.m }]);
+      return v;
+    }
+    return (promo || plain || {}).m || null;
+  }
+
+  async play(cands) {
+    const m = await this.choosePromotion(cands);
+    this.sel = null;
+    this.step = null;
+    this.draw();
+    if (m) this.hooks.submit(m);
+  }
+
+  info(text) { if (this.hooks.info) this.hooks.info(text); }
+
+  // A pass with the selected piece (the server accepts any empty neighbour as the middle).
+  passMove() {
+    if (!this.sel) return null;
+    return this.movesFrom(this.sel).find((mv) => mv.sq.length === 3 && mv.sq[2] === mv.sq[0] &&
+      !this.pieceAt(mv.sq[1])) || null;
+  }
+
+  click(sq) {
+    if (!this.data || !this.data.legal || !this.data.legal.length) return;
+    const from = this.sel;
+    if (!from) {
+      if (this.movesFrom(sq).length) {
+        this.sel = sq;
+        this.info(this.passMove() ? 'Pick a destination (a Lion may also pass: its origin after a step back).' : '');
+        this.hooks.selection && this.hooks.selection(this.passMove() ? this.passMove().m : null);
+      }
+      this.draw();
+      return;
+    }
+    const mine = this.movesFrom(from);
+    if (!this.step) {
+      if (sq === from) { this.sel = null; this.draw(); this.info(''); this.hooks.selection && this.hooks.selection(null); return; }
+      const direct = mine.filter((mv) => mv.sq.length === 2 && mv.sq[1] === sq);
+      const doubles = mine.filter((mv) => mv.sq.length === 3 && mv.sq[1] === sq);
+      if (doubles.length) {
+        this.step = sq;
+        this.info(`Second step from ${sq}: click a square next to it, the origin ${from} to go back` +
+          (direct.length ? `, or ${sq} again to stop there.` : '.'));
+        this.draw();
+        return;
+      }
+      if (direct.length) { this.hooks.selection && this.hooks.selection(null); this.play(direct); return; }
+      if (this.movesFrom(sq).length) { this.sel = sq; this.draw(); return; }
+      this.sel = null;
+      this.draw();
+      this.hooks.selection && this.hooks.selection(null);
+      return;
+    }
+    // second step
+    const st = this.step;
+    const direct = mine.filter((mv) => mv.sq.length === 2 && mv.sq[1] === st);
+    const third = mine.filter((mv) => mv.sq.length === 3 && mv.sq[1] === st && mv.sq[2] === sq);
+    this.info('');
+    this.hooks.selection && this.hooks.selection(null);
+    if (sq === st && direct.length) return this.play(direct);
+    if (third.length) return this.play(third);
+    // a jump typed as two steps through an empty square is the jump itself
+    const jump = mine.filter((mv) => mv.sq.length === 2 && mv.sq[1] === sq);
+    if (jump.length && !this.pieceAt(st)) return this.play(jump);
+    this.sel = null;
+    this.step = null;
+    this.draw();
+  }
+}

@@ -1,0 +1,174 @@
+// The Exaç board: 7x7 SVG with the Gravülien coordinates (files g n m s d v z, ranks 1..7
+// from the top; First starts at the bottom). A piece's roles, boost and reach come from
+// the server (view.exac.pieces); its legal moves from you.moves [{move, from, to}].
+import { s, gridNav, put } from './util.js';
+
+export const FILES = 'gnmsdvz';
+const N = 7, CELL = 100, M = 40;
+const ROLE_LETTER = { Yachi: 'A', Perits: 'P', Adrib: 'H', Potersin: 'T', Lapah: 'L' };
+const ROLE_HELP = {
+  Polus: 'one step forward (two when boosted and the first is empty)',
+  Yachi: 'one orthogonal step; capturing a Yachi wins',
+  Perits: 'slides away from its edge (boosted: one step along the edge)',
+  Adrib: 'knight leaps toward each orthogonal friend',
+  Potersin: 'one step any way (boosted: the 12 non-diagonal squares two away)',
+  Lapah: 'rook slides and diagonal steps (boosted: a queen)',
+};
+
+export function exacSquare(row, col) { return `${FILES[col]}${row + 1}`; }
+
+// position text -> 7x7 of 0 | 1 (First) | 2 (Second), row 0 = rank 1
+export function parseExac(pos) {
+  const ranks = (pos || '').trim().split(/\s+/)[0].split('/');
+  const out = [];
+  for (let r = 0; r < N; r++) {
+    const row = [];
+    for (const ch of ranks[r] || '') {
+      if (/[0-9]/.test(ch)) for (let k = 0; k < Number(ch); k++) row.push(0);
+      else row.push(ch === 'F' ? 1 : ch === 'S' ? 2 : 0);
+    }
+    while (row.length < N) row.push(0);
+    out.push(row.slice(0, N));
+  }
+  return out;
+}
+
+export function describePiece(p) {
+  if (!p) return '';
+  const side = p.side ? 'Second' : 'First';
+  const roles = p.roles.map((r) => `${r} (${ROLE_HELP[r] || ''})`).join('; ');
+  return `${p.square}: ${side}'s piece${p.boosted ? ', boosted by a friendly Yachi' : ''}. ` +
+    `Roles: ${roles}. Reaches: ${p.reach.length ? p.reach.join(' ') : 'nothing'}.`;
+}
+
+export class ExacBoard {
+  constructor(container, hooks) {
+    this.container = container;
+    this.hooks = hooks;          // submit(move), info(text)
+    this.flipped = false;
+    this.showRoles = true;
+    this.sel = null;
+    this.focusSq = null;         // piece whose reach is shown (hover/tap)
+    this.data = null;
+    this.build();
+  }
+
+  setFlipped(f) { this.flipped = f; this.build(); if (this.data) this.update(this.data); }
+  setShowRoles(v) { this.showRoles = v; if (this.data) this.draw(); }
+  toBoard(r, c) { return this.flipped ? [N - 1 - r, N - 1 - c] : [r, c]; }
+
+  build() {
+    const size = N * CELL + 2 * M;
+    const svg = s('svg', { viewBox: `${-M} ${-M} ${size} ${size}`, class: 'board exac',
+      role: 'grid', 'aria-label': 'Exaç board' });
+    svg.append(s('rect', { x: -M, y: -M, width: size, height: size, class: 'frame' }));
+    for (let i = 0; i < N; i++) {
+      const [row, col] = this.toBoard(i, i);
+      svg.append(s('text', { x: i * CELL + CELL / 2, y: -12, class: 'coord' }, FILES[col]));
+      svg.append(s('text', { x: i * CELL + CELL / 2, y: N * CELL + 30, class: 'coord' }, FILES[col]));
+      svg.append(s('text', { x: -20, y: i * CELL + CELL / 2 + 9, class: 'coord' }, String(row + 1)));
+      svg.append(s('text', { x: N * CELL + 20, y: i * CELL + CELL / 2 + 9, class: 'coord' }, String(row + 1)));
+    }
+    this.cells = new Map();
+    for (let r = 0; r < N; r++) {
+      for (let c = 0; c < N; c++) {
+        const [row, col] = this.toBoard(r, c);
+        const name = exacSquare(row, col);
+        // camps: Second's = ranks 1-3, First's = ranks 5-7
+        const camp = row <= 2 ? ' camp2' : row >= 4 ? ' camp1' : '';
+        const g = s('g', { class: 'sq', 'data-rc': `${r},${c}`, 'data-sq': name, tabindex: '-1',
+          role: 'gridcell', transform: `translate(${c * CELL},${r * CELL})` });
+        g.append(s('rect', { width: CELL, height: CELL, class: `bg${camp}${(row + col) % 2 ? ' dark' : ''}` }));
+        g.append(s('g', { class: 'content' }));
+        g.addEventListener('mouseenter', () => this.hover(name));
+        g.addEventListener('mouseleave', () => this.hover(null));
+        g.addEventListener('focus', () => this.hover(name));
+        svg.append(g);
+        this.cells.set(name, g);
+      }
+    }
+    svg.append(s('line', { x1: 0, y1: 3 * CELL, x2: N * CELL, y2: 3 * CELL, class: 'campline' }));
+    svg.append(s('line', { x1: 0, y1: 4 * CELL, x2: N * CELL, y2: 4 * CELL, class: 'campline' }));
+    gridNav(svg, N, N, (el) => this.click(el.dataset.sq));
+    this.svg = svg;
+    put(this.container, svg);
+  }
+
+  // data: {position, exac: {pieces, last_move}, legal: [{move, from, to}] | null}
+  update(data) {
+    const prev = this.data && this.data.legal;
+    this.data = data;
+    this.board = parseExac(data.position);
+    this.pieces = new Map(((data.exac && data.exac.pieces) || []).map((p) => [p.square, p]));
+    if (!data.legal || (prev && JSON.stringify(prev) !== JSON.stringify(data.legal))) this.sel = null;
+    this.legal = data.legal || [];
+    this.draw();
+  }
+
+  hover(sq) {
+    this.focusSq = sq && this.pieces && this.pieces.get(sq) ? sq : null;
+    if (this.hooks.info) this.hooks.info(this.focusSq ? describePiece(this.pieces.get(this.focusSq)) : '');
+    this.draw();
+  }
+
+  draw() {
+    if (!this.data) return;
+    const lm = this.data.exac && this.data.exac.last_move;
+    const targets = new Set(this.sel ? this.legal.filter((m) => m.from === this.sel).map((m) => m.to) : []);
+    const focus = this.focusSq && this.pieces.get(this.focusSq);
+    const reach = new Set(focus && !this.sel ? focus.reach : []);
+    for (const [name, g] of this.cells) {
+      const row = Number(name.slice(1)) - 1, col = FILES.indexOf(name[0]);
+      const v = this.board[row][col];
+      const p = this.pieces.get(name);
+      const cls = ['sq'];
+      if (lm && (lm.from === name || lm.to === name)) cls.push('last');
+      if (name === this.sel) cls.push('sel');
+      if (targets.has(name)) cls.push('target');
+      if (reach.has(name)) cls.push('reach');
+      g.setAttribute('class', cls.join(' '));
+      // rebuild a square only when it changed (a node replaced under the pointer loses its click)
+      const key = [v, p ? JSON.stringify(p) : '', targets.has(name), reach.has(name), this.showRoles].join('|');
+      if (g._key === key) continue;
+      g._key = key;
+      const content = g.querySelector('.content');
+      put(content);
+      if (v) {
+        const pc = s('g', { class: `stone side${v - 1}${p && p.boosted ? ' boosted' : ''}` });
+        pc.append(s('circle', { cx: 50, cy: 50, r: 38, class: 'disc' }));
+        if (p && p.roles.includes('Yachi')) pc.append(s('circle', { cx: 50, cy: 50, r: 30, class: 'yachi' }));
+        if (this.showRoles && p) {
+          const letters = p.roles.map((r) => ROLE_LETTER[r]).filter(Boolean).join('');
+          if (letters) pc.append(s('text', { x: 50, y: letters.length > 3 ? 57 : 60,
+            class: `roles${letters.length > 3 ? ' small' : ''}` }, letters));
+        }
+        if (p && p.boosted) pc.append(s('text', { x: 82, y: 28, class: 'boost' }, '★'));
+        content.append(pc);
+      }
+      if (targets.has(name)) content.append(v ? s('rect', { x: 5, y: 5, width: 90, height: 90, rx: 12, class: 'cap-mark' })
+        : s('circle', { cx: 50, cy: 50, r: 13, class: 'dot' }));
+      else if (reach.has(name)) content.append(s('circle', { cx: 50, cy: 50, r: 8, class: 'reach-dot' }));
+      const desc = p ? describePiece(p) : `${name}, empty`;
+      content.append(s('title', {}, desc));
+      g.setAttribute('aria-label', targets.has(name) ? `${desc} A legal destination.` : desc);
+    }
+  }
+
+  click(sq) {
+    // a tap shows the piece's roles (touch has no hover)
+    if (this.pieces && this.pieces.get(sq) && this.hooks.info) this.hooks.info(describePiece(this.pieces.get(sq)));
+    if (!this.legal.length) { this.hover(sq); return; }
+    if (this.sel) {
+      const mv = this.legal.find((m) => m.from === this.sel && m.to === sq);
+      if (mv) {
+        this.sel = null;
+        this.draw();
+        this.hooks.submit(mv.move);
+        return;
+      }
+      if (sq === this.sel) { this.sel = null; this.draw(); return; }
+    }
+    this.sel = this.legal.some((m) => m.from === sq) ? sq : null;
+    this.draw();
+  }
+}

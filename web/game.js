@@ -1,0 +1,707 @@
+// The game page: the board, players and clocks, what you may do now, the move list,
+// replay, downloads and links. Everything it shows comes from the server's view
+// (GET /api/games/ID) and its WebSocket events; it never decides a rule.
+import { h, api, prefs, seats, fmtClock, gameTitle, ApiError, put } from './util.js';
+import { ChuBoard, moveSquares, sideToMove } from './chu.js';
+import { ExacBoard } from './exac.js';
+import { GravBoard, stoneIcon, parsePoint, PLAYERS } from './grav.js';
+
+const RESULT_WORDS = { win: 'wins', draw: 'Draw' };
+
+export class GamePage {
+  constructor(root, id, query, meta) {
+    this.root = root;
+    this.id = id;
+    this.meta = meta;
+    this.tokens = seats.all(id);
+    const seat = query.get('seat'), token = query.get('token');
+    if (token && /^[0-9a-f]{32}$/.test(token) && seat !== null && /^\d$/.test(seat)) {
+      this.tokens[seat] = token;
+      seats.add(id, seat, token);
+    }
+    this.view = null;
+    this.replayN = null;        // null: the live position
+    this.positions = null;      // from /positions, for replay
+    this.lastN = 0;
+    this.backoff = 500;
+    this.closed = false;
+    this.hintMode = false;
+    this.busy = false;
+    this.choice = null;         // {prompt, options, resolve}
+    this.passMove = null;       // Chu: a Lion pass with the selected piece
+    this.message = '';
+    this.timers = [];
+    this.build();
+    this.start();
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------
+
+  async start() {
+    try {
+      await this.refresh();
+    } catch (e) {
+      put(this.root, h('section', { class: 'panel error-page' },
+        h('h2', {}, e.status === 404 ? 'No such game' : 'The game cannot be loaded'),
+        h('p', {}, e.message), h('p', {}, h('a', { href: '/', 'data-link': '' }, 'Back to the lobby'))));
+      this.closed = true;
+      return;
+    }
+    this.lastN = this.view.n;
+    this.connect();
+    this.timers.push(setInterval(() => this.tickClocks(), 200));
+    this.keyHandler = (e) => this.onKey(e);
+    document.addEventListener('keydown', this.keyHandler);
+  }
+
+  destroy() {
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    clearTimeout(this.reconnectTimer);
+    clearTimeout(this.refreshTimer);
+    if (this.ws) { this.ws.onclose = null; this.ws.close(); }
+    if (this.keyHandler) document.removeEventListener('keydown', this.keyHandler);
+  }
+
+  heldSeats() { return Object.keys(this.tokens).map(Number).sort((a, b) => a - b); }
+
+  // The seat this browser acts for now: the one to move if it holds it, else its first.
+  actingSeat(v = this.view) {
+    const held = this.heldSeats();
+    if (!held.length) return null;
+    if (v && v.to_move !== null && v.to_move !== undefined && held.includes(v.to_move)) return v.to_move;
+    if (v && v.you && held.includes(v.you.seat)) return v.you.seat;
+    return held[0];
+  }
+
+  async fetchView(seat) {
+    const tok = seat !== null && seat !== undefined ? this.tokens[seat] : null;
+    try {
+      return await api(`/api/games/${this.id}` + (tok ? `?token=${tok}` : ''));
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'bad_token') {
+        // a stale or wrong link: forget the seat and watch
+        delete this.tokens[seat];
+        this.flash('That link holds no seat of this game: you are watching.');
+        return api(`/api/games/${this.id}`);
+      }
+      throw e;
+    }
+  }
+
+  async refresh() {
+    if (this.refreshing) { this.refreshAgain = true; return; }
+    this.refreshing = true;
+    try {
+      let v = await this.fetchView(this.actingSeat());
+      const want = this.actingSeat(v);
+      if (want !== null && (!v.you || v.you.seat !== want)) v = await this.fetchView(want);
+      this.setView(v);
+    } finally {
+      this.refreshing = false;
+      if (this.refreshAgain) { this.refreshAgain = false; this.refresh().catch(() => {}); }
+    }
+  }
+
+  scheduleRefresh(ms = 40) {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => this.refresh().catch((e) => this.flash(e.message)), ms);
+  }
+
+  connect() {
+    if (this.closed) return;
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+    let ws;
+    try { ws = new WebSocket(url); } catch (e) { this.retry(); return; }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.backoff = 500;
+      ws.send(JSON.stringify({ type: 'watch', game: this.id, since: this.lastN }));
+      this.setConn('live');
+    };
+    ws.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (m.type === 'move' && m.move) {
+        this.lastN = Math.max(this.lastN, m.move.n);
+        this.scheduleRefresh(m.catch_up ? 120 : 30);
+      } else if (m.type === 'state' || m.type === 'join' || m.type === 'draw' || m.type === 'end') {
+        if (typeof m.n === 'number') this.lastN = Math.max(this.lastN, m.n);
+        this.scheduleRefresh(30);
+      }
+    };
+    ws.onclose = () => { this.setConn('offline'); this.retry(); };
+    ws.onerror = () => {};
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => {
+      if (ws.readyState === 1) ws.send('{"type":"ping"}');
+    }, 25000);
+    this.timers.push(this.pingTimer);
+  }
+
+  retry() {
+    if (this.closed) return;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => this.connect(), this.backoff);
+    this.backoff = Math.min(this.backoff * 2, 10000);
+  }
+
+  setConn(state) {
+    this.conn = state;
+    if (this.el.conn) {
+      this.el.conn.textContent = state === 'live' ? '● live' : '○ reconnecting…';
+      this.el.conn.className = 'conn ' + state;
+    }
+  }
+
+  // ---- layout ---------------------------------------------------------------------------
+
+  build() {
+    const el = this.el = {};
+    el.title = h('h2', { class: 'game-title' }, 'Loading…');
+    el.status = h('span', { class: 'status' });
+    el.conn = h('span', { class: 'conn', title: 'live updates' });
+    el.banner = h('div', { class: 'banner', role: 'status', hidden: true });
+    el.boardWrap = h('div', { class: 'board-wrap' });
+    el.tools = h('div', { class: 'board-tools' });
+    el.info = h('div', { class: 'info', 'aria-live': 'polite' });
+    el.players = h('div', { class: 'players panel' });
+    el.actions = h('div', { class: 'actions panel', 'aria-live': 'polite' });
+    el.params = h('div', { class: 'params panel', hidden: true });
+    el.moves = h('ol', { class: 'moves', 'aria-label': 'moves' });
+    el.replay = h('div', { class: 'replay', role: 'toolbar', 'aria-label': 'replay' });
+    el.share = h('div', { class: 'share panel' });
+    put(this.root, h('section', { class: 'game' },
+      h('div', { class: 'game-head' }, el.title, el.status, el.conn),
+      el.banner,
+      h('div', { class: 'game-body' },
+        h('div', { class: 'board-col' }, el.boardWrap, el.info, el.tools),
+        h('aside', { class: 'side' }, el.players, el.actions, el.params,
+          h('div', { class: 'panel moves-panel' }, h('h3', {}, 'Moves'), el.moves, el.replay),
+          el.share))));
+  }
+
+  makeBoard(game) {
+    const hooks = {
+      submit: (m) => this.submit(m),
+      choose: (prompt, options) => this.choose(prompt, options),
+      info: (t) => { this.el.info.textContent = t; },
+      hint: (pt) => this.hint(pt),
+      selection: (pass) => { this.passMove = pass; this.renderActions(); },
+    };
+    if (game === 'chu') this.board = new ChuBoard(this.el.boardWrap, hooks);
+    else if (game === 'exac') this.board = new ExacBoard(this.el.boardWrap, hooks);
+    else this.board = new GravBoard(this.el.boardWrap, hooks);
+    this.game = game;
+    // the side you play is at the bottom
+    const seat = this.actingSeat();
+    this.flipped = game !== 'grav' && seat === 1;
+    if (this.flipped) this.board.setFlipped(true);
+    if (game === 'chu') this.board.setStyle(prefs.get('chuStyle', 'kanji'));
+    if (game === 'exac') this.board.setShowRoles(prefs.get('exacRoles', true));
+    this.buildTools();
+  }
+
+  buildTools() {
+    const t = [];
+    if (this.game !== 'grav') {
+      t.push(h('button', { type: 'button', class: 'flip', onclick: () => {
+        this.flipped = !this.flipped;
+        this.board.setFlipped(this.flipped);
+      } }, '⇅ Flip board'));
+    }
+    if (this.game === 'chu') {
+      const sel = h('select', { 'aria-label': 'piece labels', onchange: (e) => {
+        prefs.set('chuStyle', e.target.value);
+        this.board.setStyle(e.target.value);
+      } }, h('option', { value: 'kanji' }, 'Kanji'), h('option', { value: 'abbrev' }, 'Western abbreviations'));
+      sel.value = prefs.get('chuStyle', 'kanji');
+      t.push(h('label', {}, 'Pieces: ', sel));
+    }
+    if (this.game === 'exac') {
+      const cb = h('input', { type: 'checkbox', onchange: (e) => {
+        prefs.set('exacRoles', e.target.checked);
+        this.board.setShowRoles(e.target.checked);
+      } });
+      cb.checked = prefs.get('exacRoles', true);
+      t.push(h('label', {}, cb, ' Role letters on the pieces'));
+      t.push(h('span', { class: 'legend' }, 'A Yachi · P Perits · H Adrib · T Potersin · L Lapah · ★ boosted · hover or tap a piece for its roles'));
+    }
+    if (this.game === 'grav') {
+      const cb = h('input', { type: 'checkbox', onchange: (e) => this.board.setShowBand(e.target.checked) });
+      cb.checked = true;
+      t.push(h('label', {}, cb, ' Show the distance band (+)'));
+      t.push(h('span', { class: 'legend' }, 'ring: last stone · dashed square: reference stone · +: empty points at distance d..e from the reference'));
+    }
+    put(this.el.tools, ...t);
+  }
+
+  // ---- state ----------------------------------------------------------------------------
+
+  setView(v) {
+    const first = !this.view;
+    const prevN = this.view ? this.view.n : -1;
+    this.view = v;
+    this.lastN = Math.max(this.lastN, v.n);
+    this.clockAt = performance.now();
+    if (first) {
+      this.makeBoard(v.game);
+      document.title = `${gameTitle(v.game)} — Gravülien`;
+      if (v.status === 'finished') this.loadPositions().catch(() => {});
+    }
+    if (v.n !== prevN) { this.passMove = null; if (this.choice) this.resolveChoice(null); }
+    if (v.game === 'grav' && this.prevGrav && v.n > prevN) this.announceCall(v, prevN);
+    this.prevGrav = v.grav;
+    if (this.positions && v.n > this.positions.length - 1 && this.replayN !== null) this.loadPositions().catch(() => {});
+    this.render();
+  }
+
+  // After a "Grav!" the state says how it went: the stone gone (taken back) or still there.
+  announceCall(v, prevN) {
+    const pend = this.prevGrav.pending;
+    const calls = v.moves.filter((m) => m.n > prevN && / grav$/.test(m.move));
+    if (!calls.length || !pend) return;
+    const c = calls[calls.length - 1];
+    const rc = parsePoint(v.grav.size, pend.point);
+    if (!rc) return;
+    const idx = rc[0] * v.grav.size + rc[1];
+    const caller = v.seats[c.seat].side, placer = v.seats[pend.seat].side;
+    const stays = v.grav.board[idx] === pend.seat + 1;
+    this.el.info.textContent = stays
+      ? `Wrong call: ${placer}'s stone on ${pend.point} broke no rule and stays; ${caller} loses its next turn.`
+      : `Correct call! ${placer}'s stone on ${pend.point} broke a rule and is taken back; ${caller} removes one of ${placer}'s stones and moves next.`;
+  }
+
+  myLegal() {
+    const v = this.view;
+    if (!v || !v.you || v.status !== 'live' || this.replayN !== null) return null;
+    if (v.game === 'exac') return v.you.moves || [];
+    return v.you.legal_moves || [];
+  }
+
+  render() {
+    const v = this.view;
+    if (!v) return;
+    this.el.title.textContent = `${gameTitle(v.game)} · ${v.id}`;
+    this.el.status.textContent = { open: 'waiting for players', live: 'live', finished: 'finished' }[v.status] || v.status;
+    this.el.status.className = 'status ' + v.status;
+    this.renderBanner();
+    this.renderBoard();
+    this.renderPlayers();
+    this.renderActions();
+    this.renderParams();
+    this.renderMoves();
+    this.renderReplay();
+    this.renderShare();
+  }
+
+  seatLabel(i) {
+    const st = this.view.seats[i];
+    return st ? st.side : `Seat ${i + 1}`;
+  }
+
+  renderBanner() {
+    const v = this.view, b = this.el.banner;
+    if (v.status !== 'finished' || !v.result) { b.hidden = true; return; }
+    const r = v.result;
+    let text;
+    if (r.status === 'draw') text = `Draw — ${r.reason}`;
+    else if (r.winner !== null && r.winner !== undefined) {
+      const mine = this.heldSeats().includes(r.winner);
+      const others = this.heldSeats().length && !mine;
+      text = `${this.seatLabel(r.winner)} ${RESULT_WORDS.win}${mine ? ' — you win!' : others ? ' — you lose' : ''} (${r.reason})`;
+    } else text = `Game over (${r.reason})`;
+    b.textContent = text;
+    b.hidden = false;
+  }
+
+  renderBoard() {
+    const v = this.view;
+    let data;
+    const n = this.replayN;
+    const pos = n !== null && this.positions ? this.positions[n] : null;
+    if (v.game === 'chu') {
+      data = pos ? { position: pos.position, legal: null, last: n > 0 ? v.moves[n - 1].move : null }
+        : { position: v.position, legal: this.myLegal(), last: v.moves.length ? v.moves[v.moves.length - 1].move : null };
+    } else if (v.game === 'exac') {
+      data = pos ? { position: pos.position, exac: pos.exac, legal: null }
+        : { position: v.position, exac: v.exac, legal: this.myLegal() };
+    } else {
+      data = pos ? { grav: pos.grav, legal: null } : { grav: v.grav, legal: this.myLegal(), hintMode: this.hintMode && v.you && v.you.can_hint };
+    }
+    this.board.update(data);
+    this.el.boardWrap.classList.toggle('replaying', n !== null);
+    this.el.boardWrap.classList.toggle('my-turn', !!(data.legal && data.legal.length));
+  }
+
+  clockOf(i) {
+    const v = this.view;
+    if (!v.clocks) return null;
+    let ms = v.clocks[i];
+    if (v.status === 'live' && v.to_move === i) ms -= performance.now() - this.clockAt;
+    return ms;
+  }
+
+  renderPlayers() {
+    const v = this.view, held = this.heldSeats();
+    this.clockEls = [];
+    const rows = v.seats.map((st, i) => {
+      const who = st.type === 'ai' ? `AI level ${st.level}` : st.joined ? (st.name || 'guest') : 'waiting for a player';
+      const toMove = v.status === 'live' && v.to_move === i;
+      const clock = h('span', { class: 'clock' + (toMove ? ' running' : '') });
+      this.clockEls[i] = clock;
+      const mark = v.game === 'grav' ? stoneIcon(i, 20)
+        : h('span', { class: `side-mark side${i}`, 'aria-hidden': 'true' }, v.game === 'chu' ? (i ? '☖' : '☗') : (i ? '●' : '○'));
+      const extra = [];
+      if (v.game === 'grav' && v.grav) {
+        extra.push(h('span', { class: 'stones', title: 'stones on the board' }, `${v.grav.stones[i]} stone${v.grav.stones[i] === 1 ? '' : 's'}`));
+        if (v.grav.skips[i]) extra.push(h('span', { class: 'skips' }, `skips ${v.grav.skips[i]}`));
+        if (v.grav.resigned[i]) extra.push(h('span', { class: 'resigned' }, 'resigned'));
+      }
+      return h('li', { class: 'player' + (toMove ? ' to-move' : '') + (held.includes(i) ? ' you' : '') },
+        mark, h('span', { class: 'side-name' }, st.side), h('span', { class: 'who' }, who),
+        held.includes(i) ? h('span', { class: 'you-tag' }, 'you') : null,
+        ...extra, v.clock ? clock : null,
+        toMove ? h('span', { class: 'turn-tag' }, 'to move') : null);
+    });
+    put(this.el.players, h('h3', { class: 'sr-only' }, 'Players'), h('ul', {}, rows));
+    this.tickClocks();
+  }
+
+  tickClocks() {
+    if (!this.view || !this.view.clocks || !this.clockEls) return;
+    this.view.seats.forEach((_, i) => {
+      const el = this.clockEls[i];
+      if (el) {
+        const ms = this.clockOf(i);
+        el.textContent = fmtClock(ms);
+        el.classList.toggle('low', ms < 20000);
+      }
+    });
+  }
+
+  // ---- what you may do --------------------------------------------------------------
+
+  flash(msg) {
+    this.message = msg;
+    if (this.view) this.renderActions();
+  }
+
+  choose(prompt, options) {
+    return new Promise((resolve) => {
+      this.choice = { prompt, options, resolve };
+      this.renderActions();
+      const b = this.el.actions.querySelector('.choice button');
+      if (b) b.focus();
+    });
+  }
+
+  resolveChoice(v) {
+    const c = this.choice;
+    this.choice = null;
+    if (c) c.resolve(v);
+    this.renderActions();
+  }
+
+  button(label, onclick, cls = '') {
+    return h('button', { type: 'button', class: cls, onclick }, label);
+  }
+
+  renderActions() {
+    const v = this.view, out = [];
+    if (!v) return;
+    const held = this.heldSeats();
+    const seat = this.actingSeat();
+    const you = v.you;
+    if (this.message) out.push(h('p', { class: 'message', role: 'alert' }, this.message,
+      ' ', this.button('×', () => { this.message = ''; this.renderActions(); }, 'dismiss')));
+    // a seat given by link that is not taken yet
+    const unjoined = held.filter((s) => v.seats[s] && !v.seats[s].joined);
+    if (unjoined.length && v.status !== 'finished') {
+      // kept across renders: a live update must not wipe what is being typed
+      if (!this.joinName) this.joinName = h('input', { type: 'text', maxlength: 40, value: prefs.get('name', ''), 'aria-label': 'your name', placeholder: 'your name' });
+      const name = this.joinName;
+      out.push(h('form', { class: 'join', onsubmit: async (e) => {
+        e.preventDefault();
+        prefs.set('name', name.value.trim());
+        for (const s of unjoined) {
+          try {
+            await api(`/api/games/${this.id}/join`, { token: this.tokens[s], name: name.value.trim() || undefined });
+          } catch (err) { this.flash(err.message); }
+        }
+        this.refresh().catch((err) => this.flash(err.message));
+      } }, h('p', {}, `You are invited to play ${unjoined.map((s) => v.seats[s].side).join(' and ')}.`),
+      name, h('button', { type: 'submit', class: 'primary' }, 'Take the seat')));
+    }
+    if (v.status === 'open') {
+      const waiting = v.seats.filter((s) => s.type === 'human' && !s.joined).map((s) => s.side);
+      out.push(h('p', {}, `Waiting for ${waiting.join(', ')} to join. Nobody can move until every seat is taken.`));
+    }
+    if (this.replayN !== null) {
+      out.push(h('p', { class: 'muted' }, `Replaying: position after move ${this.replayN} of ${v.n}.`));
+    }
+    if (this.choice) {
+      out.push(h('div', { class: 'choice', role: 'group', 'aria-label': this.choice.prompt },
+        h('p', {}, this.choice.prompt),
+        ...this.choice.options.map((o) => this.button(o.label, () => this.resolveChoice(o.value), 'primary')),
+        this.button('Cancel', () => this.resolveChoice(null))));
+    }
+    if (v.status === 'live' && seat !== null && this.replayN === null) {
+      const legal = this.myLegal() || [];
+      const myTurn = you && v.to_move === you.seat;
+      if (v.game === 'grav') out.push(...this.gravActions(legal));
+      else if (myTurn && legal.length) {
+        out.push(h('p', { class: 'your-move' }, held.length > 1 ? `${v.seats[v.to_move].side} to move (you).` : 'Your move: click a piece, then its destination.'));
+        if (v.game === 'chu' && this.passMove) out.push(this.button('Pass (the Lion stays)', () => this.submit(this.passMove)));
+      } else if (!myTurn) {
+        out.push(h('p', { class: 'muted' }, `Waiting for ${v.to_move !== null ? v.seats[v.to_move].side : 'the other side'}…`));
+      }
+      // draws and resignation (Chu, Exaç); Grav resigns through its own button
+      if (v.agreed_draws && you) {
+        const offers = v.draw_offers || [];
+        const mineOffered = offers.includes(you.seat);
+        const otherOffered = offers.some((s) => s !== you.seat && !held.includes(s));
+        const row = [];
+        if (otherOffered) {
+          row.push(h('span', {}, 'Your opponent offers a draw: '));
+          row.push(this.button('Accept draw', () => this.draw('accept'), 'primary'));
+          row.push(this.button('Decline', () => this.draw('decline')));
+        } else if (mineOffered) row.push(h('span', { class: 'muted' }, 'You offered a draw. '));
+        else if (held.length < 2) row.push(this.button('Offer a draw', () => this.draw('offer')));
+        out.push(h('div', { class: 'row' }, ...row, this.resignButton()));
+      } else if (you && v.game !== 'grav') {
+        out.push(h('div', { class: 'row' }, this.resignButton()));
+      }
+    }
+    put(this.el.actions, ...out);
+    this.el.actions.hidden = !out.length;
+  }
+
+  resignButton() {
+    if (this.confirmResign) {
+      return h('span', { class: 'confirm' }, 'Really resign? ',
+        this.button('Yes, resign', () => { this.confirmResign = false; this.resign(); }, 'danger'),
+        this.button('No', () => { this.confirmResign = false; this.renderActions(); }));
+    }
+    return this.button('Resign', () => { this.confirmResign = true; this.renderActions(); }, 'quiet');
+  }
+
+  gravActions(legal) {
+    const v = this.view, gv = v.grav, out = [];
+    const you = v.you;
+    const by = (verb) => legal.filter((m) => m.split(' ')[1] === verb);
+    const me = you ? v.seats[you.seat].side : '';
+    const pend = gv.pending;
+    if (by('accept').length || by('grav').length) {
+      out.push(h('p', { class: 'your-move' }, `${me}: ${v.seats[pend.seat].side} placed ${pend.point}${pend.bonus ? ' (a bonus stone)' : ''}. Does it break a rule?`));
+      out.push(h('div', { class: 'row' },
+        by('grav').length ? this.button('Grav!', () => this.submit(by('grav')[0]), 'grav-call') : null,
+        by('accept').length ? this.button('Accept', () => this.submit(by('accept')[0]), 'primary') : null));
+      if (by('place').length) out.push(h('p', { class: 'muted' }, 'Or simply place your own stone (or pass): that accepts.'));
+    } else if (by('declare').length) {
+      const ks = by('declare').map((m) => Number(m.split(' ')[2])).sort((a, b) => a - b);
+      out.push(h('p', { class: 'your-move' }, `${me}: your stone completed ${gv.declare_max} symmetric shape${gv.declare_max === 1 ? '' : 's'}. How many bonus turns do you declare? (Each must be a placement.)`));
+      out.push(h('div', { class: 'row declare' }, ...ks.map((k) => this.button(`Declare ${k}`, () => this.submit(by('declare').find((m) => Number(m.split(' ')[2]) === k)), k ? 'primary' : ''))));
+    } else if (by('remove').length) {
+      out.push(h('p', { class: 'your-move' }, `${me}: your call was right! Click one of ${v.seats[gv.victim].side}'s stones (ringed in red) to remove it.`));
+      const sel = h('select', { 'aria-label': 'stone to remove' }, by('remove').map((m) => h('option', { value: m }, m.split(' ')[2])));
+      out.push(h('div', { class: 'row' }, sel, this.button('Remove', () => this.submit(sel.value), 'primary')));
+    } else if (by('place').length || by('pass').length) {
+      const bonus = gv.phase === 'bonus';
+      out.push(h('p', { class: 'your-move' }, bonus
+        ? `${me}: bonus turn${gv.owed > 1 ? ` (${gv.owed} owed)` : ''} — click a point to place a stone (no pass).`
+        : `${me}: your turn — click a point to place a stone, or pass.`));
+      const row = [];
+      if (by('pass').length) row.push(this.button('Pass', () => this.submit(by('pass')[0])));
+      if (you && you.can_hint) {
+        const cb = h('input', { type: 'checkbox', onchange: (e) => { this.hintMode = e.target.checked; this.renderBoard(); } });
+        cb.checked = this.hintMode;
+        row.push(h('label', { class: 'hint-toggle', title: 'private: only you see the answer' }, cb, ' Check points first (private hint): clicks ask instead of placing'));
+      }
+      out.push(h('div', { class: 'row' }, ...row));
+    } else if (you && v.to_move !== null) {
+      const who = v.seats[v.to_move].side;
+      const what = { window: `to answer ${pend ? pend.point : 'the stone'}`, declare: 'to declare bonus turns', remove: 'to remove a stone', bonus: 'to place a bonus stone' }[gv.phase] || 'to play';
+      out.push(h('p', { class: 'muted' }, `Waiting for ${who} ${what}…`));
+    }
+    if (you && legal.some((m) => m.split(' ')[1] === 'resign')) out.push(h('div', { class: 'row' }, this.resignButton()));
+    return out;
+  }
+
+  token() {
+    const s = this.view && this.view.you ? this.view.you.seat : this.actingSeat();
+    return this.tokens[s];
+  }
+
+  async submit(move) {
+    if (this.busy) return;
+    this.busy = true;
+    this.message = '';
+    try {
+      const v = await api(`/api/games/${this.id}/move`, { token: this.token(), move, n: this.view.n + 1 });
+      this.setView(v);
+      if (this.actingSeat(v) !== (v.you && v.you.seat)) this.scheduleRefresh(0);
+    } catch (e) {
+      if (e.code === 'out_of_date' || e.code === 'not_your_turn') {
+        this.flash('Another move came first; the game was reloaded.');
+        this.scheduleRefresh(0);
+      } else this.flash(e.message);
+      this.render();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async hint(pt) {
+    try {
+      const r = await api(`/api/games/${this.id}/hint`, { token: this.token(), point: pt });
+      this.board.setHint(pt, r);
+      this.el.info.textContent = r.violates ? `Private hint: a stone on ${pt} would break the ${r.rules.join(' and ')} rule${r.rules.length > 1 ? 's' : ''}.`
+        : `Private hint: a stone on ${pt} breaks no rule.`;
+    } catch (e) { this.flash(e.message); }
+  }
+
+  async draw(action) {
+    try {
+      this.setView(await api(`/api/games/${this.id}/draw`, { token: this.token(), action }));
+    } catch (e) { this.flash(e.message); }
+  }
+
+  async resign() {
+    try {
+      this.setView(await api(`/api/games/${this.id}/resign`, { token: this.token() }));
+    } catch (e) { this.flash(e.message); }
+  }
+
+  // ---- Grav parameters ------------------------------------------------------------------
+
+  renderParams() {
+    const v = this.view, p = this.el.params;
+    if (v.game !== 'grav' || !v.grav) { p.hidden = true; return; }
+    const gv = (this.replayN !== null && this.positions && this.positions[this.replayN].grav) || v.grav;
+    const { a, b, c, d, e } = gv.params;
+    const opt = v.options || {};
+    p.hidden = false;
+    put(p, h('h3', {}, `Parameters (${gv.size}×${gv.size}, ${gv.players} players)`),
+      h('dl', { class: 'params-list' },
+        h('dt', {}, `a = ${a}`), h('dd', {}, `at most ${a} stones on consecutive points at equal spacing along a line (${opt.consecutive === 'own' ? 'your own stones' : 'every colour counts'})`),
+        h('dt', {}, `b = ${b}, c = ${c}`), h('dd', {}, `at most ${c} stones in any ${b}×${b} square`),
+        h('dt', {}, `d = ${d}, e = ${e}`), h('dd', {}, `a stone goes at taxicab distance ${d}..${e} from the reference stone (the last stone still on the board)`)),
+      h('p', { class: 'muted small' }, `seed ${gv.seed} · phase ${gv.phase} · turn ${gv.turns} of ${gv.max_turns}` +
+        (gv.owed ? ` · ${gv.owed} bonus turn(s) owed` : '') + (opt.referee === 'strict' ? ' · strict referee' : '') +
+        (gv.hints ? ' · hints on' : ' · hints off')));
+  }
+
+  // ---- moves and replay -----------------------------------------------------------------
+
+  renderMoves() {
+    const v = this.view, ol = this.el.moves;
+    const cur = this.replayN === null ? v.n : this.replayN;
+    const items = v.moves.map((m) => {
+      let label = m.move;
+      if (v.game === 'grav') {
+        const t = m.move.split(' ');
+        label = `P${t[0]} ${t.slice(1).join(' ')}`;
+      }
+      const prefix = v.game === 'grav' ? `${m.n}.` : (m.n % 2 ? `${(m.n + 1) / 2}.` : '');
+      const b = h('button', { type: 'button', class: 'mv' + (m.n === cur ? ' current' : ''),
+        'data-n': m.n, onclick: () => this.goto(m.n), title: `position after move ${m.n}` }, label);
+      const icon = v.game === 'grav' ? stoneIcon(m.seat, 12) : null;
+      return h('li', { class: 'seat' + m.seat }, h('span', { class: 'mvnum' }, prefix), icon, b);
+    });
+    const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 30;
+    put(ol, ...items);
+    if (!items.length) ol.append(h('li', { class: 'muted' }, 'No moves yet.'));
+    ol.classList.toggle('pairs', v.game !== 'grav');
+    const c = ol.querySelector('.current');
+    if (this.replayN !== null && c) c.scrollIntoView({ block: 'nearest' });
+    else if (atBottom || this.replayN === null) ol.scrollTop = ol.scrollHeight;
+  }
+
+  renderReplay() {
+    const v = this.view;
+    const cur = this.replayN === null ? v.n : this.replayN;
+    const b = (label, aria, to, disabled) => h('button', { type: 'button', 'aria-label': aria, title: aria, disabled: disabled || undefined,
+      onclick: () => this.goto(to) }, label);
+    const slider = h('input', { type: 'range', min: 0, max: v.n, value: cur, 'aria-label': 'move number',
+      oninput: (e) => this.goto(Number(e.target.value)) });
+    put(this.el.replay, 
+      b('|◀', 'start (Home)', 0, cur === 0), b('◀', 'previous move (←)', cur - 1, cur === 0),
+      h('span', { class: 'ply' }, `${cur} / ${v.n}`),
+      b('▶', 'next move (→)', cur + 1, cur >= v.n), b('▶|', 'last move (End)', v.n, cur >= v.n),
+      slider,
+      this.replayN !== null && v.status !== 'finished' ? this.button('Back to the live game', () => this.goto(null), 'primary') : null);
+  }
+
+  async loadPositions() {
+    const r = await api(`/api/games/${this.id}/positions`);
+    this.positions = r.positions;
+  }
+
+  async goto(n) {
+    const v = this.view;
+    if (n === null || n >= v.n) {
+      this.replayN = null;          // the live (or final) position
+      this.render();
+      return;
+    }
+    n = Math.max(0, n);
+    if (!this.positions || this.positions.length - 1 < v.n) {
+      try { await this.loadPositions(); } catch (e) { this.flash(e.message); return; }
+    }
+    this.replayN = Math.min(n, this.positions.length - 1);
+    this.render();
+  }
+
+  onKey(e) {
+    if (!this.view || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    if (t && (t.closest('input, select, textarea') || t.closest('svg.board'))) return;
+    const cur = this.replayN === null ? this.view.n : this.replayN;
+    let to;
+    if (e.key === 'ArrowLeft') to = cur - 1;
+    else if (e.key === 'ArrowRight') to = cur + 1;
+    else if (e.key === 'Home') to = 0;
+    else if (e.key === 'End') to = this.view.n;
+    else if (e.key === 'Escape' && this.choice) { this.resolveChoice(null); return; }
+    else return;
+    e.preventDefault();
+    if (to < 0 || to > this.view.n) return;
+    this.goto(to);
+  }
+
+  // ---- links and downloads --------------------------------------------------------------
+
+  renderShare() {
+    const v = this.view;
+    const base = location.origin;
+    const out = [h('h3', {}, 'Share and download')];
+    const copyRow = (label, url) => {
+      const input = h('input', { type: 'text', readonly: true, value: url, 'aria-label': label, class: 'link',
+        onfocus: (e) => e.target.select() });
+      const btn = this.button('Copy', async () => {
+        try { await navigator.clipboard.writeText(url); btn.textContent = 'Copied'; } catch (e) { input.select(); btn.textContent = 'Select + copy'; }
+        setTimeout(() => { btn.textContent = 'Copy'; }, 1500);
+      });
+      return h('div', { class: 'link-row' }, h('label', {}, label), input, btn);
+    };
+    out.push(copyRow('Watch link (anyone)', `${base}/play/${v.id}`));
+    for (const inv of seats.invites(v.id)) {
+      const st = v.seats[inv.seat];
+      if (st && !st.joined) out.push(copyRow(`Join link for ${st.side} — send it to your friend`, base + inv.link));
+    }
+    const meta = this.meta && this.meta.games.find((g) => g.name === v.game);
+    const fmts = meta ? meta.record_formats : [];
+    out.push(h('p', { class: 'downloads' }, 'Record: ', ...fmts.map((f) =>
+      h('a', { href: `/api/games/${v.id}/record?format=${f}`, download: '', class: 'download', 'data-format': f }, f.toUpperCase()))));
+    const opts = Object.entries(v.options || {}).filter(([k]) => v.game !== 'grav' || !'abcde'.includes(k) || k.length > 1);
+    out.push(h('details', {}, h('summary', {}, 'Options of this game'),
+      h('p', { class: 'small' }, opts.map(([k, val]) => `${k}=${val}`).join(', ') || 'defaults'),
+      v.clock ? h('p', { class: 'small' }, `Clock: ${v.clock.initial_ms / 60000} min + ${v.clock.increment_ms / 1000} s per move`) : h('p', { class: 'small' }, 'No clock'),
+      v.start ? h('p', { class: 'small mono' }, `Start: ${v.start}`) : null,
+      h('p', { class: 'small mono' }, `Position: ${v.position}`)));
+    put(this.el.share, ...out);
+  }
+}
+
+export { moveSquares, sideToMove, PLAYERS };

@@ -1,0 +1,235 @@
+// The lobby: create a game of any kind (forms built from GET /api/meta), and the lists of
+// games waiting for players, live games to watch and finished games to replay.
+import { h, api, prefs, seats, gameTitle, fmtDate, put } from './util.js';
+
+const PRIMES = [5, 7, 11, 13, 17, 19, 23];
+const SIDES = { chu: ['Sente ☗ (moves first)', 'Gote ☖'], exac: ['First (moves first)', 'Second'] };
+const CLOCKS = [
+  ['none', 'No clock'], ['60+0', '1 min'], ['180+2', '3 min + 2 s'], ['300+3', '5 min + 3 s'],
+  ['600+5', '10 min + 5 s'], ['900+10', '15 min + 10 s'], ['1800+20', '30 min + 20 s'],
+  ['custom', 'Custom…'],
+];
+const GRAV_PARAM_HELP = {
+  a: 'a: consecutive limit (≥ 3)', b: 'b: density square side', c: 'c: stones allowed in a b×b square',
+  d: 'd: minimum distance from the reference stone', e: 'e: maximum distance',
+};
+
+export class Lobby {
+  constructor(root, meta, navigate) {
+    this.root = root;
+    this.meta = meta;
+    this.navigate = navigate;
+    this.game = prefs.get('lobbyGame', 'chu');
+    if (!meta.games.some((g) => g.name === this.game)) this.game = meta.games[0].name;
+    this.build();
+    this.loadLists();
+    this.timer = setInterval(() => this.loadLists(), 5000);
+  }
+
+  destroy() { clearInterval(this.timer); }
+
+  gameMeta() { return this.meta.games.find((g) => g.name === this.game); }
+
+  build() {
+    this.form = h('form', { class: 'create panel', onsubmit: (e) => { e.preventDefault(); this.create(); } });
+    this.lists = h('div', { class: 'lists' });
+    put(this.root, h('section', { class: 'lobby' },
+      h('div', { class: 'intro' }, h('p', {}, 'Play Chu Shogi, Exaç and Grav against the computer or a friend, or watch games live.')),
+      h('div', { class: 'lobby-body' }, this.form, this.lists)));
+    this.buildForm();
+  }
+
+  buildForm() {
+    const gm = this.gameMeta();
+    const f = this.form;
+    const tabs = h('div', { class: 'tabs', role: 'radiogroup', 'aria-label': 'game' },
+      this.meta.games.map((g) => {
+        const id = `game-${g.name}`;
+        const input = h('input', { type: 'radio', name: 'game', id, value: g.name,
+          onchange: () => { this.game = g.name; prefs.set('lobbyGame', g.name); this.buildForm(); } });
+        input.checked = g.name === this.game;
+        return h('label', { for: id, class: 'tab' + (g.name === this.game ? ' on' : '') }, input, gameTitle(g.name));
+      }));
+    // options
+    this.optInputs = {};
+    const optRows = [];
+    const paramRows = [];
+    for (const o of gm.options) {
+      let input;
+      const id = `opt-${o.name}`;
+      if (this.game === 'grav' && o.name === 'size') {
+        input = h('select', { id }, PRIMES.map((p) => h('option', { value: p }, `${p} × ${p}`)));
+        input.value = o.default;
+      } else if (this.game === 'grav' && o.name === 'players') {
+        input = h('select', { id, onchange: () => this.buildSeats() },
+          [2, 3, 4, 5, 6].map((p) => h('option', { value: p }, String(p))));
+        input.value = o.default;
+      } else if (this.game === 'grav' && o.name === 'seed') {
+        input = h('input', { id, type: 'text', inputmode: 'numeric', pattern: '[0-9]*', placeholder: 'random', size: 12 });
+      } else if (this.game === 'grav' && 'abcde'.includes(o.name) && o.name.length === 1) {
+        const [lo, hi] = o.values.split('..').map(Number);
+        input = h('input', { id, type: 'number', min: Math.max(lo, 1), max: hi, placeholder: 'drawn', class: 'param' });
+        this.optInputs[o.name] = { def: o, input };
+        paramRows.push(h('label', { for: id, class: 'param-row', title: o.help }, h('span', {}, GRAV_PARAM_HELP[o.name] || o.name), input));
+        continue;
+      } else if (o.values.includes('|')) {
+        input = h('select', { id }, o.values.split('|').map((v) => h('option', { value: v }, v)));
+        input.value = o.default;
+      } else {
+        const [lo, hi] = o.values.split('..').map(Number);
+        input = h('input', { id, type: 'number', min: lo, max: hi, value: o.default });
+      }
+      this.optInputs[o.name] = { def: o, input };
+      optRows.push(h('div', { class: 'opt-row' }, h('label', { for: id }, o.name.replace(/_/g, ' ')), input,
+        h('span', { class: 'help' }, o.help)));
+    }
+    const basic = this.game === 'grav'
+      ? optRows.filter((r) => ['opt-size', 'opt-players'].includes(r.querySelector('input,select').id))
+      : [];
+    const advanced = optRows.filter((r) => !basic.includes(r));
+    this.seatsBox = h('fieldset', { class: 'seats' });
+    const clock = h('select', { id: 'clock', onchange: () => { customBox.hidden = clock.value !== 'custom'; } },
+      CLOCKS.map(([v, l]) => h('option', { value: v }, l)));
+    clock.value = prefs.get('clock', 'none');
+    const cmin = h('input', { type: 'number', id: 'clock-min', min: 0.1, max: 10080, step: 'any', value: 10, 'aria-label': 'minutes' });
+    const cinc = h('input', { type: 'number', id: 'clock-inc', min: 0, max: 3600, step: 'any', value: 5, 'aria-label': 'increment in seconds' });
+    const customBox = h('span', { class: 'custom-clock', hidden: clock.value !== 'custom' }, cmin, ' min + ', cinc, ' s per move');
+    this.clockInputs = { clock, cmin, cinc };
+    this.start = h('textarea', { id: 'start', rows: 2, placeholder: this.game === 'chu' ? 'SFEN (empty: the usual start)' : 'position text (empty: the usual start)' });
+    this.errorBox = h('p', { class: 'message', role: 'alert', hidden: true });
+    put(f, 
+      h('h2', {}, 'New game'), tabs,
+      ...basic,
+      this.game === 'grav' ? h('fieldset', { class: 'grav-params' }, h('legend', {}, 'Parameters'),
+        h('p', { class: 'help' }, 'Leave a parameter empty to draw it from the seed (empty seed: a random one). The drawn values are shown in the game.'),
+        this.optInputs.seed ? h('label', { for: 'opt-seed', class: 'param-row' }, h('span', {}, 'seed'), this.optInputs.seed.input) : null,
+        ...paramRows) : null,
+      this.seatsBox,
+      h('div', { class: 'opt-row' }, h('label', { for: 'clock' }, 'Time control'), clock, customBox),
+      advanced.length ? h('details', { class: 'advanced' }, h('summary', {}, 'Rule options'), ...advanced.filter((r) => !r.querySelector('#opt-seed'))) : null,
+      h('details', { class: 'advanced' }, h('summary', {}, 'Start from a position'), this.start),
+      this.errorBox,
+      h('button', { type: 'submit', class: 'primary big' }, `Create the ${gameTitle(this.game)} game`));
+    this.buildSeats();
+  }
+
+  nseats() {
+    if (this.game !== 'grav') return 2;
+    return Number(this.optInputs.players.input.value) || 2;
+  }
+
+  buildSeats() {
+    const n = this.nseats();
+    const old = this.seatRows || [];
+    this.seatRows = [];
+    const rows = [];
+    for (let i = 0; i < n; i++) {
+      const label = SIDES[this.game] ? SIDES[this.game][i] : `Player ${i + 1}`;
+      const type = h('select', { 'aria-label': `${label}: who plays`, class: 'seat-type' },
+        h('option', { value: 'you' }, 'You'), h('option', { value: 'friend' }, 'A friend (by link)'),
+        h('option', { value: 'ai' }, 'The computer'));
+      const level = h('select', { 'aria-label': `${label}: AI level`, class: 'seat-level' },
+        Array.from({ length: 10 }, (_, k) => h('option', { value: k + 1 }, `level ${k + 1}${k + 1 === 10 ? ' (strongest)' : ''}`)));
+      const prev = old[i];
+      type.value = prev ? prev.type.value : i === 0 ? 'you' : 'ai';
+      level.value = prev ? prev.level.value : '3';
+      const sync = () => { level.hidden = type.value !== 'ai'; };
+      type.addEventListener('change', sync);
+      sync();
+      this.seatRows.push({ type, level });
+      rows.push(h('div', { class: 'seat-row' }, h('span', { class: 'seat-label' }, label), type, level));
+    }
+    this.nameInput = h('input', { type: 'text', id: 'your-name', maxlength: 40, value: prefs.get('name', ''), placeholder: 'optional' });
+    const swap = n === 2 ? h('button', { type: 'button', class: 'quiet', onclick: () => {
+      const [a, b] = this.seatRows;
+      [a.type.value, b.type.value] = [b.type.value, a.type.value];
+      [a.level.value, b.level.value] = [b.level.value, a.level.value];
+      for (const r of this.seatRows) r.level.hidden = r.type.value !== 'ai';
+    } }, '⇄ Swap sides') : null;
+    put(this.seatsBox, h('legend', {}, 'Players'), ...rows,
+      h('div', { class: 'seat-row' }, swap, h('label', { for: 'your-name' }, 'Your name '), this.nameInput));
+  }
+
+  request() {
+    const gm = this.gameMeta();
+    const options = {};
+    for (const [name, { def, input }] of Object.entries(this.optInputs)) {
+      const v = String(input.value).trim();
+      if (v === '' || v === def.default && !(this.game === 'grav' && name === 'players')) continue;
+      options[name] = /^\d+$/.test(v) ? Number(v) : v;
+    }
+    const name = this.nameInput.value.trim();
+    const seatsReq = this.seatRows.map((r) => r.type.value === 'ai'
+      ? { type: 'ai', level: Number(r.level.value) }
+      : r.type.value === 'you' ? { type: 'human', you: true, name: name || undefined } : { type: 'human' });
+    const req = { game: gm.name, options, seats: seatsReq };
+    const { clock, cmin, cinc } = this.clockInputs;
+    if (clock.value === 'custom') req.clock = { initial: Number(cmin.value) * 60, increment: Number(cinc.value) };
+    else if (clock.value !== 'none') {
+      const [a, b] = clock.value.split('+').map(Number);
+      req.clock = { initial: a, increment: b };
+    }
+    const start = this.start.value.trim();
+    if (start) req.start = start;
+    return req;
+  }
+
+  async create() {
+    const req = this.request();
+    prefs.set('name', this.nameInput.value.trim());
+    prefs.set('clock', this.clockInputs.clock.value);
+    this.errorBox.hidden = true;
+    try {
+      const v = await api('/api/games', req);
+      const invites = [];
+      for (const t of v.tokens || []) {
+        if (t.you) seats.add(v.id, t.seat, t.token);
+        else invites.push({ seat: t.seat, link: t.link });
+      }
+      seats.setInvites(v.id, invites);
+      this.navigate(`/play/${v.id}`);
+    } catch (e) {
+      this.errorBox.textContent = e.message;
+      this.errorBox.hidden = false;
+    }
+  }
+
+  async loadLists() {
+    const sections = [
+      ['open', 'Waiting for players', 'Join or open'],
+      ['live', 'Live games — watch', 'Watch'],
+      ['finished', 'Finished games — replay', 'Replay'],
+    ];
+    let results;
+    try {
+      results = await Promise.all(sections.map(([st]) => api(`/api/games?status=${st}&limit=${st === 'finished' ? 30 : 50}`)));
+    } catch (e) {
+      put(this.lists, h('p', { class: 'message' }, `The game lists cannot be loaded: ${e.message}`));
+      return;
+    }
+    const out = sections.map(([st, title, verb], i) => {
+      const games = results[i].games;
+      const rows = games.map((g) => {
+        const mine = Object.keys(seats.all(g.id)).length > 0;
+        const who = g.seats.map((s) => s.type === 'ai' ? `AI ${s.level}` : (s.name || (s.joined ? 'someone' : '…'))).join(' vs ');
+        let extra = '';
+        const opts = Object.fromEntries(String(g.options || '').split(',').filter(Boolean).map((kv) => kv.split('=')));
+        if (g.game === 'grav') extra = ` ${opts.size || 13}×${opts.size || 13}, ${g.seats.length} players`;
+        let res = '';
+        const side = (i) => (SIDES[g.game] ? SIDES[g.game][i].split(' ')[0] : `Player ${i + 1}`);
+        if (g.result) res = g.result.status === 'draw' ? `draw (${g.result.reason})` : `${side(g.result.winner)} won (${g.result.reason})`;
+        return h('li', { class: 'game-row' },
+          h('a', { href: `/play/${g.id}`, 'data-link': '', class: 'game-link' }, `${gameTitle(g.game)}${extra}`),
+          h('span', { class: 'who' }, who),
+          h('span', { class: 'n' }, `${g.n} move${g.n === 1 ? '' : 's'}`),
+          res ? h('span', { class: 'res' }, res) : null,
+          mine ? h('span', { class: 'you-tag' }, 'yours') : null,
+          h('span', { class: 'date muted' }, fmtDate(g.updated)),
+          h('a', { href: `/play/${g.id}`, 'data-link': '', class: 'verb' }, verb));
+      });
+      return h('section', { class: `list panel list-${st}` }, h('h2', {}, title),
+        rows.length ? h('ul', {}, rows) : h('p', { class: 'muted' }, 'None right now.'));
+    });
+    put(this.lists, ...out);
+  }
+}
