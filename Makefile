@@ -22,8 +22,12 @@ check-asan: deps
 	cmake --build $(ASAN) -j $(JOBS)
 	cd $(ASAN) && GV_SLOW_TESTS=0 ctest --output-on-failure -j $(JOBS)
 
+# Speed of the searches and rules cores, then the server: WATCHERS WebSocket watchers of one
+# game (default 10,000), move-to-watcher latency and memory per connection.
+WATCHERS ?= 10000
 bench: all
 	$(BUILD)/gv_bench
+	bench/ws-bench.sh $(BUILD)/gravulien $(WATCHERS)
 
 # The main job: the game server (SQLite store gravulien.db in this directory); prints its URL.
 run: all

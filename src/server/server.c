@@ -488,6 +488,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return -1;
         if (p->http->replied)
             return 0;
+        if (!len || !in)
+            return 0;
         if (p->http->len + len > MAX_BODY) {
             p->http->too_large = 1;
             return 0;
