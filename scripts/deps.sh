@@ -15,6 +15,10 @@ command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 # The server: libwebsockets (event-driven HTTP + WebSocket) and SQLite (its store).
 [ -f /usr/include/libwebsockets.h ] || need="$need libwebsockets-dev"
 [ -f /usr/include/sqlite3.h ] || need="$need libsqlite3-dev"
+# PostgreSQL: the client library of the store's second backend, and a server for its
+# tests (tests/pgtmp.sh runs a throwaway one; the package's own cluster is not needed).
+[ -f /usr/include/postgresql/libpq-fe.h ] || need="$need libpq-dev"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
 # Protocol peers the tests play against: XBoard under a virtual X server, and HaChu.
 command -v xvfb-run  >/dev/null 2>&1 || need="$need xvfb xauth"
 [ -x /usr/games/xboard ] || need="$need xboard"

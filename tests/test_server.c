@@ -3,6 +3,9 @@
  * for the API's contract (a status 200..599, a JSON body with "error" on refusals), and
  * every refusal for changing nothing. */
 #include <jansson.h>
+#include <libpq-fe.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -70,8 +73,77 @@ static int slow_tests(void)
 
 /* ---- temporary databases ---------------------------------------------------------- */
 
+/* The store tests (test_store_*) run on SQLite, and a second time on PostgreSQL when
+ * GV_TEST_PG names a server's database (tests/pgtmp.sh starts a throwaway one, ctest
+ * server_pg): each run in a database of its own, created by temp_db and dropped by
+ * remove_db. Without GV_TEST_PG the PostgreSQL runs are skipped. */
+static int store_on_pg;
+
+static const char *pg_base(void)
+{
+    const char *u = getenv("GV_TEST_PG");
+    return u && *u ? u : NULL;
+}
+
+/* url with its database name replaced by name. */
+static void pg_url_for(const char *url, const char *name, char *out, size_t len)
+{
+    const char *auth = strstr(url, "://");
+    auth = auth ? auth + 3 : url;
+    const char *slash = strchr(auth, '/');
+    const char *query = strchr(slash ? slash : auth, '?');
+    if (!slash)
+        snprintf(out, len, "%.*s/%s%s", (int)(query ? query - url : (long)strlen(url)), url,
+                 name, query ? query : "");
+    else
+        snprintf(out, len, "%.*s%s%s", (int)(slash + 1 - url), url, name, query ? query : "");
+}
+
+static void pg_quiet(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;   /* NOTICE: database "..." does not exist, skipping */
+}
+
+/* A statement on the server's own database (GV_TEST_PG): 0 when it worked. */
+static int pg_admin(const char *q)
+{
+    PGconn *c = PQconnectdb(pg_base());
+    int ok = PQstatus(c) == CONNECTION_OK;
+    if (ok) {
+        PQsetNoticeProcessor(c, pg_quiet, NULL);
+        PGresult *r = PQexec(c, q);
+        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok)
+            fprintf(stderr, "  postgres: %s: %s", q, PQerrorMessage(c));
+        PQclear(r);
+    } else {
+        fprintf(stderr, "  postgres: %s", PQerrorMessage(c));
+    }
+    PQfinish(c);
+    return ok ? 0 : -1;
+}
+
+static int is_pg_url(const char *path)
+{
+    return !strncmp(path, "postgres://", 11) || !strncmp(path, "postgresql://", 13);
+}
+
+/* A fresh database: a file name that does not exist yet (SQLite), or the URL of a new,
+ * empty PostgreSQL database when the store tests run on PostgreSQL. */
 static void temp_db(char *path, size_t len)
 {
+    if (store_on_pg) {
+        static int seq;
+        char name[64], q[128];
+        snprintf(name, sizeof name, "gv_test_%d_%d", (int)getpid(), ++seq);
+        snprintf(q, sizeof q, "DROP DATABASE IF EXISTS %s", name);
+        pg_admin(q);
+        snprintf(q, sizeof q, "CREATE DATABASE %s", name);
+        CHECK(pg_admin(q) == 0);
+        pg_url_for(pg_base(), name, path, len);
+        return;
+    }
     snprintf(path, len, "/tmp/gv-test-store-%d-XXXXXX", (int)getpid());
     int fd = mkstemp(path);
     if (fd >= 0)
@@ -81,6 +153,14 @@ static void temp_db(char *path, size_t len)
 
 static void remove_db(const char *path)
 {
+    if (is_pg_url(path)) {
+        const char *name = strrchr(path, '/') + 1;
+        char q[160];
+        snprintf(q, sizeof q, "DROP DATABASE IF EXISTS %.*s WITH (FORCE)",
+                 (int)strcspn(name, "?"), name);
+        CHECK(pg_admin(q) == 0);
+        return;
+    }
     char p[300];
     unlink(path);
     snprintf(p, sizeof p, "%s-wal", path);
@@ -108,7 +188,7 @@ static int count_moves(void *ctx, const gv_stored_move *m)
 
 static void test_store_moves_are_numbered_and_kept(void)
 {
-    char path[128], err[GV_ERRLEN];
+    char path[512], err[GV_ERRLEN];
     temp_db(path, sizeof path);
     gv_store *s = gv_store_open(path, err, sizeof err);
     CHECK(s != NULL);
@@ -151,9 +231,32 @@ static void test_store_moves_are_numbered_and_kept(void)
     remove_db(path);
 }
 
-/* One sqlite3 query giving one integer, straight on the file. */
+/* One query on PostgreSQL giving one integer (-1: none, -2: no connection), or running
+ * (no result: 0 when it worked). */
+static long long pg_int(const char *url, const char *q, int want_row)
+{
+    PGconn *c = PQconnectdb(url);
+    long long v = -2;
+    if (PQstatus(c) == CONNECTION_OK) {
+        PGresult *r = PQexec(c, q);
+        if (!want_row)
+            v = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : 1;
+        else if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) >= 1 &&
+                 !PQgetisnull(r, 0, 0))
+            v = atoll(PQgetvalue(r, 0, 0));
+        else
+            v = -1;
+        PQclear(r);
+    }
+    PQfinish(c);
+    return v;
+}
+
+/* One sqlite3 query giving one integer, straight on the file (or on PostgreSQL). */
 static long long sql_int(const char *path, const char *q)
 {
+    if (is_pg_url(path))
+        return pg_int(path, q, 1);
     sqlite3 *db;
     sqlite3_stmt *st;
     long long v = -1;
@@ -172,6 +275,8 @@ static long long sql_int(const char *path, const char *q)
 
 static int sql_exec(const char *path, const char *q)
 {
+    if (is_pg_url(path))
+        return (int)pg_int(path, q, 0);   /* 0 == SQLITE_OK when it worked */
     sqlite3 *db;
     int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
     if (rc == SQLITE_OK)
@@ -182,14 +287,14 @@ static int sql_exec(const char *path, const char *q)
 
 static void test_store_schema_migrates_once(void)
 {
-    char path[128], err[GV_ERRLEN];
+    char path[512], err[GV_ERRLEN];
     temp_db(path, sizeof path);
     for (int i = 0; i < 3; i++) {
         gv_store *s = gv_store_open(path, err, sizeof err);
         CHECK(s != NULL);
         if (!s)
             return;
-        CHECK_STR(s->ops->name, "sqlite");
+        CHECK_STR(s->ops->name, store_on_pg ? "postgres" : "sqlite");
         CHECK_EQ_INT(s->ops->schema_version(s), GV_STORE_SCHEMA);
         if (i == 0) {
             gv_stored_game g = {.id = "keep", .game = "exac", .status = "open",
@@ -204,9 +309,12 @@ static void test_store_schema_migrates_once(void)
         CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM games WHERE id = 'keep'"), 1);
         CHECK_EQ_INT(sql_int(path, "SELECT created FROM games WHERE id = 'keep'"), 42);
     }
-    /* "sqlite:PATH" is the same file. */
-    char url[160];
-    snprintf(url, sizeof url, "sqlite:%s", path);
+    /* "sqlite:PATH" is the same file; "postgresql://" the same as "postgres://". */
+    char url[600];
+    if (store_on_pg)
+        snprintf(url, sizeof url, "postgresql://%s", strstr(path, "://") + 3);
+    else
+        snprintf(url, sizeof url, "sqlite:%s", path);
     gv_store *s = gv_store_open(url, err, sizeof err);
     CHECK(s != NULL);
     if (s) {
@@ -226,7 +334,12 @@ static void test_store_schema_migrates_once(void)
         s->ops->close(s);
     /* No database, or one we do not have. */
     CHECK(gv_store_open("", err, sizeof err) == NULL);
-    CHECK(gv_store_open("postgres://x/y", err, sizeof err) == NULL);
+    CHECK(gv_store_open("postgres://127.0.0.1:1/y", err, sizeof err) == NULL);
+    /* A password in the URL stays out of the message. */
+    err[0] = 0;
+    CHECK(gv_store_open("postgresql://u:s3cr3t@127.0.0.1:1/y", err, sizeof err) == NULL);
+    CHECK(strstr(err, "127.0.0.1") != NULL);
+    CHECK(strstr(err, "s3cr3t") == NULL);
     CHECK(gv_store_open("/nonexistent-dir-gv/x.db", err, sizeof err) == NULL);
     remove_db(path);
 }
@@ -284,7 +397,7 @@ static int stop_after_two(void *ctx, const gv_stored_game *g)
 
 static void test_store_conflicts_updates_and_listing(void)
 {
-    char path[128], err[GV_ERRLEN];
+    char path[512], err[GV_ERRLEN];
     temp_db(path, sizeof path);
     gv_store *s = gv_store_open(path, err, sizeof err);
     CHECK(s != NULL);
@@ -448,6 +561,321 @@ static void test_store_conflicts_updates_and_listing(void)
         s->ops->close(s);
     }
     remove_db(path);
+}
+
+/* ---- the store on PostgreSQL only: races and notifications ------------------------- */
+
+/* Runs a store test on PostgreSQL (GV_TEST_PG), or says it is skipped. */
+static int pg_wanted(const char *name)
+{
+    if (pg_base())
+        return 1;
+    fprintf(stderr, "  %s: skipped (GV_TEST_PG is not set; tests/pgtmp.sh sets it)\n", name);
+    return 0;
+}
+
+static void on_pg(void (*fn)(void), const char *name)
+{
+    if (!pg_wanted(name))
+        return;
+    store_on_pg = 1;
+    fn();
+    store_on_pg = 0;
+}
+
+#define ON_PG(fn)                                                                    \
+    static void fn##_pg(void) { on_pg(fn, #fn "_pg"); }
+ON_PG(test_store_moves_are_numbered_and_kept)
+ON_PG(test_store_schema_migrates_once)
+ON_PG(test_store_conflicts_updates_and_listing)
+
+typedef struct race {
+    const char *url;
+    pthread_barrier_t *start;   /* the appenders try each number together */
+    int seat, moves, ok, conflicts, errors, opened;
+    char err[GV_ERRLEN];
+} race;
+
+static void *race_open(void *arg)
+{
+    race *r = arg;
+    gv_store *s = gv_store_open(r->url, r->err, sizeof r->err);
+    r->opened = s != NULL && s->ops->schema_version(s) == GV_STORE_SCHEMA;
+    if (s)
+        s->ops->close(s);
+    return NULL;
+}
+
+/* Every number 1..moves, in order, once, at the same time as the other appender: OK
+ * when this handle stored it first. */
+static void *race_append(void *arg)
+{
+    race *r = arg;
+    gv_store *s = gv_store_open(r->url, r->err, sizeof r->err);
+    if (!s)
+        r->errors++;
+    for (int n = 1; n <= r->moves; n++) {
+        pthread_barrier_wait(r->start);
+        if (!s)
+            continue;
+        gv_stored_move m = {.n = n, .seat = r->seat, .at = n};
+        snprintf(m.move, sizeof m.move, "s%d", r->seat);
+        char err[GV_ERRLEN];
+        int rc = s->ops->append_move(s, "race", &m, NULL, err, sizeof err);
+        if (rc == GV_STORE_OK)
+            r->ok++;
+        else if (rc == GV_STORE_CONFLICT)
+            r->conflicts++;
+        else if (r->errors++ == 0)
+            snprintf(r->err, sizeof r->err, "%s", err);
+    }
+    if (s)
+        s->ops->close(s);
+    return NULL;
+}
+
+/* Several processes on one database: four handles migrating an empty database at once
+ * (one set of tables, one row per version), then two appending the same numbers to one
+ * game at the same moments (each number stored exactly once: one handle gets OK, the
+ * other GV_STORE_CONFLICT, never an error). */
+static void test_store_pg_races(void)
+{
+    if (!pg_wanted("test_store_pg_races"))
+        return;
+    store_on_pg = 1;
+    char path[512], err[GV_ERRLEN];
+    temp_db(path, sizeof path);
+    race r[4];
+    pthread_t t[4];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 4; i++) {
+        r[i].url = path;
+        CHECK(pthread_create(&t[i], NULL, race_open, &r[i]) == 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        if (!r[i].opened)
+            fprintf(stderr, "  open %d: %s\n", i, r[i].err);
+        CHECK(r[i].opened);
+    }
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM schema_migrations"), GV_STORE_SCHEMA);
+    gv_store *s = gv_store_open(path, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) {
+        store_on_pg = 0;
+        return;
+    }
+    gv_stored_game g = {.id = "race", .game = "chu", .status = "live", .config = "{}",
+                        .created = 1};
+    CHECK_EQ_INT(s->ops->create_game(s, &g, err, sizeof err), GV_STORE_OK);
+    enum { MOVES = 300 };
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    for (int i = 0; i < 2; i++) {
+        memset(&r[i], 0, sizeof r[i]);
+        r[i].url = path;
+        r[i].start = &start;
+        r[i].seat = i;
+        r[i].moves = MOVES;
+        CHECK(pthread_create(&t[i], NULL, race_append, &r[i]) == 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        if (r[i].errors)
+            fprintf(stderr, "  appender %d: %d errors: %s\n", i, r[i].errors, r[i].err);
+        CHECK_EQ_INT(r[i].errors, 0);
+        CHECK_EQ_INT(r[i].ok + r[i].conflicts, MOVES);
+    }
+    pthread_barrier_destroy(&start);
+    CHECK_EQ_INT(r[0].ok + r[1].ok, MOVES);
+    if (getenv("GV_TEST_COUNTS") && atoi(getenv("GV_TEST_COUNTS")))
+        fprintf(stderr, "  race: %d and %d moves stored\n", r[0].ok, r[1].ok);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM moves WHERE game_id = 'race'"), MOVES);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(DISTINCT n) FROM moves WHERE game_id = 'race'"),
+                 MOVES);
+    CHECK_EQ_INT(sql_int(path, "SELECT max(n) FROM moves WHERE game_id = 'race'"), MOVES);
+    CHECK_EQ_INT(sql_int(path, "SELECT nmoves FROM games WHERE id = 'race'"), MOVES);
+    /* Each move's seat says who stored it: the counts agree with the handles'. */
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM moves WHERE seat = 0"), r[0].ok);
+    s->ops->close(s);
+    remove_db(path);
+    store_on_pg = 0;
+}
+
+typedef struct notes {
+    int n;
+    char payload[16][64];
+} notes;
+
+static void note_each(void *ctx, const char *payload)
+{
+    notes *l = ctx;
+    if (l->n < 16)
+        snprintf(l->payload[l->n], sizeof l->payload[0], "%s", payload);
+    l->n++;
+}
+
+/* Waits (poll on notify_fd, at most timeout_ms) until l has want notifications. */
+static void wait_notes(gv_store *s, notes *l, int want, int timeout_ms)
+{
+    int64_t end = gv_hub_mono_ms() + timeout_ms;
+    while (l->n < want) {
+        int64_t left = end - gv_hub_mono_ms();
+        if (left <= 0)
+            break;
+        struct pollfd p = {.fd = s->ops->notify_fd(s), .events = POLLIN};
+        if (p.fd < 0 || poll(&p, 1, (int)left) < 0)
+            break;
+        char err[GV_ERRLEN];
+        if (s->ops->poll_notifications(s, note_each, l, err, sizeof err) < 0) {
+            fprintf(stderr, "  poll_notifications: %s\n", err);
+            break;
+        }
+    }
+}
+
+/* LISTEN/NOTIFY through the store: two handles on one database, as two server processes
+ * would have. Every committed write of one arrives at the other as "<id> <nmoves>";
+ * refused writes send nothing; a handle does not hear its own writes; SQLite has none
+ * of it. */
+static void test_store_pg_notifications(void)
+{
+    char path[512], err[GV_ERRLEN];
+    /* SQLite: no notification ops. */
+    temp_db(path, sizeof path);
+    gv_store *sq = gv_store_open(path, err, sizeof err);
+    CHECK(sq != NULL);
+    if (sq) {
+        CHECK(sq->ops->listen == NULL);
+        CHECK(sq->ops->notify_fd == NULL);
+        CHECK(sq->ops->poll_notifications == NULL);
+        sq->ops->close(sq);
+    }
+    remove_db(path);
+    if (!pg_wanted("test_store_pg_notifications"))
+        return;
+    store_on_pg = 1;
+    temp_db(path, sizeof path);
+    gv_store *a = gv_store_open(path, err, sizeof err), *b = gv_store_open(path, err, sizeof err);
+    CHECK(a != NULL && b != NULL);
+    if (!a || !b)
+        goto out;
+    CHECK(a->ops->listen && a->ops->notify_fd && a->ops->poll_notifications);
+    /* Before listen: no socket, and polling says so. */
+    CHECK_EQ_INT(b->ops->notify_fd(b), -1);
+    CHECK_EQ_INT(b->ops->poll_notifications(b, note_each, NULL, err, sizeof err),
+                 GV_STORE_ERROR);
+    CHECK_EQ_INT(b->ops->listen(b, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(b->ops->listen(b, err, sizeof err), GV_STORE_OK);   /* again: no change */
+    CHECK(b->ops->notify_fd(b) >= 0);
+    notes l = {0};
+    /* Nothing waiting: returns at once with none. */
+    int64_t t0 = gv_hub_mono_ms();
+    CHECK_EQ_INT(b->ops->poll_notifications(b, note_each, &l, err, sizeof err), 0);
+    CHECK(gv_hub_mono_ms() - t0 < 1000);
+    /* create_game, append_move (with and without the game's row), update_game. */
+    gv_stored_game g = {.id = "n1", .game = "grav", .status = "live", .config = "{}",
+                        .created = 5};
+    CHECK_EQ_INT(a->ops->create_game(a, &g, err, sizeof err), GV_STORE_OK);
+    wait_notes(b, &l, 1, 5000);
+    CHECK_EQ_INT(l.n, 1);
+    CHECK_STR(l.payload[0], "n1 0");
+    gv_stored_move m = {.n = 1, .seat = 0, .move = "a1", .at = 1};
+    CHECK_EQ_INT(a->ops->append_move(a, "n1", &m, NULL, err, sizeof err), GV_STORE_OK);
+    m.n = 2;
+    snprintf(g.status, sizeof g.status, "finished");
+    g.result = "{\"status\":\"draw\"}";
+    CHECK_EQ_INT(a->ops->append_move(a, "n1", &m, &g, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(a->ops->update_game(a, &g, err, sizeof err), GV_STORE_OK);
+    wait_notes(b, &l, 4, 5000);
+    CHECK_EQ_INT(l.n, 4);
+    CHECK_STR(l.payload[1], "n1 1");
+    CHECK_STR(l.payload[2], "n1 2");   /* one per append, game row or not */
+    CHECK_STR(l.payload[3], "n1 2");
+    /* Refused writes send nothing: a duplicate game, a stale move, a gap, an unknown
+     * game; the next notification is the next committed write. */
+    CHECK_EQ_INT(a->ops->create_game(a, &g, err, sizeof err), GV_STORE_CONFLICT);
+    m.n = 2;
+    CHECK_EQ_INT(a->ops->append_move(a, "n1", &m, NULL, err, sizeof err), GV_STORE_CONFLICT);
+    m.n = 9;
+    CHECK_EQ_INT(a->ops->append_move(a, "n1", &m, &g, err, sizeof err), GV_STORE_CONFLICT);
+    gv_stored_game ghost = {.id = "ghost", .game = "chu", .status = "live", .config = "{}"};
+    CHECK_EQ_INT(a->ops->update_game(a, &ghost, err, sizeof err), GV_STORE_NOT_FOUND);
+    m.n = 1;
+    CHECK(a->ops->append_move(a, "ghost", &m, NULL, err, sizeof err) != GV_STORE_OK);
+    /* b's own write is not delivered to b; a, listening now, hears it. */
+    CHECK_EQ_INT(a->ops->listen(a, err, sizeof err), GV_STORE_OK);
+    m.n = 3;
+    CHECK_EQ_INT(b->ops->append_move(b, "n1", &m, NULL, err, sizeof err), GV_STORE_OK);
+    gv_stored_game g2 = {.id = "n2", .game = "chu", .status = "open", .config = "{}",
+                         .created = 6};
+    CHECK_EQ_INT(a->ops->create_game(a, &g2, err, sizeof err), GV_STORE_OK);
+    wait_notes(b, &l, 5, 5000);
+    CHECK_EQ_INT(l.n, 5);
+    CHECK_STR(l.payload[4], "n2 0");
+    notes la = {0};
+    wait_notes(a, &la, 1, 5000);
+    CHECK_EQ_INT(la.n, 1);
+    CHECK_STR(la.payload[0], "n1 3");
+    /* Nothing more is waiting on either side. */
+    usleep(100 * 1000);
+    CHECK_EQ_INT(b->ops->poll_notifications(b, note_each, &l, err, sizeof err), 0);
+    CHECK_EQ_INT(a->ops->poll_notifications(a, note_each, &la, err, sizeof err), 0);
+    /* A third handle on the same database (another process) is heard too, and many
+     * moves arrive in order. */
+    gv_store *c = gv_store_open(path, err, sizeof err);
+    CHECK(c != NULL);
+    if (c) {
+        for (int n = 4; n <= 13; n++) {
+            m.n = n;
+            CHECK_EQ_INT(c->ops->append_move(c, "n1", &m, NULL, err, sizeof err), GV_STORE_OK);
+        }
+        c->ops->close(c);
+        notes lb = {0};
+        wait_notes(b, &lb, 10, 5000);
+        CHECK_EQ_INT(lb.n, 10);
+        for (int i = 0; i < 10 && i < lb.n; i++) {
+            char want[32];
+            snprintf(want, sizeof want, "n1 %d", i + 4);
+            CHECK_STR(lb.payload[i], want);
+        }
+    }
+    /* The server ends every other connection (a restart, an administrator): the next
+     * write reconnects and works; the listener reports the loss once, listen again
+     * reconnects it (fd may change) and later writes are heard. */
+    CHECK_EQ_INT(pg_int(path, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                              " WHERE pid <> pg_backend_pid() AND datname = current_database()"
+                              " AND backend_type = 'client backend'",
+                        1), 4);   /* a's and b's, each a writer and a listener */
+    usleep(200 * 1000);
+    m.n = 14;
+    CHECK_EQ_INT(a->ops->append_move(a, "n1", &m, NULL, err, sizeof err), GV_STORE_OK);
+    notes lost = {0};
+    int64_t t1 = gv_hub_mono_ms();
+    int rc = 0;
+    while (rc >= 0 && gv_hub_mono_ms() - t1 < 5000) {
+        struct pollfd p = {.fd = b->ops->notify_fd(b), .events = POLLIN};
+        if (p.fd < 0 || poll(&p, 1, 1000) < 0)
+            break;
+        rc = b->ops->poll_notifications(b, note_each, &lost, err, sizeof err);
+    }
+    CHECK_EQ_INT(rc, GV_STORE_ERROR);
+    CHECK_EQ_INT(b->ops->notify_fd(b), -1);
+    CHECK_EQ_INT(b->ops->listen(b, err, sizeof err), GV_STORE_OK);
+    CHECK(b->ops->notify_fd(b) >= 0);
+    m.n = 15;
+    CHECK_EQ_INT(a->ops->append_move(a, "n1", &m, NULL, err, sizeof err), GV_STORE_OK);
+    notes back = {0};
+    wait_notes(b, &back, 1, 5000);
+    CHECK_EQ_INT(back.n, 1);
+    CHECK_STR(back.payload[0], "n1 15");
+out:
+    if (a)
+        a->ops->close(a);
+    if (b)
+        b->ops->close(b);
+    remove_db(path);
+    store_on_pg = 0;
 }
 
 /* ---- the API: helpers ------------------------------------------------------------- */
@@ -2963,6 +3391,11 @@ static void test_api_wrong_types(void)
 WRAP(test_store_moves_are_numbered_and_kept)
 WRAP(test_store_schema_migrates_once)
 WRAP(test_store_conflicts_updates_and_listing)
+WRAP(test_store_moves_are_numbered_and_kept_pg)
+WRAP(test_store_schema_migrates_once_pg)
+WRAP(test_store_conflicts_updates_and_listing_pg)
+WRAP(test_store_pg_races)
+WRAP(test_store_pg_notifications)
 WRAP(test_api_meta_health_and_routes)
 WRAP(test_api_chu_flow)
 WRAP(test_api_exac_flow)
@@ -2980,6 +3413,11 @@ const t_case server_tests[] = {
     TC(test_store_moves_are_numbered_and_kept),
     TC(test_store_schema_migrates_once),
     TC(test_store_conflicts_updates_and_listing),
+    TC(test_store_moves_are_numbered_and_kept_pg),
+    TC(test_store_schema_migrates_once_pg),
+    TC(test_store_conflicts_updates_and_listing_pg),
+    TC(test_store_pg_races),
+    TC(test_store_pg_notifications),
     TC(test_api_meta_health_and_routes),
     TC(test_api_chu_flow),
     TC(test_api_exac_flow),

@@ -15,7 +15,7 @@
 #include "server/hub_internal.h"
 
 enum { HUB_BUCKETS = 4096 };
-enum { HUB_IDLE_MS = 600000 };
+enum { HUB_IDLE_MS = 600000, HUB_TAKEOVER_MS = 3000 };
 
 /* ---- AI worker pool ----------------------------------------------------------------- */
 
@@ -599,6 +599,7 @@ static int save_room(gv_hub *h, room *r, char *err, size_t errlen)
 /* ---- turns ------------------------------------------------------------------------- */
 
 static void start_ai(gv_hub *h, room *r);
+static int hub_sync(gv_hub *h, room *r);
 
 /* After any change: start the next AI turn if one is due. */
 static void after_change(gv_hub *h, room *r)
@@ -681,7 +682,12 @@ static int apply_move(gv_hub *h, room *r, gv_move m, int seat, int flagged, char
         r->status = saved_status;
         r->result = saved_result;
         r->draw_offers = saved_offers;
-        return rc == GV_STORE_CONFLICT ? -2 : -1;
+        if (rc == GV_STORE_CONFLICT) {
+            /* Another server process moved first: catch up with what it stored. */
+            hub_sync(h, r);
+            return -2;
+        }
+        return -1;
     }
     r->moves[r->nmoves++] = hm;
     r->updated = gv_store_now_ms();
@@ -754,7 +760,10 @@ static void apply_ai(gv_hub *h, ai_job *j)
         r->ai_retry_at = gv_hub_mono_ms() + 2000;
         return;
     }
-    if (apply_move(h, r, j->best, seat, 0, err, sizeof err) < 0) {
+    int rc = apply_move(h, r, j->best, seat, 0, err, sizeof err);
+    if (rc == -2)
+        return;   /* another process moved first; the room caught up */
+    if (rc < 0) {
         fprintf(stderr, "serve: game %s: AI move not stored: %s (trying again)\n", r->id, err);
         r->ai_retry_at = gv_hub_mono_ms() + 2000;
     }
@@ -1091,22 +1100,61 @@ char *hub_record(room *r, int format, char *err, size_t errlen)
 
 typedef struct load_ctx {
     gv_hub *h;
-    room *r;
+    room *r;            /* loading: the new room; syncing: the room brought up to date */
+    int sync;
+    int first_new;      /* syncing: index of the first move read */
     char err[GV_ERRLEN + 128];
     int failed;
 } load_ctx;
 
+/* What a stored row says that changes during a game: seats taken and named, draw offers,
+ * status and result. */
+static void apply_row(room *r, const gv_stored_game *g, json_t *cfg)
+{
+    r->draw_offers = (unsigned)json_integer_value(json_object_get(cfg, "draw_offers"));
+    json_t *seats = json_object_get(cfg, "seats");
+    size_t i;
+    json_t *so;
+    json_array_foreach(seats, i, so) {
+        if (i >= GV_HUB_MAX_SEATS || (int)i >= r->nseats)
+            break;
+        hub_seat *st = &r->seats[i];
+        const char *nm = json_string_value(json_object_get(so, "name"));
+        snprintf(st->name, sizeof st->name, "%s", nm ? nm : "");
+        st->joined = json_is_true(json_object_get(so, "joined"));
+    }
+    r->status = !strcmp(g->status, "open") ? ROOM_OPEN
+                : !strcmp(g->status, "live") ? ROOM_LIVE : ROOM_FINISHED;
+    if (r->status == ROOM_FINISHED && g->result) {
+        json_t *res = json_loads(g->result, 0, NULL);
+        const char *st = json_string_value(json_object_get(res, "status"));
+        const char *why = json_string_value(json_object_get(res, "reason"));
+        r->result.status = st && !strcmp(st, "win") ? GV_WIN : GV_DRAW;
+        r->result.winner = (int)json_integer_value(json_object_get(res, "winner"));
+        snprintf(r->result.reason, sizeof r->result.reason, "%s", why ? why : "");
+        json_decref(res);
+    }
+    r->updated = g->updated;
+}
+
 static int load_game_row(void *vctx, const gv_stored_game *g)
 {
     load_ctx *c = vctx;
+    json_t *cfg = g->config ? json_loads(g->config, 0, NULL) : NULL;
+    if (c->sync) {
+        if (cfg)
+            apply_row(c->r, g, cfg);
+        json_decref(cfg);
+        return 0;
+    }
     const gv_game *game = gv_game_find(g->game);
     if (!game) {
         snprintf(c->err, sizeof c->err, "unknown game '%s'", g->game);
+        json_decref(cfg);
         c->failed = 1;
         return 1;
     }
     room *r = room_new(game);
-    json_t *cfg = g->config ? json_loads(g->config, 0, NULL) : NULL;
     if (!r || !cfg) {
         snprintf(c->err, sizeof c->err, "%s", r ? "unreadable config" : "out of memory");
         room_free(r);
@@ -1121,7 +1169,6 @@ static int load_game_row(void *vctx, const gv_stored_game *g)
     snprintf(r->start, sizeof r->start, "%s", s ? s : "");
     r->tc_initial_ms = json_integer_value(json_object_get(cfg, "tc_initial_ms"));
     r->tc_inc_ms = json_integer_value(json_object_get(cfg, "tc_inc_ms"));
-    r->draw_offers = (unsigned)json_integer_value(json_object_get(cfg, "draw_offers"));
     json_t *seats = json_object_get(cfg, "seats");
     size_t i;
     json_t *so;
@@ -1131,14 +1178,12 @@ static int load_game_row(void *vctx, const gv_stored_game *g)
         hub_seat *st = &r->seats[i];
         st->ai = json_is_true(json_object_get(so, "ai"));
         st->level = (int)json_integer_value(json_object_get(so, "level"));
-        const char *nm = json_string_value(json_object_get(so, "name"));
         const char *tk = json_string_value(json_object_get(so, "token"));
-        snprintf(st->name, sizeof st->name, "%s", nm ? nm : "");
         snprintf(st->token, sizeof st->token, "%s", tk ? tk : "");
-        st->joined = json_is_true(json_object_get(so, "joined"));
         st->clock_ms = r->tc_initial_ms;
         r->nseats = (int)i + 1;
     }
+    apply_row(r, g, cfg);
     json_decref(cfg);
     char err[GV_ERRLEN];
     if (game->init(r->st, r->options[0] ? r->options : NULL, err, sizeof err) < 0 ||
@@ -1148,19 +1193,7 @@ static int load_game_row(void *vctx, const gv_stored_game *g)
         c->failed = 1;
         return 1;
     }
-    r->status = !strcmp(g->status, "open") ? ROOM_OPEN
-                : !strcmp(g->status, "live") ? ROOM_LIVE : ROOM_FINISHED;
-    if (r->status == ROOM_FINISHED && g->result) {
-        json_t *res = json_loads(g->result, 0, NULL);
-        const char *st = json_string_value(json_object_get(res, "status"));
-        const char *why = json_string_value(json_object_get(res, "reason"));
-        r->result.status = st && !strcmp(st, "win") ? GV_WIN : GV_DRAW;
-        r->result.winner = (int)json_integer_value(json_object_get(res, "winner"));
-        snprintf(r->result.reason, sizeof r->result.reason, "%s", why ? why : "");
-        json_decref(res);
-    }
     r->created = g->created;
-    r->updated = g->updated;
     c->r = r;
     return 0;
 }
@@ -1171,6 +1204,8 @@ static int load_move_row(void *vctx, const gv_stored_move *sm)
     room *r = c->r;
     char err[GV_ERRLEN];
     gv_move m;
+    if (c->sync && sm->n <= r->nmoves)
+        return 0;   /* a move this process has already */
     if (sm->n != r->nmoves + 1 || r->g->parse_move(r->st, sm->move, &m, err, sizeof err) < 0) {
         snprintf(c->err, sizeof c->err, "game %s move %d '%s': %s", r->id, sm->n, sm->move,
                  sm->n != r->nmoves + 1 ? "out of sequence" : err);
@@ -1223,11 +1258,79 @@ static room *load_room(gv_hub *h, const char *id, char *err, size_t errlen)
     return r;
 }
 
+/* Brings room r up to date with the store: the moves, joins, offers and results another
+ * server process sharing the database wrote. This process's watchers are told of each.
+ * An AI turn that came with them is left to the process that made the move; this one
+ * takes it over only if nothing happens for a while (that process may have died).
+ * Returns the number of moves read, or -1 with the room as far as it got. */
+static int hub_sync(gv_hub *h, room *r)
+{
+    int n0 = r->nmoves;
+    room_status st0 = r->status;
+    unsigned offers0 = r->draw_offers, joined0 = 0;
+    for (int i = 0; i < r->nseats; i++)
+        joined0 |= (unsigned)r->seats[i].joined << i;
+    load_ctx c = {.h = h, .r = r, .sync = 1};
+    char err[GV_ERRLEN];
+    int rc = h->cfg.store->ops->load_game(h->cfg.store, r->id, load_game_row, load_move_row, &c,
+                                          err, sizeof err);
+    if (rc != GV_STORE_OK || c.failed)
+        fprintf(stderr, "serve: game %s: cannot catch up with the store: %s\n", r->id,
+                c.failed ? c.err : err);
+    unsigned joined = 0;
+    for (int i = 0; i < r->nseats; i++)
+        joined |= (unsigned)r->seats[i].joined << i;
+    int64_t now = gv_hub_mono_ms();
+    if (r->nmoves > n0) {
+        /* The clock has run since the other process stored the move. */
+        int64_t since = gv_store_now_ms() - r->moves[r->nmoves - 1].at;
+        r->turn_start = now - (since > 0 && since < 60000 ? since : 0);
+    } else if (st0 == ROOM_OPEN && r->status == ROOM_LIVE) {
+        r->turn_start = now;
+    }
+    for (int i = n0; i < r->nmoves; i++)
+        send_event(h, r, move_event(r, i));
+    if (joined != joined0)
+        send_event(h, r, event(r, "join"));
+    if (r->draw_offers != offers0 && r->status != ROOM_FINISHED)
+        send_event(h, r, event(r, "draw"));
+    if (r->status == ROOM_FINISHED && st0 != ROOM_FINISHED)
+        send_event(h, r, event(r, "end"));
+    if (r->status == ROOM_LIVE && r->seats[hub_to_move_seat(r)].ai &&
+        (r->nmoves > n0 || st0 != ROOM_LIVE)) {
+        int64_t think = r->tc_initial_ms > 0 ? hub_clock_left(r, hub_to_move_seat(r)) / 10
+                                              : h->cfg.ai_movetime_ms;
+        r->ai_retry_at = now + HUB_TAKEOVER_MS + (think > 0 ? think : 0);
+    }
+    return rc != GV_STORE_OK || c.failed ? -1 : r->nmoves - n0;
+}
+
+void gv_hub_sync_all(gv_hub *h)
+{
+    for (int b = 0; b < HUB_BUCKETS; b++)
+        for (room *r = h->bucket[b]; r; r = r->next)
+            hub_sync(h, r);
+}
+
+void gv_hub_notify(gv_hub *h, const char *id, int n)
+{
+    room *r = find_room(h, id);
+    /* Games not in memory are read when someone asks for them. */
+    if (!r)
+        return;
+    (void)n;   /* the row may have changed without a move (a join, a result): read it */
+    hub_sync(h, r);
+}
+
 room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen)
 {
     room *r = find_room(h, id);
     if (r) {
         r->last_access = gv_hub_mono_ms();
+        /* Other server processes may write this game (a shared PostgreSQL): read what
+         * they did before answering, so a request never acts on a stale position. */
+        if (h->cfg.store->ops->listen)
+            hub_sync(h, r);
         return r;
     }
     /* Not in memory: a finished game (or one another process created). */

@@ -121,6 +121,12 @@ int gv_hub_watch(gv_hub *h, const char *id, int since, void *w,
                  size_t errlen);
 void gv_hub_unwatch(gv_hub *h, const char *id, void *w);
 
+/* Another server process sharing the store changed game id (n: its move count then, or -1
+ * when unknown): the game is brought up to date if this process holds it. */
+void gv_hub_notify(gv_hub *h, const char *id, int n);
+/* Brings every game held up to date with the store (after notifications were lost). */
+void gv_hub_sync_all(gv_hub *h);
+
 /* Internal pieces shared by hub.c and api.c. */
 room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen);
 int64_t gv_hub_mono_ms(void);

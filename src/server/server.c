@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "core/gv_core.h"
 #include "server/hub.h"
@@ -72,6 +73,10 @@ typedef struct server {
     rate_slot rates[RATE_BUCKETS];
     char web[512];
     long nws;                 /* open WebSocket connections */
+    gv_store *store;
+    struct lws *notify_wsi;   /* the store's notification socket in the loop (a dup) */
+    int listening;            /* the store's notifications arrive */
+    int64_t listen_retry_at;
 } server;
 
 static volatile sig_atomic_t stop_now;
@@ -423,6 +428,66 @@ static int ws_receive(server *s, struct lws *wsi, pss *p, const char *in, size_t
     return 0;
 }
 
+/* ---- notifications from other server processes (PostgreSQL) ----------------------- */
+
+static void on_notification(void *ctx, const char *payload)
+{
+    server *s = ctx;
+    char id[GV_STORE_ID + 1];
+    int n = -1;
+    if (sscanf(payload, "%16s %d", id, &n) >= 1)
+        gv_hub_notify(s->hub, id, n);
+}
+
+/* Puts the store's notification socket into the loop (lws polls a duplicate of it, so that
+ * lws closing its side never closes libpq's). */
+static void watch_notify_fd(server *s)
+{
+    int fd = s->store->ops->notify_fd ? s->store->ops->notify_fd(s->store) : -1;
+    if (fd < 0)
+        return;
+    int dupfd = dup(fd);
+    if (dupfd < 0)
+        return;
+    lws_sock_file_fd_type u;
+    u.filefd = (lws_filefd_type)(intptr_t)dupfd;
+    struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
+    s->notify_wsi = vh ? lws_adopt_descriptor_vhost(vh, LWS_ADOPT_RAW_FILE_DESC, u, "gravulien", NULL)
+                       : NULL;
+    if (!s->notify_wsi)
+        close(dupfd);
+}
+
+/* Reads waiting notifications; on a lost listener, listens again (every second) and
+ * catches up on everything held, since changes made meanwhile were not notified. */
+static void drain_notifications(server *s)
+{
+    const gv_store_ops *ops = s->store->ops;
+    if (!ops->listen)
+        return;
+    char err[GV_ERRLEN];
+    if (s->listening && ops->poll_notifications(s->store, on_notification, s, err, sizeof err) >= 0)
+        return;
+    if (s->listening) {
+        fprintf(stderr, "serve: notifications lost (%s); listening again\n", err);
+        s->listening = 0;
+        if (s->notify_wsi) {
+            struct lws *w = s->notify_wsi;
+            s->notify_wsi = NULL;
+            lws_set_timeout(w, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
+        }
+    }
+    int64_t now = gv_hub_mono_ms();
+    if (now < s->listen_retry_at)
+        return;
+    s->listen_retry_at = now + 1000;
+    if (ops->listen(s->store, err, sizeof err) != GV_STORE_OK)
+        return;
+    s->listening = 1;
+    watch_notify_fd(s);
+    gv_hub_sync_all(s->hub);
+}
+
 /* ---- the one protocol ------------------------------------------------------------- */
 
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -434,6 +499,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (s && s->hub)
             gv_hub_poll(s->hub);
+        return 0;
+    case LWS_CALLBACK_RAW_RX_FILE:
+        if (s && wsi == s->notify_wsi)
+            drain_notifications(s);
+        return 0;
+    case LWS_CALLBACK_RAW_CLOSE_FILE:
+        if (s && wsi == s->notify_wsi)
+            s->notify_wsi = NULL;
         return 0;
     default:
         break;
@@ -600,8 +673,10 @@ static void tick(lws_sorted_usec_list_t *sul)
 {
     server *s = the_server;
     (void)sul;
-    if (s->hub)
+    if (s->hub) {
+        drain_notifications(s);
         gv_hub_poll(s->hub);
+    }
     lws_sul_schedule(s->ctx, 0, &s->tick, tick, 50 * LWS_US_PER_MS);
 }
 
@@ -655,6 +730,14 @@ int gv_serve(const gv_serve_opts *o)
         free(s);
         return 1;
     }
+    s->store = store;
+    /* Listen before the games are loaded, so no change made meanwhile is missed. */
+    if (store->ops->listen) {
+        if (store->ops->listen(store, err, sizeof err) == GV_STORE_OK)
+            s->listening = 1;
+        else
+            fprintf(stderr, "serve: no notifications from other processes yet: %s\n", err);
+    }
     gv_hub_config hc = {.store = store, .ai_threads = o->ai_threads, .ai_hash_mb = o->ai_hash_mb,
                         .ai_movetime_ms = o->ai_movetime_ms, .wake = wake,
                         .broadcast = broadcast, .ctx = s};
@@ -666,10 +749,20 @@ int gv_serve(const gv_serve_opts *o)
         free(s);
         return 1;
     }
+    if (s->listening)
+        watch_notify_fd(s);
     struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : o->port;
-    printf("Gravülien server: http://%s:%d/  (database %s, %d games in progress loaded)\n",
-           o->host ? o->host : "localhost", port, o->db, gv_hub_rooms(s->hub));
+    /* The database named without its password. */
+    char shown[512];
+    const char *at = strchr(o->db, '@'), *scheme = strstr(o->db, "://");
+    const char *colon = scheme && at ? memchr(scheme + 3, ':', (size_t)(at - scheme - 3)) : NULL;
+    if (colon)
+        snprintf(shown, sizeof shown, "%.*s:***%s", (int)(colon - o->db), o->db, at);
+    else
+        snprintf(shown, sizeof shown, "%s", o->db);
+    printf("Gravülien server: http://%s:%d/  (%s database %s, %d games in progress loaded)\n",
+           o->host ? o->host : "localhost", port, store->ops->name, shown, gv_hub_rooms(s->hub));
     fflush(stdout);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);

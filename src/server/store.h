@@ -13,7 +13,12 @@
  * number n is the concurrency guard: appending a move whose number already exists fails
  * with GV_STORE_CONFLICT and changes nothing.
  *
- * SQLite (store_sqlite.c) is the default: one file, WAL mode, created on first start. */
+ * SQLite (store_sqlite.c) is the default: one file, WAL mode, created on first start.
+ * PostgreSQL (store_pg.c, "postgres://..." or "postgresql://..." URLs) has the same
+ * schema with TEXT and BIGINT columns, the same migration versions (applied under an
+ * advisory lock, so two servers starting at once do not both migrate) and the same
+ * error codes; several server processes may share one PostgreSQL database, and the
+ * notification ops below tell each of them what the others changed. */
 #ifndef GV_STORE_H
 #define GV_STORE_H
 
@@ -74,16 +79,54 @@ typedef struct gv_store_ops {
                       gv_store_game_cb each, void *ctx, char *err, size_t errlen);
     /* The schema version in force. */
     int (*schema_version)(gv_store *s);
+
+    /* Change notifications between processes sharing one database, for a single-threaded
+     * event loop. Optional: NULL in a backend without them (SQLite).
+     *
+     * Every committed create_game, update_game and append_move sends one notification
+     * "<game id> <number of moves after the change>" (e.g. "Xy12ab 17"; 0 for a new
+     * game), delivered only when its transaction commits (PostgreSQL: pg_notify on
+     * channel "gravulien" inside the writing transaction). update_game keeps the count
+     * (a join, a result), so a notification with the count the receiver already has
+     * still means the game's row changed: reload it whenever the game is held.
+     *
+     * PostgreSQL listens on a second connection of its own, opened by listen: the writing
+     * connection stays free of notifications and the listening socket is readable exactly
+     * when notifications wait, so poll(fd, POLLIN) plus poll_notifications never block.
+     * Notifications of this handle's own writes are not delivered (they come from its
+     * writing connection's backend), those of every other handle and process are.
+     *
+     * The handle stays used from one thread, as for the other ops; the event loop owns it.
+     *
+     * listen:  (re)connects the listening connection and LISTENs; GV_STORE_OK or
+     *          GV_STORE_ERROR; nothing to do when already listening. Call it before
+     *          loading the state it keeps up to date, and again after poll_notifications
+     *          fails (the fd may change: ask notify_fd again); changes committed while the
+     *          listener was down are not notified, so reload what is kept after that.
+     * notify_fd: the socket to poll for readability; -1 before listen or after a failure.
+     * poll_notifications: reads what the socket has without blocking and calls each for
+     *          every waiting notification, in commit order; the count delivered (>= 0) or
+     *          GV_STORE_ERROR when the listening connection is lost. */
+    int (*listen)(gv_store *s, char *err, size_t errlen);
+    int (*notify_fd)(gv_store *s);
+    int (*poll_notifications)(gv_store *s, void (*each)(void *ctx, const char *payload),
+                              void *ctx, char *err, size_t errlen);
 } gv_store_ops;
 
 struct gv_store {
     const gv_store_ops *ops;
 };
 
-/* Opens the store a --db argument names: a file path (SQLite, created when missing) or
- * "sqlite:PATH". Migrates the schema to the newest version. NULL with a message on error. */
+/* Opens the store a --db argument names: a file path (SQLite, created when missing),
+ * "sqlite:PATH", or a PostgreSQL URL "postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?...]"
+ * ("postgresql://" too; libpq's syntax, the database must exist). Migrates the schema to
+ * the newest version. NULL with a message on error. */
 gv_store *gv_store_open(const char *url, char *err, size_t errlen);
 gv_store *gv_store_sqlite_open(const char *path, char *err, size_t errlen);
+gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen);
+
+/* The PostgreSQL channel of the notifications. */
+#define GV_STORE_PG_CHANNEL "gravulien"
 
 /* The newest schema version this build knows. */
 enum { GV_STORE_SCHEMA = 1 };

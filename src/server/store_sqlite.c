@@ -396,7 +396,7 @@ gv_store *gv_store_open(const char *url, char *err, size_t errlen)
     if (!url || !*url)
         return gv_err(err, errlen, "no database given"), NULL;
     if (!strncmp(url, "postgres://", 11) || !strncmp(url, "postgresql://", 13))
-        return gv_err(err, errlen, "PostgreSQL storage is not built in yet (%s)", url), NULL;
+        return gv_store_pg_open(url, err, errlen);
     if (!strncmp(url, "sqlite:", 7))
         url += 7;
     return gv_store_sqlite_open(url, err, errlen);

@@ -35,7 +35,10 @@ export function removeDir(dir) {
 }
 
 // Starts the server; resolves to { url, port, proc, stop(), kill() } once it printed its URL.
+// With GV_SERVER_ON_PG=1 (and GV_TEST_PG from tests/pgtmp.sh) every server of a test uses
+// that PostgreSQL instead of the SQLite file it names: the same tests on both backends.
 export function startServer(bin, db, extra = []) {
+  if (process.env.GV_SERVER_ON_PG === '1' && process.env.GV_TEST_PG) db = process.env.GV_TEST_PG;
   return new Promise((resolve, reject) => {
     const args = ['serve', '--port', '0', '--db', db, ...extra];
     const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });

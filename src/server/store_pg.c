@@ -1,0 +1,630 @@
+/* PostgreSQL backend of the store (libpq): the schema, semantics and error codes of the
+ * SQLite one (store_sqlite.c), for several server processes sharing one database.
+ *
+ * - Statements are prepared once per connection (again after a reconnection) and run
+ *   with parameters, never with values spliced into SQL.
+ * - append_move is one transaction: it locks the game's row (SELECT ... FOR UPDATE, so
+ *   appends to one game are serialised across processes), checks that the move's number
+ *   is the last one plus one, inserts it (primary key (game_id, n): a duplicate that
+ *   slipped past the check fails with SQLSTATE 23505, mapped to GV_STORE_CONFLICT) and
+ *   updates the game. Two processes appending the same n: one commits, the other gets
+ *   GV_STORE_CONFLICT and changes nothing.
+ * - Migrations run in one transaction under pg_advisory_xact_lock, so two servers
+ *   starting at once on an empty database do not both create the tables.
+ * - Every write sends pg_notify('gravulien', '<id> <nmoves>') in its own transaction
+ *   (delivered on commit only); listen / notify_fd / poll_notifications receive those of
+ *   other handles on a second connection (see store.h).
+ * - A lost connection is re-established (PQreset) at the start of the next call; one the
+ *   server closed while idle is noticed there too, so that call does not fail.
+ * Used from one thread at a time (the server's event loop), like the SQLite backend. */
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "game/game.h"
+#include "server/store.h"
+
+/* The schema of store_sqlite.c, version for version: TEXT stays TEXT, SQLite's INTEGER
+ * (64-bit) is BIGINT. migrations[v - 1] brings the schema to version v. */
+static const char *const migrations[] = {
+    /* 1 */
+    "CREATE TABLE games ("
+    "  id TEXT PRIMARY KEY,"
+    "  game TEXT NOT NULL,"
+    "  config TEXT NOT NULL,"
+    "  status TEXT NOT NULL,"
+    "  result TEXT,"
+    "  nmoves BIGINT NOT NULL DEFAULT 0,"
+    "  created BIGINT NOT NULL,"
+    "  updated BIGINT NOT NULL);"
+    "CREATE INDEX games_status ON games(status, updated);"
+    "CREATE TABLE moves ("
+    "  game_id TEXT NOT NULL REFERENCES games(id),"
+    "  n BIGINT NOT NULL,"
+    "  seat BIGINT NOT NULL,"
+    "  move TEXT NOT NULL,"
+    "  clocks TEXT,"
+    "  at BIGINT NOT NULL,"
+    "  PRIMARY KEY (game_id, n));",
+};
+_Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
+               "a PostgreSQL migration for every schema version");
+
+/* The advisory lock key of migrations (any constant the application owns: "GRAVULIE"). */
+#define MIGRATION_LOCK "5139637843734745413"
+
+#define NOTIFY_ROWS " SELECT pg_notify('" GV_STORE_PG_CHANNEL "', id || ' ' || nmoves) FROM w"
+#define GAME_COLS "id, game, config, status, result, nmoves, created, updated"
+
+enum { Q_CREATE, Q_UPDATE, Q_LOCK, Q_LAST_N, Q_INSERT_MOVE, Q_TOUCH, Q_LOAD, Q_MOVES, Q_LIST,
+       Q_LIST_ALL, Q_VERSION, Q_COUNT };
+
+/* Ids are ordered byte for byte ("C"), as SQLite does, whatever the database's locale. */
+static const char *const sql[Q_COUNT] = {
+    [Q_CREATE] = "WITH w AS (INSERT INTO games(" GAME_COLS ")"
+                 " VALUES ($1, $2, $3, $4, $5, 0, $6, $6) RETURNING id, nmoves)" NOTIFY_ROWS,
+    [Q_UPDATE] = "WITH w AS (UPDATE games SET status = $2, config = $3, result = $4,"
+                 " updated = $5, nmoves = (SELECT count(*) FROM moves WHERE game_id = $1)"
+                 " WHERE id = $1 RETURNING id, nmoves)" NOTIFY_ROWS,
+    [Q_LOCK] = "SELECT 1 FROM games WHERE id = $1 FOR UPDATE",
+    [Q_LAST_N] = "SELECT coalesce(max(n), 0) FROM moves WHERE game_id = $1",
+    [Q_INSERT_MOVE] = "INSERT INTO moves(game_id, n, seat, move, clocks, at)"
+                      " VALUES ($1, $2, $3, $4, $5, $6)",
+    [Q_TOUCH] = "WITH w AS (UPDATE games SET nmoves = $2, updated = $3 WHERE id = $1"
+                " RETURNING id, nmoves)" NOTIFY_ROWS,
+    [Q_LOAD] = "SELECT " GAME_COLS " FROM games WHERE id = $1",
+    [Q_MOVES] = "SELECT n, seat, move, clocks, at FROM moves WHERE game_id = $1 ORDER BY n",
+    [Q_LIST] = "SELECT " GAME_COLS " FROM games WHERE status = $1"
+               " ORDER BY updated DESC, id COLLATE \"C\" LIMIT $2 OFFSET $3",
+    [Q_LIST_ALL] = "SELECT " GAME_COLS " FROM games WHERE status <> 'finished'"
+                   " ORDER BY updated DESC, id COLLATE \"C\" LIMIT $1 OFFSET $2",
+    [Q_VERSION] = "SELECT coalesce(max(version), 0) FROM schema_migrations",
+};
+
+typedef struct pg_store {
+    gv_store base;
+    char *url;
+    PGconn *db;       /* reads and writes */
+    PGconn *lis;      /* LISTEN gravulien, once listen was called */
+    int prepared;     /* the statements exist on db's current session */
+} pg_store;
+
+/* ---- connections and errors -------------------------------------------------------- */
+
+static void quiet(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;   /* NOTICEs ("relation exists, skipping") are not errors */
+}
+
+/* The URL for messages: a password in it becomes ***. */
+static void redact(const char *url, char *out, size_t len)
+{
+    snprintf(out, len, "%s", url);
+    char *auth = strstr(out, "://");
+    if (!auth)
+        return;
+    auth += 3;
+    char *at = strchr(auth, '@'), *slash = strchr(auth, '/');
+    if (!at || (slash && slash < at))
+        return;
+    char *colon = memchr(auth, ':', (size_t)(at - auth));
+    if (!colon)
+        return;
+    char rest[512];
+    snprintf(rest, sizeof rest, "%s", at);
+    snprintf(colon + 1, len - (size_t)(colon + 1 - out), "***%s", rest);
+}
+
+static PGconn *connect_url(const char *url, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"dbname", "client_encoding", "fallback_application_name",
+                                       NULL};
+    const char *vals[] = {url, "UTF8", "gravulien", NULL};
+    PGconn *c = PQconnectdbParams(keys, vals, 1);
+    if (!c)
+        return gv_err(err, errlen, "postgres: out of memory"), NULL;
+    if (PQstatus(c) != CONNECTION_OK) {
+        char safe[512], msg[GV_ERRLEN];
+        redact(url, safe, sizeof safe);
+        snprintf(msg, sizeof msg, "%s", PQerrorMessage(c));
+        msg[strcspn(msg, "\n")] = 0;
+        gv_err(err, errlen, "cannot connect to %s: %s", safe, msg);
+        PQfinish(c);
+        return NULL;
+    }
+    PQsetNoticeProcessor(c, quiet, NULL);
+    return c;
+}
+
+/* The message of a failed result (or of the connection), on one line. */
+static int res_err(pg_store *s, PGresult *r, char *err, size_t errlen, const char *what)
+{
+    const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    char msg[GV_ERRLEN];
+    snprintf(msg, sizeof msg, "%s", m && *m ? m : PQerrorMessage(s->db));
+    msg[strcspn(msg, "\n")] = 0;
+    gv_err(err, errlen, "postgres: %s: %s", what, msg);
+    return GV_STORE_ERROR;
+}
+
+static int is_unique_violation(PGresult *r)
+{
+    const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    return st && !strcmp(st, "23505");
+}
+
+/* A statement without parameters or rows (BEGIN, COMMIT, ...). */
+static int exec(pg_store *s, const char *q, char *err, size_t errlen)
+{
+    PGresult *r = PQexec(s->db, q);
+    int rc = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK
+                 ? GV_STORE_OK
+                 : res_err(s, r, err, errlen, q);
+    PQclear(r);
+    return rc;
+}
+
+static void rollback(pg_store *s)
+{
+    PQclear(PQexec(s->db, "ROLLBACK"));
+}
+
+static int commit(pg_store *s, char *err, size_t errlen)
+{
+    PGresult *r = PQexec(s->db, "COMMIT");
+    /* A transaction that failed answers COMMIT with "ROLLBACK": not committed. */
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "COMMIT");
+    int rc = ok ? GV_STORE_OK : res_err(s, r, err, errlen, "committing");
+    PQclear(r);
+    if (!ok)
+        rollback(s);
+    return rc;
+}
+
+static int prepare(pg_store *s, char *err, size_t errlen)
+{
+    for (int i = 0; i < Q_COUNT; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "gv_q%d", i);
+        PGresult *r = PQprepare(s->db, name, sql[i], 0, NULL);
+        int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok) {
+            res_err(s, r, err, errlen, "preparing statements");
+            PQclear(r);
+            return GV_STORE_ERROR;
+        }
+        PQclear(r);
+    }
+    s->prepared = 1;
+    return GV_STORE_OK;
+}
+
+/* Reads what the server sent without blocking (libpq's sockets are non-blocking): 0 when
+ * the connection turns out to be closed. Twice: a server ending a connection sends a
+ * message and then the end of file, and one read returns after the message. */
+static int consume(PGconn *c)
+{
+    return PQconsumeInput(c) && PQconsumeInput(c) && PQstatus(c) == CONNECTION_OK;
+}
+
+/* The connection is up and the statements prepared; re-established when it was lost. */
+static int ready(pg_store *s, char *err, size_t errlen)
+{
+    /* A connection the server closed while idle (a restart, pg_terminate_backend) shows
+     * as end of file on its socket: reading what is there (never blocking) finds it now,
+     * not at the next statement, which would then fail. */
+    if (PQstatus(s->db) == CONNECTION_OK)
+        consume(s->db);
+    if (PQstatus(s->db) != CONNECTION_OK) {
+        s->prepared = 0;
+        PQreset(s->db);
+        if (PQstatus(s->db) != CONNECTION_OK)
+            return res_err(s, NULL, err, errlen, "reconnecting");
+    }
+    return s->prepared ? GV_STORE_OK : prepare(s, err, errlen);
+}
+
+/* Runs prepared statement q with text parameters (NULL: SQL NULL). */
+static PGresult *run(pg_store *s, int q, int n, const char *const *v)
+{
+    char name[16];
+    snprintf(name, sizeof name, "gv_q%d", q);
+    return PQexecPrepared(s->db, name, n, v, NULL, NULL, 0);
+}
+
+static int ok_rows(PGresult *r)
+{
+    return PQresultStatus(r) == PGRES_TUPLES_OK;
+}
+
+/* ---- schema ------------------------------------------------------------------------ */
+
+static int version_of(pg_store *s)
+{
+    PGresult *r = PQexec(s->db, sql[Q_VERSION]);
+    int v = ok_rows(r) && PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    return v;
+}
+
+static int pg_schema_version(gv_store *base)
+{
+    pg_store *s = (pg_store *)base;
+    return ready(s, NULL, 0) == GV_STORE_OK ? version_of(s) : -1;
+}
+
+static int migrate(pg_store *s, char *err, size_t errlen)
+{
+    int newest = (int)(sizeof migrations / sizeof *migrations);
+    if (exec(s, "BEGIN", err, errlen))
+        return GV_STORE_ERROR;
+    /* Held until COMMIT or ROLLBACK: a second process waits here, then finds the schema
+     * made (CREATE ... IF NOT EXISTS alone would race on the catalog). */
+    if (exec(s, "SELECT pg_advisory_xact_lock(" MIGRATION_LOCK ")", err, errlen) ||
+        exec(s, "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY,"
+                " applied BIGINT NOT NULL)", err, errlen))
+        goto fail;
+    int have = version_of(s);
+    if (have < 0) {
+        res_err(s, NULL, err, errlen, "reading the schema version");
+        goto fail;
+    }
+    if (have > newest) {
+        gv_err(err, errlen, "the database has schema version %d; this build knows up to %d "
+               "(a newer Gravülien made it)", have, newest);
+        goto fail;
+    }
+    for (int v = have + 1; v <= newest; v++) {
+        char ver[16], now[24];
+        snprintf(ver, sizeof ver, "%d", v);
+        snprintf(now, sizeof now, "%lld", (long long)gv_store_now_ms());
+        const char *p[] = {ver, now};
+        if (exec(s, migrations[v - 1], err, errlen))
+            goto fail;
+        PGresult *r = PQexecParams(s->db, "INSERT INTO schema_migrations VALUES ($1, $2)", 2,
+                                   NULL, p, NULL, NULL, 0);
+        int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok)
+            res_err(s, r, err, errlen, "recording a migration");
+        PQclear(r);
+        if (!ok)
+            goto fail;
+    }
+    return commit(s, err, errlen);
+fail:
+    rollback(s);
+    return GV_STORE_ERROR;
+}
+
+/* ---- writes ------------------------------------------------------------------------ */
+
+static int pg_create_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (ready(s, err, errlen))
+        return GV_STORE_ERROR;
+    char created[24];
+    snprintf(created, sizeof created, "%lld", (long long)g->created);
+    const char *p[] = {g->id, g->game, g->config, g->status, g->result, created};
+    PGresult *r = run(s, Q_CREATE, 6, p);
+    int rc = GV_STORE_OK;
+    if (is_unique_violation(r)) {
+        gv_err(err, errlen, "a game with id %s exists", g->id);
+        rc = GV_STORE_CONFLICT;
+    } else if (!ok_rows(r)) {
+        rc = res_err(s, r, err, errlen, "creating a game");
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int update_row(pg_store *s, const gv_stored_game *g, char *err, size_t errlen)
+{
+    char now[24];
+    snprintf(now, sizeof now, "%lld", (long long)gv_store_now_ms());
+    const char *p[] = {g->id, g->status, g->config, g->result, now};
+    PGresult *r = run(s, Q_UPDATE, 5, p);
+    int rc = GV_STORE_OK;
+    if (!ok_rows(r))
+        rc = res_err(s, r, err, errlen, "updating a game");
+    else if (PQntuples(r) == 0)
+        rc = (gv_err(err, errlen, "no game %s", g->id), GV_STORE_NOT_FOUND);
+    PQclear(r);
+    return rc;
+}
+
+static int pg_update_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (ready(s, err, errlen))
+        return GV_STORE_ERROR;
+    return update_row(s, g, err, errlen);   /* one statement: its own transaction */
+}
+
+static int append_in_tx(pg_store *s, const char *id, const gv_stored_move *m,
+                        const gv_stored_game *g, char *err, size_t errlen)
+{
+    const char *pid[] = {id};
+    /* The game's row, locked until COMMIT: appends to one game take turns. */
+    PGresult *r = run(s, Q_LOCK, 1, pid);
+    int rc = GV_STORE_OK;
+    if (!ok_rows(r))
+        rc = res_err(s, r, err, errlen, "locking a game");
+    else if (PQntuples(r) == 0)
+        rc = (gv_err(err, errlen, "no game %s", id), GV_STORE_NOT_FOUND);
+    PQclear(r);
+    if (rc)
+        return rc;
+    /* A new statement: it sees every move committed before the lock was granted. */
+    r = run(s, Q_LAST_N, 1, pid);
+    long long last = ok_rows(r) && PQntuples(r) == 1 ? atoll(PQgetvalue(r, 0, 0)) : -1;
+    if (last < 0)
+        rc = res_err(s, r, err, errlen, "reading the last move");
+    PQclear(r);
+    if (rc)
+        return rc;
+    if (m->n != last + 1)
+        return gv_err(err, errlen, "move %d is out of date: the game has %lld moves", m->n,
+                      last), GV_STORE_CONFLICT;
+    char n[16], seat[16], at[24];
+    snprintf(n, sizeof n, "%d", m->n);
+    snprintf(seat, sizeof seat, "%d", m->seat);
+    snprintf(at, sizeof at, "%lld", (long long)m->at);
+    const char *pm[] = {id, n, seat, m->move, m->clocks, at};
+    r = run(s, Q_INSERT_MOVE, 6, pm);
+    if (is_unique_violation(r))
+        rc = (gv_err(err, errlen, "move %d exists already", m->n), GV_STORE_CONFLICT);
+    else if (PQresultStatus(r) != PGRES_COMMAND_OK)
+        rc = res_err(s, r, err, errlen, "storing a move");
+    PQclear(r);
+    if (rc)
+        return rc;
+    if (g)
+        return update_row(s, g, err, errlen);
+    /* Status, config and result stay: only the move count and time change. */
+    char now[24];
+    snprintf(now, sizeof now, "%lld", (long long)gv_store_now_ms());
+    const char *pt[] = {id, n, now};
+    r = run(s, Q_TOUCH, 3, pt);
+    if (!ok_rows(r))
+        rc = res_err(s, r, err, errlen, "updating a game");
+    PQclear(r);
+    return rc;
+}
+
+static int pg_append_move(gv_store *base, const char *id, const gv_stored_move *m,
+                          const gv_stored_game *g, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (ready(s, err, errlen) || exec(s, "BEGIN", err, errlen))
+        return GV_STORE_ERROR;
+    int rc = append_in_tx(s, id, m, g, err, errlen);
+    if (rc != GV_STORE_OK) {
+        rollback(s);
+        return rc;
+    }
+    return commit(s, err, errlen);
+}
+
+/* ---- reads ------------------------------------------------------------------------- */
+
+static char *val_dup(PGresult *r, int row, int col)
+{
+    return PQgetisnull(r, row, col) ? NULL : strdup(PQgetvalue(r, row, col));
+}
+
+static void val_copy(PGresult *r, int row, int col, char *out, size_t len)
+{
+    snprintf(out, len, "%s", PQgetisnull(r, row, col) ? "" : PQgetvalue(r, row, col));
+}
+
+static long long val_int(PGresult *r, int row, int col)
+{
+    return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+static void row_game(PGresult *r, int i, gv_stored_game *g)
+{
+    memset(g, 0, sizeof *g);
+    val_copy(r, i, 0, g->id, sizeof g->id);
+    val_copy(r, i, 1, g->game, sizeof g->game);
+    g->config = val_dup(r, i, 2);
+    val_copy(r, i, 3, g->status, sizeof g->status);
+    g->result = val_dup(r, i, 4);
+    g->nmoves = (int)val_int(r, i, 5);
+    g->created = val_int(r, i, 6);
+    g->updated = val_int(r, i, 7);
+}
+
+static int pg_load_game(gv_store *base, const char *id, gv_store_game_cb each_game,
+                        gv_store_move_cb each_move, void *ctx, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (ready(s, err, errlen))
+        return GV_STORE_ERROR;
+    /* The game and its moves from one snapshot, read before any callback runs (so the
+     * callbacks may use the store). */
+    if (exec(s, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err, errlen))
+        return GV_STORE_ERROR;
+    const char *p[] = {id};
+    PGresult *rg = run(s, Q_LOAD, 1, p), *rm = NULL;
+    int rc = GV_STORE_OK;
+    if (!ok_rows(rg))
+        rc = res_err(s, rg, err, errlen, "loading a game");
+    else if (PQntuples(rg) == 0)
+        rc = (gv_err(err, errlen, "no game %s", id), GV_STORE_NOT_FOUND);
+    else if (each_move) {
+        rm = run(s, Q_MOVES, 1, p);
+        if (!ok_rows(rm))
+            rc = res_err(s, rm, err, errlen, "loading moves");
+    }
+    if (rc == GV_STORE_OK)
+        rc = commit(s, err, errlen);
+    else
+        rollback(s);
+    if (rc != GV_STORE_OK) {
+        PQclear(rg);
+        PQclear(rm);
+        return rc;
+    }
+    gv_stored_game g;
+    row_game(rg, 0, &g);
+    PQclear(rg);
+    int stop = each_game ? each_game(ctx, &g) : 0;
+    gv_stored_game_free(&g);
+    for (int i = 0; rm && !stop && i < PQntuples(rm); i++) {
+        gv_stored_move m = {0};
+        m.n = (int)val_int(rm, i, 0);
+        m.seat = (int)val_int(rm, i, 1);
+        val_copy(rm, i, 2, m.move, sizeof m.move);
+        m.clocks = val_dup(rm, i, 3);
+        m.at = val_int(rm, i, 4);
+        stop = each_move(ctx, &m);
+        free(m.clocks);
+    }
+    PQclear(rm);
+    return GV_STORE_OK;
+}
+
+static int pg_list_games(gv_store *base, const char *status, int limit, int offset,
+                         gv_store_game_cb each, void *ctx, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (ready(s, err, errlen))
+        return GV_STORE_ERROR;
+    char lim[16], off[16];
+    snprintf(lim, sizeof lim, "%d", limit);
+    snprintf(off, sizeof off, "%d", offset > 0 ? offset : 0);
+    const char *lp = limit > 0 ? lim : NULL;   /* LIMIT NULL: no limit */
+    const char *p3[] = {status, lp, off}, *p2[] = {lp, off};
+    PGresult *r = status ? run(s, Q_LIST, 3, p3) : run(s, Q_LIST_ALL, 2, p2);
+    if (!ok_rows(r)) {
+        int rc = res_err(s, r, err, errlen, "listing games");
+        PQclear(r);
+        return rc;
+    }
+    for (int i = 0; i < PQntuples(r); i++) {
+        gv_stored_game g;
+        row_game(r, i, &g);
+        int stop = each(ctx, &g);
+        gv_stored_game_free(&g);
+        if (stop)
+            break;
+    }
+    PQclear(r);
+    return GV_STORE_OK;
+}
+
+/* ---- notifications ----------------------------------------------------------------- */
+
+static int pg_listen(gv_store *base, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (s->lis && PQstatus(s->lis) == CONNECTION_OK)
+        return GV_STORE_OK;
+    PQfinish(s->lis);
+    s->lis = connect_url(s->url, err, errlen);
+    if (!s->lis)
+        return GV_STORE_ERROR;
+    PGresult *r = PQexec(s->lis, "LISTEN " GV_STORE_PG_CHANNEL);
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    if (!ok) {
+        char msg[GV_ERRLEN];
+        snprintf(msg, sizeof msg, "%s", PQerrorMessage(s->lis));
+        msg[strcspn(msg, "\n")] = 0;
+        gv_err(err, errlen, "postgres: LISTEN: %s", msg);
+        PQfinish(s->lis);
+        s->lis = NULL;
+    }
+    PQclear(r);
+    return ok ? GV_STORE_OK : GV_STORE_ERROR;
+}
+
+static int pg_notify_fd(gv_store *base)
+{
+    pg_store *s = (pg_store *)base;
+    return s->lis && PQstatus(s->lis) == CONNECTION_OK ? PQsocket(s->lis) : -1;
+}
+
+static int pg_poll_notifications(gv_store *base, void (*each)(void *ctx, const char *payload),
+                                 void *ctx, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (!s->lis)
+        return gv_err(err, errlen, "postgres: not listening (call listen first)"),
+               GV_STORE_ERROR;
+    if (!consume(s->lis)) {
+        char msg[GV_ERRLEN];
+        snprintf(msg, sizeof msg, "%s", PQerrorMessage(s->lis));
+        msg[strcspn(msg, "\n")] = 0;
+        gv_err(err, errlen, "postgres: the listening connection is lost: %s", msg);
+        PQfinish(s->lis);
+        s->lis = NULL;
+        return GV_STORE_ERROR;
+    }
+    int own = PQbackendPID(s->db), count = 0;
+    PGnotify *n;
+    while ((n = PQnotifies(s->lis)) != NULL) {
+        if (n->be_pid != own && !strcmp(n->relname, GV_STORE_PG_CHANNEL)) {
+            if (each)
+                each(ctx, n->extra ? n->extra : "");
+            count++;
+        }
+        PQfreemem(n);
+    }
+    return count;
+}
+
+/* ---- open and close ---------------------------------------------------------------- */
+
+static void pg_close(gv_store *base)
+{
+    pg_store *s = (pg_store *)base;
+    if (!s)
+        return;
+    if (s->db)
+        PQfinish(s->db);
+    if (s->lis)
+        PQfinish(s->lis);
+    free(s->url);
+    free(s);
+}
+
+static const gv_store_ops pg_ops = {
+    .name = "postgres",
+    .close = pg_close,
+    .create_game = pg_create_game,
+    .update_game = pg_update_game,
+    .append_move = pg_append_move,
+    .load_game = pg_load_game,
+    .list_games = pg_list_games,
+    .schema_version = pg_schema_version,
+    .listen = pg_listen,
+    .notify_fd = pg_notify_fd,
+    .poll_notifications = pg_poll_notifications,
+};
+
+gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen)
+{
+    pg_store *s = calloc(1, sizeof *s);
+    if (!s || !(s->url = strdup(url))) {
+        free(s);
+        return gv_err(err, errlen, "out of memory"), NULL;
+    }
+    s->base.ops = &pg_ops;
+    s->db = connect_url(url, err, errlen);
+    if (!s->db || migrate(s, err, errlen) || prepare(s, err, errlen)) {
+        if (s->db) {
+            char why[GV_ERRLEN], safe[512];
+            snprintf(why, sizeof why, "%s", err ? err : "");
+            redact(url, safe, sizeof safe);
+            gv_err(err, errlen, "database %s: %s", safe, why);
+        }
+        pg_close(&s->base);
+        return NULL;
+    }
+    return &s->base;
+}
