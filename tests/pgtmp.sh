@@ -19,6 +19,14 @@
 # the temporary directory. The data never leaves that directory.
 set -u
 
+# GV_PG_DURABLE=1 keeps PostgreSQL's durability on (for benchmarks against SQLite, which
+# syncs every commit); otherwise it is off, the data being thrown away.
+if [ "${GV_PG_DURABLE:-0}" = 1 ]; then
+  durability=""
+else
+  durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+fi
+
 if [ $# -lt 1 ]; then
   echo "usage: $0 COMMAND [ARGS...]" >&2
   exit 2
@@ -104,7 +112,7 @@ while [ $tries -lt 20 ]; do
   tries=$((tries + 1))
   p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 40000 ))
   if run "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-       -o "-p $p -c listen_addresses=127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=50" \
+       -o "-p $p -c listen_addresses=127.0.0.1 -k $dir $durability -c max_connections=50" \
        start >/dev/null 2>&1; then
     port=$p
     started=1

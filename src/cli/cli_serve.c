@@ -9,7 +9,7 @@
 
 static const char serve_usage[] =
     "usage: gravulien serve [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
-    "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--rate N] [--verbose]\n"
+    "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--rate N] [--trust-proxy] [--verbose]\n"
     "  --port N         port to listen on (0: any free port; the URL is printed)\n"
     "  --host ADDR      address to listen on (0.0.0.0 for every interface)\n"
     "  --db PATH|URL    where every game is kept: a SQLite file (created on first start) or\n"
@@ -19,7 +19,9 @@ static const char serve_usage[] =
     "  --ai-hash MB     hash table of one AI search (1..1024)\n"
     "  --ai-movetime MS AI thinking time per move in games without a clock\n"
     "  --rate N         HTTP requests per second one client address may make (0: no limit;\n"
-    "                   bursts of 4 N are allowed); more get 429";
+    "                   bursts of 4 N are allowed); more get 429\n"
+    "  --trust-proxy    behind a reverse proxy (nginx): count requests by the client address\n"
+    "                   in X-Forwarded-For, not the proxy's";
 
 int cli_serve(int argc, char **argv)
 {
@@ -34,6 +36,10 @@ int cli_serve(int argc, char **argv)
         }
         if (!strcmp(a, "--verbose")) {
             o.verbose = 1;
+            continue;
+        }
+        if (!strcmp(a, "--trust-proxy")) {
+            o.trust_proxy = 1;
             continue;
         }
         if (!v)

@@ -189,6 +189,17 @@ static int rate_ok(server *s, struct lws *wsi)
         return 1;
     char ip[48] = "";
     lws_get_peer_simple(wsi, ip, sizeof ip);
+    /* Behind a proxy every request comes from it: count the client it names instead (the
+     * last address of X-Forwarded-For, the one the proxy itself added). */
+    char fwd[256];
+    if (s->o.trust_proxy &&
+        lws_hdr_copy(wsi, fwd, sizeof fwd, WSI_TOKEN_X_FORWARDED_FOR) > 0) {
+        const char *last = strrchr(fwd, ',');
+        last = last ? last + 1 : fwd;
+        while (*last == ' ')
+            last++;
+        snprintf(ip, sizeof ip, "%.47s", last);
+    }
     unsigned h = 5381;
     for (const char *c = ip; *c; c++)
         h = h * 33 + (unsigned char)*c;

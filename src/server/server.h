@@ -13,6 +13,7 @@ typedef struct gv_serve_opts {
     int ai_hash_mb;          /* hash table per AI search */
     int64_t ai_movetime_ms;  /* AI time per move in games without a clock */
     double rate;             /* HTTP requests per second per client address (0: no limit) */
+    int trust_proxy;         /* behind a reverse proxy: rate-limit by X-Forwarded-For */
     int verbose;
 } gv_serve_opts;
 
