@@ -217,7 +217,14 @@ static void test_store_moves_are_numbered_and_kept(void)
     if (!s)
         return;
     int n = 0, k = 0;
-    CHECK_EQ_INT(s->ops->load_game(s, "g1", NULL, count_moves, &n, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(s->ops->load_game(s, "g1", 0, NULL, count_moves, &n, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(n, 2);
+    /* Only the moves after a number: what a process catching up lacks. */
+    n = 1;
+    CHECK_EQ_INT(s->ops->load_game(s, "g1", 1, NULL, count_moves, &n, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(n, 2);
+    n = 2;
+    CHECK_EQ_INT(s->ops->load_game(s, "g1", 2, NULL, count_moves, &n, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(n, 2);
     CHECK_EQ_INT(s->ops->list_games(s, "finished", 0, 0, count_games, &k, err, sizeof err),
                  GV_STORE_OK);
@@ -225,7 +232,7 @@ static void test_store_moves_are_numbered_and_kept(void)
     k = 0;
     CHECK_EQ_INT(s->ops->list_games(s, NULL, 0, 0, count_games, &k, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(k, 0);
-    CHECK_EQ_INT(s->ops->load_game(s, "nope", NULL, NULL, NULL, err, sizeof err),
+    CHECK_EQ_INT(s->ops->load_game(s, "nope", 0, NULL, NULL, NULL, err, sizeof err),
                  GV_STORE_NOT_FOUND);
     s->ops->close(s);
     remove_db(path);
@@ -431,7 +438,7 @@ static void test_store_conflicts_updates_and_listing(void)
     }
     move_list ml = {0};
     game_row rows = {0};
-    CHECK_EQ_INT(s->ops->load_game(s, "g2", NULL, collect_moves, &ml, err, sizeof err),
+    CHECK_EQ_INT(s->ops->load_game(s, "g2", 0, NULL, collect_moves, &ml, err, sizeof err),
                  GV_STORE_OK);
     CHECK_EQ_INT(ml.n, 5);
     for (int i = 0; i < 5 && i < ml.n; i++) {
@@ -443,7 +450,7 @@ static void test_store_conflicts_updates_and_listing(void)
         snprintf(want, sizeof want, "[%d,%d]", 999 - i, 1999 - i);
         CHECK_STR(ml.clocks[i], i == 2 ? "(null)" : want);
     }
-    CHECK_EQ_INT(s->ops->load_game(s, "g2", collect_games, NULL, &rows, err, sizeof err),
+    CHECK_EQ_INT(s->ops->load_game(s, "g2", 0, collect_games, NULL, &rows, err, sizeof err),
                  GV_STORE_OK);
     CHECK_EQ_INT(rows.n, 1);
     if (rows.n == 1) {
@@ -459,7 +466,7 @@ static void test_store_conflicts_updates_and_listing(void)
     /* update_game: status, config and result replaced, updated set, nmoves kept. */
     int64_t t0 = gv_store_now_ms();
     CHECK_EQ_INT(s->ops->update_game(s, &fin, err, sizeof err), GV_STORE_OK);
-    CHECK_EQ_INT(s->ops->load_game(s, "g2", collect_games, NULL, &rows, err, sizeof err),
+    CHECK_EQ_INT(s->ops->load_game(s, "g2", 0, collect_games, NULL, &rows, err, sizeof err),
                  GV_STORE_OK);
     if (rows.n == 1) {
         CHECK_STR(rows.g[0].status, "finished");
@@ -472,7 +479,7 @@ static void test_store_conflicts_updates_and_listing(void)
     rows_free(&rows);
     gv_stored_game ghost = {.id = "ghost", .game = "chu", .status = "live", .config = "{}"};
     CHECK_EQ_INT(s->ops->update_game(s, &ghost, err, sizeof err), GV_STORE_NOT_FOUND);
-    CHECK_EQ_INT(s->ops->load_game(s, "ghost", collect_games, collect_moves, &rows, err,
+    CHECK_EQ_INT(s->ops->load_game(s, "ghost", 0, collect_games, collect_moves, &rows, err,
                                    sizeof err), GV_STORE_NOT_FOUND);
     CHECK_EQ_INT(rows.n, 0);
     /* A move for a game that does not exist is not stored. */
@@ -551,7 +558,7 @@ static void test_store_conflicts_updates_and_listing(void)
     CHECK(s != NULL);
     if (s) {
         memset(&ml, 0, sizeof ml);
-        CHECK_EQ_INT(s->ops->load_game(s, "g2", NULL, collect_moves, &ml, err, sizeof err),
+        CHECK_EQ_INT(s->ops->load_game(s, "g2", 0, NULL, collect_moves, &ml, err, sizeof err),
                      GV_STORE_OK);
         CHECK_EQ_INT(ml.n, 5);
         CHECK_STR(ml.move[4], "m5");
@@ -2369,7 +2376,7 @@ static void test_restart_keeps_games(void)
         /* In the store: every move, numbered. */
         int n = 0;
         char err[GV_ERRLEN];
-        CHECK_EQ_INT(e.s->ops->load_game(e.s, a_id, NULL, count_moves, &n, err, sizeof err),
+        CHECK_EQ_INT(e.s->ops->load_game(e.s, a_id, 0, NULL, count_moves, &n, err, sizeof err),
                      GV_STORE_OK);
         CHECK_EQ_INT(n, 5);
     }

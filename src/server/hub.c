@@ -1244,7 +1244,7 @@ static int load_move_row(void *vctx, const gv_stored_move *sm)
 static room *load_room(gv_hub *h, const char *id, char *err, size_t errlen)
 {
     load_ctx c = {.h = h};
-    int rc = h->cfg.store->ops->load_game(h->cfg.store, id, load_game_row, load_move_row, &c,
+    int rc = h->cfg.store->ops->load_game(h->cfg.store, id, 0, load_game_row, load_move_row, &c,
                                           err, errlen);
     if (rc != GV_STORE_OK || c.failed) {
         if (c.failed)
@@ -1272,7 +1272,8 @@ static int hub_sync(gv_hub *h, room *r)
         joined0 |= (unsigned)r->seats[i].joined << i;
     load_ctx c = {.h = h, .r = r, .sync = 1};
     char err[GV_ERRLEN];
-    int rc = h->cfg.store->ops->load_game(h->cfg.store, r->id, load_game_row, load_move_row, &c,
+    int rc = h->cfg.store->ops->load_game(h->cfg.store, r->id, r->nmoves, load_game_row,
+                                          load_move_row, &c,
                                           err, sizeof err);
     if (rc != GV_STORE_OK || c.failed)
         fprintf(stderr, "serve: game %s: cannot catch up with the store: %s\n", r->id,

@@ -69,8 +69,9 @@ typedef struct gv_store_ops {
      * and result as update_game does. */
     int (*append_move)(gv_store *s, const char *id, const gv_stored_move *m,
                        const gv_stored_game *g, char *err, size_t errlen);
-    /* The game and, when each_move is not NULL, its moves in order. */
-    int (*load_game)(gv_store *s, const char *id, gv_store_game_cb each_game,
+    /* The game and, when each_move is not NULL, its moves numbered after `after`, in
+     * order (after = 0: every move; a process catching up asks only for what it lacks). */
+    int (*load_game)(gv_store *s, const char *id, int after, gv_store_game_cb each_game,
                      gv_store_move_cb each_move, void *ctx, char *err, size_t errlen);
     /* Games with the given status ("open", "live", "finished"; NULL: every one that is
      * not finished), newest first, at most limit (0: all) after skipping offset. The

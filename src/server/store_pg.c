@@ -75,7 +75,8 @@ static const char *const sql[Q_COUNT] = {
     [Q_TOUCH] = "WITH w AS (UPDATE games SET nmoves = $2, updated = $3 WHERE id = $1"
                 " RETURNING id, nmoves)" NOTIFY_ROWS,
     [Q_LOAD] = "SELECT " GAME_COLS " FROM games WHERE id = $1",
-    [Q_MOVES] = "SELECT n, seat, move, clocks, at FROM moves WHERE game_id = $1 ORDER BY n",
+    [Q_MOVES] = "SELECT n, seat, move, clocks, at FROM moves WHERE game_id = $1 AND n > $2::int"
+                " ORDER BY n",
     [Q_LIST] = "SELECT " GAME_COLS " FROM games WHERE status = $1"
                " ORDER BY updated DESC, id COLLATE \"C\" LIMIT $2 OFFSET $3",
     [Q_LIST_ALL] = "SELECT " GAME_COLS " FROM games WHERE status <> 'finished'"
@@ -439,7 +440,7 @@ static void row_game(PGresult *r, int i, gv_stored_game *g)
     g->updated = val_int(r, i, 7);
 }
 
-static int pg_load_game(gv_store *base, const char *id, gv_store_game_cb each_game,
+static int pg_load_game(gv_store *base, const char *id, int after, gv_store_game_cb each_game,
                         gv_store_move_cb each_move, void *ctx, char *err, size_t errlen)
 {
     pg_store *s = (pg_store *)base;
@@ -457,7 +458,10 @@ static int pg_load_game(gv_store *base, const char *id, gv_store_game_cb each_ga
     else if (PQntuples(rg) == 0)
         rc = (gv_err(err, errlen, "no game %s", id), GV_STORE_NOT_FOUND);
     else if (each_move) {
-        rm = run(s, Q_MOVES, 1, p);
+        char num[16];
+        snprintf(num, sizeof num, "%d", after);
+        const char *pm[] = {id, num};
+        rm = run(s, Q_MOVES, 2, pm);
         if (!ok_rows(rm))
             rc = res_err(s, rm, err, errlen, "loading moves");
     }

@@ -47,7 +47,8 @@ static const char *const sql[ST_COUNT] = {
     [ST_LAST_N] = "SELECT coalesce(max(n), 0) FROM moves WHERE game_id = ?1",
     [ST_LOAD] = "SELECT id, game, config, status, result, nmoves, created, updated"
                 " FROM games WHERE id = ?1",
-    [ST_MOVES] = "SELECT n, seat, move, clocks, at FROM moves WHERE game_id = ?1 ORDER BY n",
+    [ST_MOVES] = "SELECT n, seat, move, clocks, at FROM moves WHERE game_id = ?1 AND n > ?2"
+                 " ORDER BY n",
     [ST_LIST] = "SELECT id, game, config, status, result, nmoves, created, updated FROM games"
                 " WHERE status = ?1 ORDER BY updated DESC, id LIMIT ?2 OFFSET ?3",
     [ST_LIST_ALL] = "SELECT id, game, config, status, result, nmoves, created, updated"
@@ -284,7 +285,7 @@ static void row_game(sqlite3_stmt *q, gv_stored_game *g)
     g->updated = sqlite3_column_int64(q, 7);
 }
 
-static int sq_load_game(gv_store *base, const char *id, gv_store_game_cb each_game,
+static int sq_load_game(gv_store *base, const char *id, int after, gv_store_game_cb each_game,
                         gv_store_move_cb each_move, void *ctx, char *err, size_t errlen)
 {
     sq_store *s = (sq_store *)base;
@@ -308,6 +309,7 @@ static int sq_load_game(gv_store *base, const char *id, gv_store_game_cb each_ga
         return GV_STORE_OK;
     q = stmt(s, ST_MOVES);
     bind_text(q, 1, id);
+    sqlite3_bind_int(q, 2, after);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         gv_stored_move m = {0};
         m.n = sqlite3_column_int(q, 0);
