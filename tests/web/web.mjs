@@ -252,8 +252,14 @@ await step('exac: a friend by link, moves live both ways, draw offer accepted', 
   await B.page.locator('form.join input').fill('Bea');
   await B.page.locator('form.join button').click();
   await A.page.locator('.your-move').waitFor();
-  const ptext = await A.page.locator('.players').textContent();
-  check(ptext.includes('Bea'), `A sees the friend's name (${ptext})`);
+  // The name arrives with the join; give A's page the event's refresh to show it.
+  let ptext = '';
+  for (let i = 0; i < 50 && !ptext.includes('Bea'); i++) {
+    ptext = await A.page.locator('.players').textContent();
+    if (!ptext.includes('Bea')) await A.page.waitForTimeout(100);
+  }
+  const stored = await (await fetch(`${base}/api/games/${exacId}`)).json();
+  check(ptext.includes('Bea'), `A sees the friend's name (${ptext}; the server has "${stored.seats[1].name}")`);
   await sq(A.page, 'g6').click();
   await sq(A.page, 'g5').click();
   await waitMoves(B.page, 1);
