@@ -640,6 +640,7 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
     json_t *req = parse_body(body, bodylen, out);
     if (!req)
         return;
+    hub_catch_up(h, r);
     game_action(h, r, action, req, out);
     json_decref(req);
 }

@@ -1306,6 +1306,12 @@ static int hub_sync(gv_hub *h, room *r)
     return rc != GV_STORE_OK || c.failed ? -1 : r->nmoves - n0;
 }
 
+void hub_catch_up(gv_hub *h, room *r)
+{
+    if (h->cfg.store->ops->listen)
+        hub_sync(h, r);
+}
+
 void gv_hub_sync_all(gv_hub *h)
 {
     for (int b = 0; b < HUB_BUCKETS; b++)
@@ -1328,10 +1334,6 @@ room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen)
     room *r = find_room(h, id);
     if (r) {
         r->last_access = gv_hub_mono_ms();
-        /* Other server processes may write this game (a shared PostgreSQL): read what
-         * they did before answering, so a request never acts on a stale position. */
-        if (h->cfg.store->ops->listen)
-            hub_sync(h, r);
         return r;
     }
     /* Not in memory: a finished game (or one another process created). */

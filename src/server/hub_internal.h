@@ -26,6 +26,9 @@ int hub_play(gv_hub *h, room *r, int seat, const char *move, int expect_n, char 
 int hub_resign(gv_hub *h, room *r, int seat, char *err, size_t errlen);
 int hub_draw(gv_hub *h, room *r, int seat, const char *action, char *err, size_t errlen);
 
+/* Other server processes may write this game (a shared PostgreSQL): reads what they did,
+ * so that an action never applies to a stale position. Views rely on the notifications. */
+void hub_catch_up(gv_hub *h, room *r);
 int hub_seat_of(const room *r, const char *token);   /* -1: no seat has that token */
 int hub_to_move_seat(const room *r);
 int64_t hub_clock_left(const room *r, int seat);

@@ -181,6 +181,8 @@ static void ws_error(pss *p, const char *why)
     ws_send_json(p, o);
 }
 
+static void drain_notifications(server *s);
+
 /* ---- rate limit (token bucket per client address) ---------------------------------- */
 
 static int rate_ok(server *s, struct lws *wsi)
@@ -357,6 +359,9 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
             serve_file(s, wsi, p, hr->path);
         return;
     }
+    /* What other processes committed before this request came is applied first (their
+     * notifications may sit unread behind this request in the same loop pass). */
+    drain_notifications(s);
     gv_api_handle(s->hub, hr->post ? "POST" : "GET", hr->path, hr->query, hr->body, hr->len,
                   &hr->reply);
     http_send(wsi, p);
@@ -385,6 +390,7 @@ static void ws_message(server *s, pss *p, const char *text, size_t len)
     if (!o || !json_is_object(o) || !type) {
         ws_error(p, "send JSON like {\"type\": \"watch\", \"game\": ID, \"since\": N}");
     } else if (!strcmp(type, "watch")) {
+        drain_notifications(s);
         const char *id = json_string_value(json_object_get(o, "game"));
         json_t *since = json_object_get(o, "since");
         if (!id || (since && !json_is_integer(since)))
