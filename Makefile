@@ -23,11 +23,13 @@ check-asan: deps
 	cd $(ASAN) && GV_SLOW_TESTS=0 ctest --output-on-failure -j $(JOBS)
 
 # Speed of the searches and rules cores, then the server: WATCHERS WebSocket watchers of one
-# game (default 10,000), move-to-watcher latency and memory per connection.
+# game (default 10,000), move-to-watcher latency and memory per connection; then moves per
+# second and watcher latency of two processes on PostgreSQL against one on SQLite.
 WATCHERS ?= 10000
 bench: all
 	$(BUILD)/gv_bench
 	bench/ws-bench.sh $(BUILD)/gravulien $(WATCHERS)
+	bench/multi-bench.sh $(BUILD)/gravulien
 
 # The main job: the game server (SQLite store gravulien.db in this directory); prints its URL.
 run: all
