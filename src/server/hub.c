@@ -691,6 +691,7 @@ static int apply_move(gv_hub *h, room *r, gv_move m, int seat, int flagged, char
     }
     r->moves[r->nmoves++] = hm;
     r->updated = gv_store_now_ms();
+    r->ai_retry_at = 0;   /* this process made the move: an AI turn after it is ours */
     if (mover_turn || hub_to_move_seat(r) != seat)
         r->turn_start = now;
     send_event(h, r, move_event(r, r->nmoves - 1));
@@ -1297,6 +1298,8 @@ static int hub_sync(gv_hub *h, room *r)
         send_event(h, r, event(r, "draw"));
     if (r->status == ROOM_FINISHED && st0 != ROOM_FINISHED)
         send_event(h, r, event(r, "end"));
+    if (r->nmoves > n0)
+        r->ai_retry_at = 0;   /* a take-over planned before is moot */
     if (r->status == ROOM_LIVE && r->seats[hub_to_move_seat(r)].ai &&
         (r->nmoves > n0 || st0 != ROOM_LIVE)) {
         int64_t think = r->tc_initial_ms > 0 ? hub_clock_left(r, hub_to_move_seat(r)) / 10
