@@ -14,6 +14,10 @@ command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 [ -f /usr/include/jansson.h ] || need="$need libjansson-dev"
 # The server: libwebsockets (event-driven HTTP + WebSocket) and SQLite (its store).
 [ -f /usr/include/libwebsockets.h ] || need="$need libwebsockets-dev"
+# Its event loop: libev (epoll), which lws joins through its libev plugin (Debian
+# libwebsockets-dev depends on both; checked here since the server needs them).
+[ -f /usr/include/ev.h ] || need="$need libev-dev"
+ls /usr/lib/*/libwebsockets-evlib_ev.so >/dev/null 2>&1 || need="$need libwebsockets-evlib-ev"
 [ -f /usr/include/sqlite3.h ] || need="$need libsqlite3-dev"
 # PostgreSQL: the client library of the store's second backend, and a server for its
 # tests (tests/pgtmp.sh runs a throwaway one; the package's own cluster is not needed).

@@ -277,8 +277,7 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
     }
     if (!strcmp(g->name, "grav") && !option_in(options, "seed", val, sizeof val)) {
         /* Grav's missing parameters are drawn from a seed: fix one now. */
-        unsigned long long seed = ((unsigned long long)gv_hub_mono_ms() * 0x9E3779B97F4A7C15ULL ^
-                                   (unsigned long long)gv_store_now_ms()) & 0x7fffffffffffffffULL;
+        unsigned long long seed = (unsigned long long)hub_random_u64();
         size_t k = strlen(options);
         snprintf(options + k, sizeof options - k, "%sseed=%llu", k ? "," : "", seed % 1000000000ULL);
     }

@@ -239,6 +239,16 @@ static void random_bytes(unsigned char *buf, size_t n)
     }
 }
 
+uint64_t hub_random_u64(void)
+{
+    unsigned char b[8];
+    uint64_t x = 0;
+    random_bytes(b, sizeof b);
+    for (int i = 0; i < 8; i++)
+        x = x << 8 | b[i];
+    return x;
+}
+
 static void new_id(char *out, size_t len, const char *alphabet, size_t k)
 {
     unsigned char b[64];

@@ -34,6 +34,7 @@ int hub_to_move_seat(const room *r);
 int64_t hub_clock_left(const room *r, int seat);
 const char *hub_status_name(room_status s);
 gv_store *hub_store(gv_hub *h);
+uint64_t hub_random_u64(void);   /* from the system's entropy */
 
 /* The game as seat (-1: a watcher) may see it. */
 json_t *hub_view(gv_hub *h, room *r, int seat);
