@@ -22,41 +22,6 @@
 #include "tharness.h"
 
 /* The harness's checks, counted (GV_TEST_COUNTS=1 prints the count of each test). */
-static long t_checks;
-#undef CHECK
-#undef CHECK_EQ_INT
-#undef CHECK_STR
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        t_checks++;                                                                  \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "FAIL %s (%s:%d): %s\n", t_current, __FILE__, __LINE__,  \
-                    #cond);                                                          \
-            t_failures++;                                                            \
-        }                                                                            \
-    } while (0)
-#define CHECK_EQ_INT(a, b)                                                           \
-    do {                                                                             \
-        long long _a = (long long)(a), _b = (long long)(b);                          \
-        t_checks++;                                                                  \
-        if (_a != _b) {                                                              \
-            fprintf(stderr, "FAIL %s (%s:%d): %s == %lld, expected %lld\n", t_current, \
-                    __FILE__, __LINE__, #a, _a, _b);                                 \
-            t_failures++;                                                            \
-        }                                                                            \
-    } while (0)
-#define CHECK_STR(a, b)                                                              \
-    do {                                                                             \
-        const char *_a = (a), *_b = (b);                                             \
-        t_checks++;                                                                  \
-        if (!_a || !_b || strcmp(_a, _b) != 0) {                                     \
-            fprintf(stderr, "FAIL %s (%s:%d): %s == \"%s\", expected \"%s\"\n",       \
-                    t_current, __FILE__, __LINE__, #a, _a ? _a : "(null)",           \
-                    _b ? _b : "(null)");                                             \
-            t_failures++;                                                            \
-        }                                                                            \
-    } while (0)
-
 static void report_checks(const char *name, long before, int64_t t0)
 {
     const char *e = getenv("GV_TEST_COUNTS");

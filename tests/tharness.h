@@ -6,10 +6,12 @@
 #include <string.h>
 
 extern int t_failures;
+extern long t_checks;       /* checks made so far (GV_TEST_COUNTS=1 reports them per test) */
 extern const char *t_current;
 
 #define CHECK(cond)                                                                  \
     do {                                                                             \
+        t_checks++;                                                                  \
         if (!(cond)) {                                                               \
             fprintf(stderr, "FAIL %s (%s:%d): %s\n", t_current, __FILE__, __LINE__,  \
                     #cond);                                                          \
@@ -20,6 +22,7 @@ extern const char *t_current;
 #define CHECK_EQ_INT(a, b)                                                           \
     do {                                                                             \
         long long _a = (long long)(a), _b = (long long)(b);                          \
+        t_checks++;                                                                  \
         if (_a != _b) {                                                              \
             fprintf(stderr, "FAIL %s (%s:%d): %s == %lld, expected %lld\n", t_current, \
                     __FILE__, __LINE__, #a, _a, _b);                                 \
@@ -30,9 +33,11 @@ extern const char *t_current;
 #define CHECK_STR(a, b)                                                              \
     do {                                                                             \
         const char *_a = (a), *_b = (b);                                             \
-        if (strcmp(_a, _b) != 0) {                                                   \
+        t_checks++;                                                                  \
+        if (!_a || !_b || strcmp(_a, _b) != 0) {                                     \
             fprintf(stderr, "FAIL %s (%s:%d): %s == \"%s\", expected \"%s\"\n",       \
-                    t_current, __FILE__, __LINE__, #a, _a, _b);                      \
+                    t_current, __FILE__, __LINE__, #a, _a ? _a : "(null)",           \
+                    _b ? _b : "(null)");                                             \
             t_failures++;                                                            \
         }                                                                            \
     } while (0)

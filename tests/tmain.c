@@ -7,6 +7,7 @@
 #include "tharness.h"
 
 int t_failures;
+long t_checks;
 const char *t_current;
 
 extern const t_case core_tests[], conformance_tests[], chu_perft_tests[], chu_rules_tests[],
