@@ -10,7 +10,6 @@
 #include "record/grav_record.h"
 
 static const char *const phase_names[] = {"turn", "bonus", "window", "declare", "remove", "over"};
-static const char *const viol_names[] = {"consecutive", "density", "distance"};
 
 static long failed;
 
@@ -62,7 +61,7 @@ static json_t *state_json(const grav_pos *p)
         json_t *v = json_array();
         for (int b = 0; b < 3; b++)
             if (c->pend_viol & (1u << b))
-                json_array_append_new(v, json_string(viol_names[b]));
+                json_array_append_new(v, json_string(grav_rule_names[b]));
         json_object_set_new(o, "pending",
                             json_pack("{s:[ii],s:i,s:s,s:o}", "q", c->pend_q % p->n, c->pend_q / p->n,
                                       "player", c->pend_player, "kind",

@@ -151,11 +151,11 @@ static void grav_describe(play *p, gv_move m, char *buf, size_t len)
 
 static void rules_broken(unsigned v, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s%s%s", v & GR_V_CONSECUTIVE ? "consecutive" : "",
-             (v & GR_V_CONSECUTIVE) && (v & (GR_V_DENSITY | GR_V_DISTANCE)) ? ", " : "",
-             v & GR_V_DENSITY ? "density" : "",
-             (v & GR_V_DENSITY) && (v & GR_V_DISTANCE) ? ", " : "",
-             v & GR_V_DISTANCE ? "distance" : "");
+    size_t k = 0;
+    buf[0] = 0;
+    for (int b = 0; b < 3; b++)
+        if (v >> b & 1 && k < len)
+            k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? ", " : "", grav_rule_names[b]);
 }
 
 /* Says what the referee did with move m: a call's verdict (revealed only once called),

@@ -25,7 +25,6 @@ struct grav_record {
 
 static const char *const param_names[5] = {"a", "b", "c", "d", "e"};
 static const char *const reason_names[] = {"none", "passes", "max_turns", "resign"};
-static const char *const viol_names[3] = {"consecutive", "density", "distance"};
 
 /* ---- Writing ------------------------------------------------------------------------ */
 
@@ -493,7 +492,7 @@ static void why_illegal(const grav_pos *p, gv_move m, char *why, size_t wl)
                 if (v & (1u << b)) {
                     if (names[0])
                         strcat(names, ", ");
-                    strcat(names, viol_names[b]);
+                    strcat(names, grav_rule_names[b]);
                 }
             snprintf(why, wl, "referee=strict refuses it: it violates the %s rule", names);
         }

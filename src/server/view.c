@@ -204,12 +204,9 @@ int hub_hint(const room *r, int seat, const char *pt, json_t *out, char *err, si
     json_object_set_new(out, "point", json_string(pt));
     json_object_set_new(out, "violates", json_boolean(v != 0));
     json_t *rules = json_array();
-    if (v & GR_V_CONSECUTIVE)
-        json_array_append_new(rules, json_string("consecutive"));
-    if (v & GR_V_DENSITY)
-        json_array_append_new(rules, json_string("density"));
-    if (v & GR_V_DISTANCE)
-        json_array_append_new(rules, json_string("distance"));
+    for (int b = 0; b < 3; b++)
+        if (v >> b & 1)
+            json_array_append_new(rules, json_string(grav_rule_names[b]));
     json_object_set_new(out, "rules", rules);
     return 0;
 }

@@ -15,6 +15,8 @@ enum { GR_MAXN = 23, GR_MINN = 5, GR_MAXP = 6, GR_POINTS = GR_MAXN * GR_MAXN };
 
 /* Violation bits. */
 enum { GR_V_CONSECUTIVE = 1, GR_V_DENSITY = 2, GR_V_DISTANCE = 4 };
+/* The rules' names, as records and vectors write them: grav_rule_names[b] is bit 1 << b. */
+extern const char *const grav_rule_names[3];
 
 typedef struct grav_params {
     uint16_t a, b, c, d, e;

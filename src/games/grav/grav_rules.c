@@ -3,6 +3,8 @@
 
 #include "games/grav/grav.h"
 
+const char *const grav_rule_names[3] = {"consecutive", "density", "distance"};
+
 /* The four line directions: horizontal, vertical and both diagonals (one sense each; the
  * other sense is walked as the negative). */
 static const int line_dx[4] = {1, 0, 1, 1};
