@@ -714,6 +714,49 @@ static void test_roundtrip_random_positions(void)
     free(s);
 }
 
+/* The game where HaChu passed with its Lion (a CI run, match_hachu): after these 65 moves
+ * Gote's Lion on 6c has an empty neighbour, HaChu played '@@@@', and we must read it as
+ * that pass, and write the pass back the same way. */
+static void test_xboard_hachu_pass(void)
+{
+    static const char *moves =
+        "8l9k 5d5e 3l2k 5c5d 5i5h 8d8e 8i8h 9a9b 4l4k 4a4b 10i10h 4b5c 3i3h 10d10e 11l11k "
+        "3d3e 9j10i 3a4b 9h9g 6d6e 10k8i 5c6d 4j3i 4b5c 12i12h 9c11e 7j7h 6c7e 7h8g 8e8f "
+        "8g10g 7e8e 12j12i 11a11b 11i11h 2a2b 8h8g 12d12e 8g8f 8e8f7e 4h4g 7e6c 5h5g 12c12d "
+        "5j5h 8c8e 8i6g 8e8j+ 10j8j 10c8c 11k10j 11b10c 10j11i 10c10d 4k5j 9b10c 3k5i 2d2e "
+        "8j8f 2e2f 5i2f 10a9b 2f5i 6d7e 8f11f";
+    chu_state *s = new_state();
+    char err[GV_ERRLEN], buf[64], mv[16];
+    int played = 0;
+    for (const char *c = moves; *c;) {
+        int k = 0;
+        while (*c && *c != ' ' && k < 15)
+            mv[k++] = *c++;
+        mv[k] = 0;
+        while (*c == ' ')
+            c++;
+        gv_move m = 0;
+        if (chu_parse_usi(s, mv, &m, err, sizeof err) != 0) {
+            fprintf(stderr, "FAIL %s: move %d '%s': %s\n", t_current, played + 1, mv, err);
+            t_failures++;
+            free(s);
+            return;
+        }
+        chu_make(s, m);
+        played++;
+    }
+    CHECK_EQ_INT(played, 65);
+    gv_move pass = 0;
+    CHECK_EQ_INT(chu_parse_xboard(s, "@@@@", &pass, err, sizeof err), 0);
+    CHECK(CHU_FLAGS(pass) & CHU_MF_PASS);
+    CHECK(chu_write_xboard(&s->pos, pass, buf, sizeof buf) == 4);
+    CHECK_STR(buf, "@@@@");
+    /* The USI form names the Lion and its empty neighbour. */
+    CHECK(chu_write_usi(&s->pos, pass, buf, sizeof buf) > 0);
+    CHECK(strncmp(buf, "6c", 2) == 0);
+    free(s);
+}
+
 /* XBoard's terms (chu.md, Notation): squares a1..l12 from Sente's side, lion moves as two
  * legs, FEN with Sente as "w". */
 static void test_xboard_forms(void)
@@ -751,6 +794,13 @@ static void test_xboard_forms(void)
     CHECK_STR(buf, "g7h8,h8g7");
     CHECK_EQ_INT(chu_parse_xboard(s, "g7g8,g8g7", &m, err, sizeof err), 0);
     CHECK(CHU_FLAGS(m) & CHU_MF_PASS);
+    /* A pass is XBoard's null move, as HaChu writes and reads it. */
+    CHECK(chu_write_xboard(&s->pos, m, buf, sizeof buf) == 4);
+    CHECK_STR(buf, "@@@@");
+    CHECK(chu_write_xboard(&s->pos, m, buf, 4) == -1);
+    gv_move p2 = 0;
+    CHECK_EQ_INT(chu_parse_xboard(s, "@@@@", &p2, err, sizeof err), 0);
+    CHECK(p2 == m);
     CHECK_EQ_INT(chu_parse_xboard(s, "g7h8,h8i9", &m, err, sizeof err), 0);
     CHECK_EQ_INT(chu_parse_usi(s, "6f5e4d", &u, err, sizeof err), 0);
     CHECK(m == u);
@@ -762,8 +812,13 @@ static void test_xboard_forms(void)
     CHECK_EQ_INT(chu_parse_xboard(s, "g7h8,", &m, err, sizeof err), -1);
     CHECK_EQ_INT(chu_parse_xboard(s, "g7h8+x", &m, err, sizeof err), -1);
     CHECK_EQ_INT(chu_parse_xboard(s, "b1b2", &m, err, sizeof err), -1);
-    /* FEN: the start position both ways. */
+    CHECK_EQ_INT(chu_parse_xboard(s, "@@@", &m, err, sizeof err), -1);
+    CHECK_EQ_INT(chu_parse_xboard(s, "@@@@@", &m, err, sizeof err), -1);
+    /* No pass in the start position: no lion has an empty neighbour. */
     set_pos(s, "startpos");
+    CHECK_EQ_INT(chu_parse_xboard(s, "@@@@", &m, err, sizeof err), -1);
+    CHECK(strstr(err, "pass") != NULL);
+    /* FEN: the start position both ways. */
     CHECK(chu_get_xboard_fen(&s->pos, buf, 8) == -1);
     char fen[256], sfen[512];
     CHECK(chu_get_xboard_fen(&s->pos, fen, sizeof fen) > 0);
@@ -794,5 +849,6 @@ const t_case chu_notation_tests[] = {
     T(test_tsa_reading),
     T(test_roundtrip_random_positions),
     T(test_xboard_forms),
+    T(test_xboard_hachu_pass),
     {0},
 };

@@ -611,6 +611,10 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
         reply_error(out, 404, "unknown_game", msg);
         return;
     }
+    /* With several processes, another may have moved since this one last heard: every
+     * read and every action starts from what the store holds (read-your-writes through
+     * any process). */
+    hub_catch_up(h, r);
     if (get) {
         if (!action[0]) {
             char token[64];
@@ -639,7 +643,6 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
     json_t *req = parse_body(body, bodylen, out);
     if (!req)
         return;
-    hub_catch_up(h, r);
     game_action(h, r, action, req, out);
     json_decref(req);
 }

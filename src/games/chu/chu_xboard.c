@@ -1,7 +1,9 @@
 /* Chu Shogi in XBoard's terms (XBoard 4.8+ `variant chu`): squares a1..l12 (files a..l
  * left to right and ranks 1..12 bottom to top, as Sente sees the board), moves in
  * coordinate form with lion moves as two legs `c4d5,d5e4`, and XBoard's FEN, where the
- * side that moves first (Sente, upper case) is XBoard's "white".
+ * side that moves first (Sente, upper case) is XBoard's "white". A pass (jitto: a lion-power
+ * piece steps to an empty neighbour and back) is XBoard's null move `@@@@`, as HaChu and
+ * XBoard send and expect it; the two-leg form `g7g8,g8g7` is read too.
  *
  * Everything is translated to and from the USI and SFEN forms, so the checks (and the
  * reasons given for refusals) are those of chu_notation.c and chu_position.c. */
@@ -37,6 +39,12 @@ int chu_write_xboard(const chu_pos *p, gv_move m, char *buf, size_t len)
      * a lion move through its middle square); XBoard writes the same squares as legs. */
     char usi[32], tmp[40];
     int sq[3], k = 0, n = 0;
+    if (CHU_FLAGS(m) & CHU_MF_PASS) {
+        if (len < 5)
+            return -1;
+        memcpy(buf, "@@@@", 5);
+        return 4;
+    }
     if (chu_write_usi(p, m, usi, sizeof usi) < 0)
         return -1;
     for (const char *c = usi; k < 3 && isdigit((unsigned char)*c);) {
@@ -71,6 +79,17 @@ int chu_parse_xboard(chu_state *s, const char *text, gv_move *m, char *err, size
     if (!text || strlen(text) > 24)
         return gv_err(err, errlen, "'%.24s' is not an XBoard move (like h4h5, h4h5+ or "
                       "c4d5,d5e4)", text ? text : "");
+    if (strcmp(text, "@@@@") == 0) {
+        gv_move legal[GV_MAX_MOVES];
+        int n = chu_legal_moves(s, legal);
+        for (int i = 0; i < n; i++)
+            if (CHU_FLAGS(legal[i]) & CHU_MF_PASS) {
+                *m = legal[i];
+                return 0;
+            }
+        return gv_err(err, errlen, n ? "'@@@@' (a lion's pass) is not possible here: no "
+                      "lion-power piece has an empty neighbour" : "the game is over");
+    }
     /* One leg (two squares) or two legs (four squares, the second starting where the
      * first ended). */
     while (k < 4) {
@@ -88,8 +107,8 @@ int chu_parse_xboard(chu_state *s, const char *text, gv_move *m, char *err, size
     if (*c == '+' || *c == '=')
         suffix = *c++;
     if (!(k == (comma ? 4 : 2)) || *c)
-        return gv_err(err, errlen, "'%s' is not an XBoard move (like h4h5, h4h5+ or "
-                      "c4d5,d5e4)", text);
+        return gv_err(err, errlen, "'%s' is not an XBoard move (like h4h5, h4h5+, "
+                      "c4d5,d5e4 or @@@@)", text);
     if (k == 4 && sq[2] != sq[1])
         return gv_err(err, errlen, "in '%s' the second leg must start where the first "
                       "ended", text);
