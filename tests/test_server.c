@@ -174,6 +174,11 @@ static void test_store_moves_are_numbered_and_kept(void)
     g.status[0] = 0;
     snprintf(g.status, sizeof g.status, "finished");
     g.result = "{\"status\":\"draw\"}";
+    /* The row was written once since it was created (the first move): a row from before
+     * that is stale, and neither the move nor the row is stored. */
+    CHECK_EQ_INT(s->ops->append_move(s, "g1", &m, &g, err, sizeof err), GV_STORE_CONFLICT);
+    CHECK(strstr(err, "changed meanwhile") != NULL);
+    g.rev = 1;
     CHECK_EQ_INT(s->ops->append_move(s, "g1", &m, &g, err, sizeof err), GV_STORE_OK);
     s->ops->close(s);
     /* Reopened: the schema is not migrated twice and everything is there. */
@@ -255,6 +260,35 @@ static int sql_exec(const char *path, const char *q)
         rc = sqlite3_exec(db, q, NULL, NULL, NULL);
     sqlite3_close(db);
     return rc;
+}
+
+/* A database of schema version 1 (before the row revision) is migrated on open: its games
+ * get revision 0 and are written as before. */
+static void test_store_migrates_from_version_1(void)
+{
+    char path[512], err[GV_ERRLEN];
+    temp_db(path, sizeof path);
+    gv_store *s = gv_store_open(path, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    gv_stored_game g = {.id = "old", .game = "chu", .status = "live", .config = "{}",
+                        .created = 7};
+    CHECK_EQ_INT(s->ops->create_game(s, &g, err, sizeof err), GV_STORE_OK);
+    s->ops->close(s);
+    /* Back to version 1, as a database written by an older build. */
+    CHECK_EQ_INT(sql_exec(path, "ALTER TABLE games DROP COLUMN rev"), 0);
+    CHECK_EQ_INT(sql_exec(path, "DELETE FROM schema_migrations WHERE version > 1"), 0);
+    s = gv_store_open(path, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_EQ_INT(s->ops->schema_version(s), GV_STORE_SCHEMA);
+    CHECK_EQ_INT(sql_int(path, "SELECT rev FROM games WHERE id = 'old'"), 0);
+    gv_stored_move m = {.n = 1, .seat = 0, .move = "7i7h", .at = 1};
+    CHECK_EQ_INT(s->ops->append_move(s, "old", &m, &g, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(sql_int(path, "SELECT rev FROM games WHERE id = 'old'"), 1);
+    s->ops->close(s);
 }
 
 static void test_store_schema_migrates_once(void)
@@ -395,7 +429,8 @@ static void test_store_conflicts_updates_and_listing(void)
     /* Conflicts: an existing number, a gap, 0, a negative one; a game row along with
      * them is not written either. */
     gv_stored_game fin = {.id = "g2", .game = "chu", .status = "finished",
-                          .config = "{\"changed\":1}", .result = "{\"status\":\"draw\"}"};
+                          .config = "{\"changed\":1}", .result = "{\"status\":\"draw\"}",
+                          .rev = 5};
     int bad_n[] = {1, 5, 7, 0, -1, 100};
     for (size_t i = 0; i < sizeof bad_n / sizeof *bad_n; i++) {
         gv_stored_move m = {.n = bad_n[i], .seat = 0, .move = "zz", .at = 1};
@@ -425,10 +460,20 @@ static void test_store_conflicts_updates_and_listing(void)
         CHECK_EQ_INT(rows.g[0].nmoves, 5);
         CHECK_STR(rows.g[0].game, "chu");
         CHECK_EQ_INT(rows.g[0].created, 2000);
+        CHECK_EQ_INT(rows.g[0].rev, 5);   /* one write of the row per move */
     }
     rows_free(&rows);
-    /* A game callback that stops: no moves are read. */
+    /* update_game from a stale revision (another process wrote the row since): refused,
+     * nothing changed. */
+    fin.rev = 4;
+    CHECK_EQ_INT(s->ops->update_game(s, &fin, err, sizeof err), GV_STORE_CONFLICT);
+    CHECK(strstr(err, "changed meanwhile") != NULL);
+    fin.rev = 6;
+    CHECK_EQ_INT(s->ops->update_game(s, &fin, err, sizeof err), GV_STORE_CONFLICT);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM games WHERE id = 'g2' AND status = 'live'"),
+                 1);
     /* update_game: status, config and result replaced, updated set, nmoves kept. */
+    fin.rev = 5;
     int64_t t0 = gv_store_now_ms();
     CHECK_EQ_INT(s->ops->update_game(s, &fin, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(s->ops->load_game(s, "g2", 0, collect_games, NULL, &rows, err, sizeof err),
@@ -440,16 +485,28 @@ static void test_store_conflicts_updates_and_listing(void)
         CHECK_EQ_INT(rows.g[0].nmoves, 5);
         CHECK(rows.g[0].updated >= t0);
         CHECK_EQ_INT(rows.g[0].created, 2000);
+        CHECK_EQ_INT(rows.g[0].rev, 6);
     }
     rows_free(&rows);
+    /* The same revision twice: the second write is stale. GV_STORE_ANY_REV writes
+     * whatever the revision. */
+    CHECK_EQ_INT(s->ops->update_game(s, &fin, err, sizeof err), GV_STORE_CONFLICT);
+    fin.rev = GV_STORE_ANY_REV;
+    CHECK_EQ_INT(s->ops->update_game(s, &fin, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(sql_int(path, "SELECT rev FROM games WHERE id = 'g2'"), 7);
     gv_stored_game ghost = {.id = "ghost", .game = "chu", .status = "live", .config = "{}"};
+    CHECK_EQ_INT(s->ops->update_game(s, &ghost, err, sizeof err), GV_STORE_NOT_FOUND);
+    ghost.rev = GV_STORE_ANY_REV;
     CHECK_EQ_INT(s->ops->update_game(s, &ghost, err, sizeof err), GV_STORE_NOT_FOUND);
     CHECK_EQ_INT(s->ops->load_game(s, "ghost", 0, collect_games, collect_moves, &rows, err,
                                    sizeof err), GV_STORE_NOT_FOUND);
     CHECK_EQ_INT(rows.n, 0);
     /* A move for a game that does not exist is not stored. */
     gv_stored_move orphan = {.n = 1, .move = "x"};
-    CHECK(s->ops->append_move(s, "ghost", &orphan, NULL, err, sizeof err) != GV_STORE_OK);
+    CHECK_EQ_INT(s->ops->append_move(s, "ghost", &orphan, NULL, err, sizeof err),
+                 GV_STORE_NOT_FOUND);
+    CHECK_EQ_INT(s->ops->append_move(s, "ghost", &orphan, &ghost, err, sizeof err),
+                 GV_STORE_NOT_FOUND);
     CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM moves WHERE game_id = 'ghost'"), 0);
     /* g2 is now finished (updated now): listing by status, newest first. */
     CHECK_EQ_INT(s->ops->list_games(s, "live", 0, 0, collect_games, &rows, err, sizeof err),
@@ -559,6 +616,7 @@ static void on_pg(void (*fn)(void), const char *name)
     static void fn##_pg(void) { on_pg(fn, #fn "_pg"); }
 ON_PG(test_store_moves_are_numbered_and_kept)
 ON_PG(test_store_schema_migrates_once)
+ON_PG(test_store_migrates_from_version_1)
 ON_PG(test_store_conflicts_updates_and_listing)
 
 typedef struct race {
@@ -757,7 +815,9 @@ static void test_store_pg_notifications(void)
     m.n = 2;
     snprintf(g.status, sizeof g.status, "finished");
     g.result = "{\"status\":\"draw\"}";
+    g.rev = 1;
     CHECK_EQ_INT(a->ops->append_move(a, "n1", &m, &g, err, sizeof err), GV_STORE_OK);
+    g.rev = 2;
     CHECK_EQ_INT(a->ops->update_game(a, &g, err, sizeof err), GV_STORE_OK);
     wait_notes(b, &l, 4, 5000);
     CHECK_EQ_INT(l.n, 4);
@@ -773,6 +833,7 @@ static void test_store_pg_notifications(void)
     CHECK_EQ_INT(a->ops->append_move(a, "n1", &m, &g, err, sizeof err), GV_STORE_CONFLICT);
     gv_stored_game ghost = {.id = "ghost", .game = "chu", .status = "live", .config = "{}"};
     CHECK_EQ_INT(a->ops->update_game(a, &ghost, err, sizeof err), GV_STORE_NOT_FOUND);
+    CHECK_EQ_INT(a->ops->update_game(a, &g, err, sizeof err), GV_STORE_CONFLICT);   /* stale */
     m.n = 1;
     CHECK(a->ops->append_move(a, "ghost", &m, NULL, err, sizeof err) != GV_STORE_OK);
     /* b's own write is not delivered to b; a, listening now, hears it. */
@@ -2158,6 +2219,92 @@ static void drop_key(json_t *v, const char *k)
     json_object_del(v, k);
 }
 
+/* Two hubs on one store, as two server processes on one database, each holding the game
+ * in memory from before the other wrote: a join, a move and a resignation through the
+ * stale one must neither be lost nor overwrite what the other stored (the row's
+ * revision guards it; the stale hub catches up and tries again). */
+static void test_two_hubs_no_lost_update(void)
+{
+    env a, b;
+    if (env_new(&a))
+        return;
+    memset(&b, 0, sizeof b);
+    snprintf(b.path, sizeof b.path, "%s", a.path);
+    if (env_open(&b)) {
+        env_end(&a);
+        return;
+    }
+    json_t *o = NULL;
+    /* Grav for three: seat 0 joined at creation, seats 1 and 2 open. */
+    json_t *c = create(a.h, json_pack("{ss s[{ss sb ss}{ss}{ss}]}", "game", "grav", "seats",
+                                      "type", "human", "you", 1, "name", "Ann", "type",
+                                      "human", "type", "human"), 201);
+    char id[16], t0[40], t1[40], t2[40];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    snprintf(t0, sizeof t0, "%s", token_of(c, 0));
+    snprintf(t1, sizeof t1, "%s", token_of(c, 1));
+    snprintf(t2, sizeof t2, "%s", token_of(c, 2));
+    json_decref(c);
+    json_t *v = get_view(b.h, id, NULL);   /* b holds it now, open */
+    CHECK_STR(jstr(v, "status"), "open");
+    json_decref(v);
+    CHECK_EQ_INT(action(a.h, id, "join", json_pack("{ssss}", "token", t1, "name", "Bob"), &o),
+                 200);
+    json_decref(o);
+    /* b has not heard of Bob (SQLite: no notifications); Cy's join must keep Bob's. */
+    CHECK_EQ_INT(action(b.h, id, "join", json_pack("{ssss}", "token", t2, "name", "Cy"), &o),
+                 200);
+    CHECK_STR(jstr(o, "status"), "live");
+    CHECK_STR(jstr(o, "seats.1.name"), "Bob");
+    CHECK(json_is_true(jp(o, "seats.1.joined")));
+    json_decref(o);
+    /* Chu: a draw offer through a, then a move through b (which last read the game before
+     * the offer): the move is stored, and it withdraws the offer as any move does. */
+    c = create(a.h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "chu", "seats", "type", "human",
+                              "you", 1, "type", "human", "you", 1), 201);
+    char cid[16], c0[40], c1[40];
+    snprintf(cid, sizeof cid, "%s", jstr(c, "id"));
+    snprintf(c0, sizeof c0, "%s", token_of(c, 0));
+    snprintf(c1, sizeof c1, "%s", token_of(c, 1));
+    json_decref(c);
+    v = get_view(b.h, cid, NULL);
+    json_decref(v);
+    CHECK_EQ_INT(action(a.h, cid, "draw", json_pack("{ssss}", "token", c1, "action", "offer"),
+                        &o), 200);
+    json_decref(o);
+    CHECK_EQ_INT(action(b.h, cid, "move", json_pack("{sssssi}", "token", c0, "move", "7i7h",
+                                                    "n", 1), &o), 200);
+    CHECK_EQ_INT(jint(o, "n"), 1);
+    json_decref(o);
+    /* A move through a, then a resignation through b, which has not seen that move: the
+     * game ends by resignation after two moves. */
+    CHECK_EQ_INT(action(a.h, cid, "move", json_pack("{sssssi}", "token", c1, "move", "7d7e",
+                                                    "n", 2), &o), 200);
+    json_decref(o);
+    CHECK_EQ_INT(action(b.h, cid, "resign", json_pack("{ss}", "token", c0), &o), 200);
+    CHECK_STR(jstr(o, "status"), "finished");
+    CHECK_EQ_INT(jint(o, "n"), 2);
+    json_decref(o);
+    env_shut(&b);
+    /* What the store kept, read by a fresh hub. */
+    if (env_restart(&a) == 0) {
+        v = get_view(a.h, id, NULL);
+        CHECK_STR(jstr(v, "status"), "live");
+        CHECK_STR(jstr(v, "seats.1.name"), "Bob");
+        CHECK_STR(jstr(v, "seats.2.name"), "Cy");
+        CHECK(json_is_true(jp(v, "seats.1.joined")) && json_is_true(jp(v, "seats.2.joined")));
+        json_decref(v);
+        v = get_view(a.h, cid, NULL);
+        CHECK_STR(jstr(v, "status"), "finished");
+        CHECK_EQ_INT(jint(v, "n"), 2);
+        CHECK_STR(jstr(v, "result.reason"), "resignation");
+        CHECK_EQ_INT(jint(v, "result.winner"), 1);
+        json_decref(v);
+    }
+    (void)t0;
+    env_end(&a);
+}
+
 static void test_restart_keeps_games(void)
 {
     env e;
@@ -3365,6 +3512,7 @@ WRAP(test_store_schema_migrates_once)
 WRAP(test_store_conflicts_updates_and_listing)
 WRAP(test_store_moves_are_numbered_and_kept_pg)
 WRAP(test_store_schema_migrates_once_pg)
+WRAP(test_store_migrates_from_version_1_pg)
 WRAP(test_store_conflicts_updates_and_listing_pg)
 WRAP(test_store_pg_races)
 WRAP(test_store_pg_notifications)
@@ -3375,6 +3523,8 @@ WRAP(test_api_grav_flow)
 WRAP(test_api_create_options)
 WRAP(test_api_listing)
 WRAP(test_restart_keeps_games)
+WRAP(test_two_hubs_no_lost_update)
+WRAP(test_store_migrates_from_version_1)
 WRAP(test_grav_secrecy_and_hints)
 WRAP(test_api_wrong_types)
 WRAP(test_api_fuzz)
@@ -3384,9 +3534,11 @@ WRAP(test_api_fuzz)
 const t_case server_tests[] = {
     TC(test_store_moves_are_numbered_and_kept),
     TC(test_store_schema_migrates_once),
+    TC(test_store_migrates_from_version_1),
     TC(test_store_conflicts_updates_and_listing),
     TC(test_store_moves_are_numbered_and_kept_pg),
     TC(test_store_schema_migrates_once_pg),
+    TC(test_store_migrates_from_version_1_pg),
     TC(test_store_conflicts_updates_and_listing_pg),
     TC(test_store_pg_races),
     TC(test_store_pg_notifications),
@@ -3397,6 +3549,7 @@ const t_case server_tests[] = {
     TC(test_api_create_options),
     TC(test_api_listing),
     TC(test_restart_keeps_games),
+    TC(test_two_hubs_no_lost_update),
     TC(test_grav_secrecy_and_hints),
     TC(test_api_wrong_types),
     TC(test_api_fuzz),

@@ -430,8 +430,7 @@ static void game_action(gv_hub *h, room *r, const char *action, json_t *req, gv_
             reply_error(out, 400, "bad_request", "\"name\" must be a string of at most 47 bytes");
             return;
         }
-        int rc = hub_join(h, r, seat, name, err, sizeof err);
-        reply_action(h, r, seat, rc < 0 ? -3 : 0, err, out);
+        reply_action(h, r, seat, hub_join(h, r, seat, name, err, sizeof err), err, out);
     } else if (!strcmp(action, "move")) {
         const char *mv = field_str(req, "move", &bad);
         json_t *nv = json_object_get(req, "n");

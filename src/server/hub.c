@@ -592,19 +592,27 @@ static void stored_row(const room *r, gv_stored_game *g)
     g->result = result_text(r);
     g->created = r->created;
     g->nmoves = r->nmoves;
+    g->rev = r->rev;
 }
 
-/* Writes the room's status, config and result. Returns 0, or -1 with a message. */
+/* Writes the room's status, config and result. Returns 0; -2 when another server process
+ * wrote the row since this one read it (the caller undoes its change, catches up with
+ * hub_sync and tries again); -1 with a message when the store failed. */
 static int save_room(gv_hub *h, room *r, char *err, size_t errlen)
 {
     gv_stored_game g;
     stored_row(r, &g);
     int rc = h->cfg.store->ops->update_game(h->cfg.store, &g, err, errlen);
     gv_stored_game_free(&g);
-    if (rc == GV_STORE_OK)
+    if (rc == GV_STORE_OK) {
         r->updated = gv_store_now_ms();
-    return rc == GV_STORE_OK ? 0 : -1;
+        r->rev++;
+    }
+    return rc == GV_STORE_OK ? 0 : rc == GV_STORE_CONFLICT ? -2 : -1;
 }
+
+/* How often an action is tried again after another process changed the game first. */
+enum { HUB_WRITE_TRIES = 3 };
 
 /* ---- turns ------------------------------------------------------------------------- */
 
@@ -641,6 +649,8 @@ static void finish(room *r, gv_status status, int winner, const char *reason)
 static int apply_move(gv_hub *h, room *r, gv_move m, int seat, int flagged, char *err,
                       size_t errlen)
 {
+    int tries = 0;
+again:;
     int64_t now = gv_hub_mono_ms();
     int mover_turn = hub_to_move_seat(r) == seat;
     hub_move hm = {.m = m, .seat = seat, .at = gv_store_now_ms()};
@@ -693,12 +703,20 @@ static int apply_move(gv_hub *h, room *r, gv_move m, int seat, int flagged, char
         r->result = saved_result;
         r->draw_offers = saved_offers;
         if (rc == GV_STORE_CONFLICT) {
-            /* Another server process moved first: catch up with what it stored. */
+            /* Another server process wrote first: catch up with what it stored. If it only
+             * changed the row (a join, an offer), the position is the same and the move
+             * still stands: try again. If it moved or ended the game, this move is out of
+             * date. */
+            int n0 = r->nmoves;
             hub_sync(h, r);
+            if (r->nmoves == n0 && r->status == ROOM_LIVE && ++tries < HUB_WRITE_TRIES &&
+                gv_move_player(r->g, r->st, m) == seat)
+                goto again;
             return -2;
         }
         return -1;
     }
+    r->rev++;
     r->moves[r->nmoves++] = hm;
     r->updated = gv_store_now_ms();
     r->ai_retry_at = 0;   /* this process made the move: an AI turn after it is ours */
@@ -794,11 +812,19 @@ static void flag_fall(gv_hub *h, room *r)
     }
     hub_seat saved = r->seats[seat];
     r->seats[seat].clock_ms = 0;
+    gv_result res = r->result;
+    unsigned offers = r->draw_offers;
     finish(r, r->nseats == 2 ? GV_WIN : GV_DRAW, 1 - seat, "time");
-    if (save_room(h, r, err, sizeof err) < 0) {
+    int rc = save_room(h, r, err, sizeof err);
+    if (rc < 0) {
         r->seats[seat] = saved;
         r->status = ROOM_LIVE;
-        fprintf(stderr, "serve: game %s: flag not stored: %s\n", r->id, err);
+        r->result = res;
+        r->draw_offers = offers;
+        if (rc == -2)
+            hub_sync(h, r);   /* another process wrote first; the flag is looked at again */
+        else
+            fprintf(stderr, "serve: game %s: flag not stored: %s\n", r->id, err);
         return;
     }
     send_event(h, r, event(r, "end"));
@@ -968,7 +994,9 @@ int hub_seat_of(const room *r, const char *token)
     return -1;
 }
 
-int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen)
+/* One try at an action that rewrites the game's row: 0, -1 (refused: message), -2 (another
+ * process wrote the row first: nothing changed here) or -3 (the store failed). */
+static int join_once(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen)
 {
     if (r->status == ROOM_FINISHED)
         return gv_err(err, errlen, "the game is over");
@@ -984,14 +1012,32 @@ int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t e
         waiting += !r->seats[i].joined;
     if (!waiting && r->status == ROOM_OPEN)
         go_live(r);
-    if (save_room(h, r, err, errlen) < 0) {
+    int rc = save_room(h, r, err, errlen);
+    if (rc < 0) {
         r->seats[seat] = saved;
         r->status = st;
-        return -1;
+        return rc == -2 ? -2 : -3;
     }
     send_event(h, r, event(r, "join"));
     after_change(h, r);
     return 0;
+}
+
+/* Runs one of the *_once actions, catching up and trying again while another server
+ * process keeps writing the game's row first. */
+#define HUB_RETRY(call)                                                                    \
+    do {                                                                                   \
+        for (int tries_ = 1;; tries_++) {                                                  \
+            int rc_ = (call);                                                              \
+            if (rc_ != -2 || tries_ >= HUB_WRITE_TRIES)                                    \
+                return rc_;                                                                \
+            hub_sync(h, r);                                                                \
+        }                                                                                  \
+    } while (0)
+
+int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen)
+{
+    HUB_RETRY(join_once(h, r, seat, name, err, errlen));
 }
 
 /* Returns 0, -1 (illegal: message), -2 (out of date), -3 (store failed). */
@@ -1002,6 +1048,8 @@ int hub_play(gv_hub *h, room *r, int seat, const char *text, int expect_n, char 
         return gv_err(err, errlen, "the game has not started: seats are still free");
     if (r->status == ROOM_FINISHED)
         return gv_err(err, errlen, "the game is over");
+    if (expect_n != HUB_ANY_N && expect_n > r->nmoves + 1)
+        hub_sync(h, r);   /* the player saw moves this process has not heard of yet */
     if (expect_n != HUB_ANY_N && expect_n != r->nmoves + 1)
         return gv_err(err, errlen, "out of date, reload: you sent move number %d, the game "
                       "is at move %d", expect_n, r->nmoves + 1), -2;
@@ -1016,7 +1064,7 @@ int hub_play(gv_hub *h, room *r, int seat, const char *text, int expect_n, char 
     return rc == -2 ? -2 : rc < 0 ? -3 : 0;
 }
 
-int hub_resign(gv_hub *h, room *r, int seat, char *err, size_t errlen)
+static int resign_once(gv_hub *h, room *r, int seat, char *err, size_t errlen)
 {
     if (r->status == ROOM_FINISHED)
         return gv_err(err, errlen, "the game is over");
@@ -1026,19 +1074,31 @@ int hub_resign(gv_hub *h, room *r, int seat, char *err, size_t errlen)
     if (r->g->resign_move) {
         if (r->g->resign_move(r->st, seat, &m) < 0)
             return gv_err(err, errlen, "seat %d cannot resign now", seat);
-        return apply_move(h, r, m, seat, 0, err, errlen) < 0 ? -3 : 0;
+        int rc = apply_move(h, r, m, seat, 0, err, errlen);
+        return rc == -2 ? -2 : rc < 0 ? -3 : 0;
     }
     room_status st = r->status;
+    gv_result res = r->result;
+    unsigned offers = r->draw_offers;
     finish(r, GV_WIN, 1 - seat, "resignation");
-    if (save_room(h, r, err, errlen) < 0) {
+    int rc = save_room(h, r, err, errlen);
+    if (rc < 0) {
         r->status = st;
-        return -3;
+        r->result = res;
+        r->draw_offers = offers;
+        return rc == -2 ? -2 : -3;
     }
     send_event(h, r, event(r, "end"));
     return 0;
 }
 
-int hub_draw(gv_hub *h, room *r, int seat, const char *action, char *err, size_t errlen)
+int hub_resign(gv_hub *h, room *r, int seat, char *err, size_t errlen)
+{
+    HUB_RETRY(resign_once(h, r, seat, err, errlen));
+}
+
+static int draw_once(gv_hub *h, room *r, int seat, const char *action, char *err,
+                     size_t errlen)
 {
     if (!r->g->agreed_draws)
         return gv_err(err, errlen, "%s has no draw by agreement", r->g->title);
@@ -1046,6 +1106,7 @@ int hub_draw(gv_hub *h, room *r, int seat, const char *action, char *err, size_t
         return gv_err(err, errlen, r->status == ROOM_OPEN ? "the game has not started"
                                                           : "the game is over");
     unsigned before = r->draw_offers;
+    gv_result res = r->result;
     int other = 1 - seat;
     if (!strcmp(action, "offer") || !strcmp(action, "accept")) {
         if (r->draw_offers >> other & 1) {
@@ -1063,13 +1124,20 @@ int hub_draw(gv_hub *h, room *r, int seat, const char *action, char *err, size_t
         return gv_err(err, errlen, "draw action '%s': use offer, accept, decline or withdraw",
                       action);
     }
-    if (save_room(h, r, err, errlen) < 0) {
+    int rc = save_room(h, r, err, errlen);
+    if (rc < 0) {
         r->draw_offers = before;
         r->status = ROOM_LIVE;
-        return -3;
+        r->result = res;
+        return rc == -2 ? -2 : -3;
     }
     send_event(h, r, event(r, r->status == ROOM_FINISHED ? "end" : "draw"));
     return 0;
+}
+
+int hub_draw(gv_hub *h, room *r, int seat, const char *action, char *err, size_t errlen)
+{
+    HUB_RETRY(draw_once(h, r, seat, action, err, errlen));
 }
 
 char *hub_record(room *r, int format, char *err, size_t errlen)
@@ -1146,6 +1214,7 @@ static void apply_row(room *r, const gv_stored_game *g, json_t *cfg)
         json_decref(res);
     }
     r->updated = g->updated;
+    r->rev = g->rev;
 }
 
 static int load_game_row(void *vctx, const gv_stored_game *g)
@@ -1153,7 +1222,8 @@ static int load_game_row(void *vctx, const gv_stored_game *g)
     load_ctx *c = vctx;
     json_t *cfg = g->config ? json_loads(g->config, 0, NULL) : NULL;
     if (c->sync) {
-        if (cfg)
+        /* The same revision is the row this process wrote or read last: nothing new. */
+        if (cfg && g->rev != c->r->rev)
             apply_row(c->r, g, cfg);
         json_decref(cfg);
         return 0;

@@ -59,6 +59,7 @@ typedef struct room {
     room_status status;
     gv_result result;               /* winner: a seat */
     int64_t created, updated;
+    int64_t rev;   /* the store row's revision this room last wrote or read (store.h) */
     void *st;                       /* the position now */
     hub_move *moves;
     int nmoves, cap;

@@ -16,7 +16,9 @@ typedef struct hub_new_game {
 } hub_new_game;
 
 /* Each returns 0, or a negative code with a message in err: -1 refused (the request is at
- * fault), -2 out of date (another move came first), -3 the store failed. */
+ * fault), -2 out of date (another move came first, or another server process kept
+ * rewriting the game while this one tried: each action catches up and tries again a few
+ * times first), -3 the store failed. */
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen);
 int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen);
 /* expect_n: the number the move must get, or HUB_ANY_N. */
@@ -27,7 +29,8 @@ int hub_resign(gv_hub *h, room *r, int seat, char *err, size_t errlen);
 int hub_draw(gv_hub *h, room *r, int seat, const char *action, char *err, size_t errlen);
 
 /* Other server processes may write this game (a shared PostgreSQL): reads what they did,
- * so that an action never applies to a stale position. Views rely on the notifications. */
+ * so that an action never applies to a stale position, and a view read through this
+ * process shows what any process stored. */
 void hub_catch_up(gv_hub *h, room *r);
 int hub_seat_of(const room *r, const char *token);   /* -1: no seat has that token */
 int hub_to_move_seat(const room *r);

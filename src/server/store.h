@@ -4,14 +4,17 @@
  * before it acknowledges it: a move is answered only after append_move has committed.
  * The backends share one schema (docs/api.md, "Storage"):
  *
- *   games(id, game, config, status, result, nmoves, created, updated)
+ *   games(id, game, config, status, result, nmoves, created, updated, rev)
  *   moves(game_id, n, seat, move, clocks, at)      -- primary key (game_id, n)
  *   schema_migrations(version, applied)
  *
  * config and result are JSON texts the server writes and reads (the store does not look
  * inside them); clocks is a JSON array of every seat's clock after the move. The move
  * number n is the concurrency guard: appending a move whose number already exists fails
- * with GV_STORE_CONFLICT and changes nothing.
+ * with GV_STORE_CONFLICT and changes nothing. rev, the row's revision, guards everything
+ * else in the row: every write of the row adds 1, and a write that names a revision the
+ * row no longer has fails with GV_STORE_CONFLICT, so two server processes cannot both
+ * rewrite a game's seats, offers or result from what each read before the other wrote.
  *
  * SQLite (store_sqlite.c) is the default: one file, WAL mode, created on first start.
  * PostgreSQL (store_pg.c, "postgres://..." or "postgresql://..." URLs) has the same
@@ -42,7 +45,13 @@ typedef struct gv_stored_game {
     char *result;                  /* JSON text or NULL */
     int nmoves;
     int64_t created, updated;      /* Unix time, milliseconds */
+    /* The row's revision when read (0 when created). A write of the row (update_game,
+     * append_move with the row) succeeds only if the row still has this revision, or
+     * when it is GV_STORE_ANY_REV; it leaves the row at rev + 1. */
+    int64_t rev;
 } gv_stored_game;
+
+#define GV_STORE_ANY_REV (-1)
 
 typedef struct gv_stored_move {
     int n;                         /* 1 for the first move */
@@ -62,11 +71,13 @@ typedef struct gv_store_ops {
     const char *name;
     void (*close)(gv_store *s);
     int (*create_game)(gv_store *s, const gv_stored_game *g, char *err, size_t errlen);
-    /* Replaces status, config and result of game g->id (updated is set). */
+    /* Replaces status, config and result of game g->id (updated is set, rev grows by 1);
+     * GV_STORE_CONFLICT when the row's revision is no longer g->rev. */
     int (*update_game)(gv_store *s, const gv_stored_game *g, char *err, size_t errlen);
     /* In one transaction: inserts the move (GV_STORE_CONFLICT when its number exists or
      * is not the next one) and, when g is not NULL, replaces the game's status, config
-     * and result as update_game does. */
+     * and result as update_game does (with its revision check); without g the row's
+     * revision still grows by 1. GV_STORE_NOT_FOUND when there is no such game. */
     int (*append_move)(gv_store *s, const char *id, const gv_stored_move *m,
                        const gv_stored_game *g, char *err, size_t errlen);
     /* The game and, when each_move is not NULL, its moves numbered after `after`, in
@@ -130,7 +141,7 @@ gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen);
 #define GV_STORE_PG_CHANNEL "gravulien"
 
 /* The newest schema version this build knows. */
-enum { GV_STORE_SCHEMA = 1 };
+enum { GV_STORE_SCHEMA = 2 };
 
 void gv_stored_game_free(gv_stored_game *g);   /* frees config and result */
 int64_t gv_store_now_ms(void);                 /* wall clock, Unix milliseconds */

@@ -48,6 +48,8 @@ static const char *const migrations[] = {
     "  clocks TEXT,"
     "  at BIGINT NOT NULL,"
     "  PRIMARY KEY (game_id, n));",
+    /* 2 */
+    "ALTER TABLE games ADD COLUMN rev BIGINT NOT NULL DEFAULT 0;",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "a PostgreSQL migration for every schema version");
@@ -57,31 +59,34 @@ _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
 
 #define NOTIFY_ROWS " SELECT pg_notify('" GV_STORE_PG_CHANNEL "', id || ' ' || nmoves) FROM w"
 #define GAME_COLS "id, game, config, status, result, nmoves, created, updated"
+#define GAME_READ_COLS GAME_COLS ", rev"
 
 enum { Q_CREATE, Q_UPDATE, Q_LOCK, Q_LAST_N, Q_INSERT_MOVE, Q_TOUCH, Q_LOAD, Q_MOVES, Q_LIST,
-       Q_LIST_ALL, Q_VERSION, Q_COUNT };
+       Q_LIST_ALL, Q_VERSION, Q_EXISTS, Q_COUNT };
 
 /* Ids are ordered byte for byte ("C"), as SQLite does, whatever the database's locale. */
 static const char *const sql[Q_COUNT] = {
     [Q_CREATE] = "WITH w AS (INSERT INTO games(" GAME_COLS ")"
                  " VALUES ($1, $2, $3, $4, $5, 0, $6, $6) RETURNING id, nmoves)" NOTIFY_ROWS,
     [Q_UPDATE] = "WITH w AS (UPDATE games SET status = $2, config = $3, result = $4,"
-                 " updated = $5, nmoves = (SELECT count(*) FROM moves WHERE game_id = $1)"
-                 " WHERE id = $1 RETURNING id, nmoves)" NOTIFY_ROWS,
+                 " updated = $5, nmoves = (SELECT count(*) FROM moves WHERE game_id = $1),"
+                 " rev = rev + 1 WHERE id = $1 AND ($6::bigint < 0 OR rev = $6::bigint)"
+                 " RETURNING id, nmoves)" NOTIFY_ROWS,
     [Q_LOCK] = "SELECT 1 FROM games WHERE id = $1 FOR UPDATE",
     [Q_LAST_N] = "SELECT coalesce(max(n), 0) FROM moves WHERE game_id = $1",
     [Q_INSERT_MOVE] = "INSERT INTO moves(game_id, n, seat, move, clocks, at)"
                       " VALUES ($1, $2, $3, $4, $5, $6)",
-    [Q_TOUCH] = "WITH w AS (UPDATE games SET nmoves = $2, updated = $3 WHERE id = $1"
+    [Q_TOUCH] = "WITH w AS (UPDATE games SET nmoves = $2, updated = $3, rev = rev + 1 WHERE id = $1"
                 " RETURNING id, nmoves)" NOTIFY_ROWS,
-    [Q_LOAD] = "SELECT " GAME_COLS " FROM games WHERE id = $1",
+    [Q_LOAD] = "SELECT " GAME_READ_COLS " FROM games WHERE id = $1",
     [Q_MOVES] = "SELECT n, seat, move, clocks, at FROM moves WHERE game_id = $1 AND n > $2::int"
                 " ORDER BY n",
-    [Q_LIST] = "SELECT " GAME_COLS " FROM games WHERE status = $1"
+    [Q_LIST] = "SELECT " GAME_READ_COLS " FROM games WHERE status = $1"
                " ORDER BY updated DESC, id COLLATE \"C\" LIMIT $2 OFFSET $3",
-    [Q_LIST_ALL] = "SELECT " GAME_COLS " FROM games WHERE status <> 'finished'"
+    [Q_LIST_ALL] = "SELECT " GAME_READ_COLS " FROM games WHERE status <> 'finished'"
                    " ORDER BY updated DESC, id COLLATE \"C\" LIMIT $1 OFFSET $2",
     [Q_VERSION] = "SELECT coalesce(max(version), 0) FROM schema_migrations",
+    [Q_EXISTS] = "SELECT 1 FROM games WHERE id = $1",
 };
 
 typedef struct pg_store {
@@ -326,13 +331,28 @@ static int update_row(pg_store *s, const gv_stored_game *g, char *err, size_t er
 {
     char now[24];
     snprintf(now, sizeof now, "%lld", (long long)gv_store_now_ms());
-    const char *p[] = {g->id, g->status, g->config, g->result, now};
-    PGresult *r = run(s, Q_UPDATE, 5, p);
-    int rc = GV_STORE_OK;
+    char rev[24];
+    snprintf(rev, sizeof rev, "%lld", (long long)g->rev);
+    const char *p[] = {g->id, g->status, g->config, g->result, now, rev};
+    PGresult *r = run(s, Q_UPDATE, 6, p);
+    int rc = GV_STORE_OK, updated = 0;
     if (!ok_rows(r))
         rc = res_err(s, r, err, errlen, "updating a game");
+    else
+        updated = PQntuples(r);
+    PQclear(r);
+    if (rc || updated)
+        return rc;
+    /* Nothing updated: no such game, or another process wrote the row first. */
+    const char *pid[] = {g->id};
+    r = run(s, Q_EXISTS, 1, pid);
+    if (!ok_rows(r))
+        rc = res_err(s, r, err, errlen, "reading a game");
     else if (PQntuples(r) == 0)
         rc = (gv_err(err, errlen, "no game %s", g->id), GV_STORE_NOT_FOUND);
+    else
+        rc = (gv_err(err, errlen, "game %s changed meanwhile (it is past revision %lld)",
+                     g->id, (long long)g->rev), GV_STORE_CONFLICT);
     PQclear(r);
     return rc;
 }
@@ -438,6 +458,7 @@ static void row_game(PGresult *r, int i, gv_stored_game *g)
     g->nmoves = (int)val_int(r, i, 5);
     g->created = val_int(r, i, 6);
     g->updated = val_int(r, i, 7);
+    g->rev = val_int(r, i, 8);
 }
 
 static int pg_load_game(gv_store *base, const char *id, int after, gv_store_game_cb each_game,

@@ -32,29 +32,35 @@ static const char *const migrations[] = {
     "  clocks TEXT,"
     "  at INTEGER NOT NULL,"
     "  PRIMARY KEY (game_id, n));",
+    /* 2: the row's revision, the guard of joins, offers and results (store.h) */
+    "ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;",
 };
+_Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
+               "an SQLite migration for every schema version");
 
 enum { ST_CREATE, ST_UPDATE, ST_INSERT_MOVE, ST_LAST_N, ST_LOAD, ST_MOVES, ST_LIST, ST_LIST_ALL,
-       ST_TOUCH, ST_COUNT };
+       ST_TOUCH, ST_EXISTS, ST_COUNT };
 
 static const char *const sql[ST_COUNT] = {
     [ST_CREATE] = "INSERT INTO games(id, game, config, status, result, nmoves, created, updated)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?6)",
     [ST_UPDATE] = "UPDATE games SET status = ?2, config = ?3, result = ?4, updated = ?5,"
-                  " nmoves = (SELECT count(*) FROM moves WHERE game_id = ?1) WHERE id = ?1",
+                  " nmoves = (SELECT count(*) FROM moves WHERE game_id = ?1), rev = rev + 1"
+                  " WHERE id = ?1 AND (?6 < 0 OR rev = ?6)",
     [ST_INSERT_MOVE] = "INSERT INTO moves(game_id, n, seat, move, clocks, at)"
                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [ST_LAST_N] = "SELECT coalesce(max(n), 0) FROM moves WHERE game_id = ?1",
-    [ST_LOAD] = "SELECT id, game, config, status, result, nmoves, created, updated"
+    [ST_LOAD] = "SELECT id, game, config, status, result, nmoves, created, updated, rev"
                 " FROM games WHERE id = ?1",
     [ST_MOVES] = "SELECT n, seat, move, clocks, at FROM moves WHERE game_id = ?1 AND n > ?2"
                  " ORDER BY n",
-    [ST_LIST] = "SELECT id, game, config, status, result, nmoves, created, updated FROM games"
-                " WHERE status = ?1 ORDER BY updated DESC, id LIMIT ?2 OFFSET ?3",
-    [ST_LIST_ALL] = "SELECT id, game, config, status, result, nmoves, created, updated"
+    [ST_LIST] = "SELECT id, game, config, status, result, nmoves, created, updated, rev"
+                " FROM games WHERE status = ?1 ORDER BY updated DESC, id LIMIT ?2 OFFSET ?3",
+    [ST_LIST_ALL] = "SELECT id, game, config, status, result, nmoves, created, updated, rev"
                     " FROM games WHERE status <> 'finished' ORDER BY updated DESC, id"
                     " LIMIT ?2 OFFSET ?3",
-    [ST_TOUCH] = "UPDATE games SET nmoves = ?2, updated = ?3 WHERE id = ?1",
+    [ST_TOUCH] = "UPDATE games SET nmoves = ?2, updated = ?3, rev = rev + 1 WHERE id = ?1",
+    [ST_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
 };
 
 typedef struct sq_store {
@@ -183,6 +189,16 @@ static int sq_create_game(gv_store *base, const gv_stored_game *g, char *err, si
     return rc == SQLITE_DONE ? GV_STORE_OK : db_err(s, err, errlen, "creating a game");
 }
 
+/* 1 when game id exists, 0 when not, -1 on error. */
+static int game_exists(sq_store *s, const char *id)
+{
+    sqlite3_stmt *q = stmt(s, ST_EXISTS);
+    bind_text(q, 1, id);
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
 static int update_row(sq_store *s, const gv_stored_game *g, char *err, size_t errlen)
 {
     sqlite3_stmt *q = stmt(s, ST_UPDATE);
@@ -191,12 +207,20 @@ static int update_row(sq_store *s, const gv_stored_game *g, char *err, size_t er
     bind_text(q, 3, g->config);
     bind_text(q, 4, g->result);
     sqlite3_bind_int64(q, 5, gv_store_now_ms());
+    sqlite3_bind_int64(q, 6, g->rev);
     int rc = sqlite3_step(q);
     sqlite3_reset(q);
     if (rc != SQLITE_DONE)
         return db_err(s, err, errlen, "updating a game");
-    if (sqlite3_changes(s->db) == 0)
-        return gv_err(err, errlen, "no game %s", g->id), GV_STORE_NOT_FOUND;
+    if (sqlite3_changes(s->db) == 0) {
+        int e = game_exists(s, g->id);
+        if (e < 0)
+            return db_err(s, err, errlen, "reading a game");
+        if (!e)
+            return gv_err(err, errlen, "no game %s", g->id), GV_STORE_NOT_FOUND;
+        return gv_err(err, errlen, "game %s changed meanwhile (it is past revision %lld)",
+                      g->id, (long long)g->rev), GV_STORE_CONFLICT;
+    }
     return GV_STORE_OK;
 }
 
@@ -212,11 +236,15 @@ static int sq_append_move(gv_store *base, const char *id, const gv_stored_move *
     if (exec(s, "BEGIN IMMEDIATE", err, errlen))
         return GV_STORE_ERROR;
     int rc = GV_STORE_OK;
+    int exists = game_exists(s, id);
     sqlite3_stmt *q = stmt(s, ST_LAST_N);
     bind_text(q, 1, id);
-    int last = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int(q, 0) : -1;
+    int last = exists > 0 && sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int(q, 0) : -1;
     sqlite3_reset(q);
-    if (last < 0) {
+    if (exists == 0) {
+        gv_err(err, errlen, "no game %s", id);
+        rc = GV_STORE_NOT_FOUND;
+    } else if (last < 0) {
         rc = db_err(s, err, errlen, "reading the last move");
     } else if (m->n != last + 1) {
         gv_err(err, errlen, "move %d is out of date: the game has %d moves", m->n, last);
@@ -283,6 +311,7 @@ static void row_game(sqlite3_stmt *q, gv_stored_game *g)
     g->nmoves = sqlite3_column_int(q, 5);
     g->created = sqlite3_column_int64(q, 6);
     g->updated = sqlite3_column_int64(q, 7);
+    g->rev = sqlite3_column_int64(q, 8);
 }
 
 static int sq_load_game(gv_store *base, const char *id, int after, gv_store_game_cb each_game,

@@ -84,6 +84,23 @@ async function main() {
     }
     console.log(`races: ${wins} stored, ${outOfDate} told out of date`);
 
+    // 2b. Joins and a draw offer through both processes at once: none is lost (the game
+    // row's revision guards it; the process that wrote second catches up and tries again).
+    for (let round = 0; round < 4; round++) {
+      const g = await api(a.url, 'POST', '/api/games',
+        { game: 'grav', seats: [{ type: 'human', you: true }, { type: 'human' }, { type: 'human' }] });
+      const gid = g.json.id, gt = g.json.tokens.map((t) => t.token);
+      await api(b.url, 'GET', `/api/games/${gid}`);   // B holds it too
+      const [ja, jb] = await Promise.all([
+        api(a.url, 'POST', `/api/games/${gid}/join`, { token: gt[1], name: 'Bo' }),
+        api(b.url, 'POST', `/api/games/${gid}/join`, { token: gt[2], name: 'Cy' }),
+      ]);
+      check(ja.status === 200 && jb.status === 200, `join race ${round + 1}: both joins accepted (${ja.status}, ${jb.status})`);
+      const views = await Promise.all([a, b].map(async (p) => (await api(p.url, 'GET', `/api/games/${gid}`)).json));
+      check(views.every((v) => v.status === 'live' && v.seats[1].name === 'Bo' && v.seats[2].name === 'Cy' &&
+        v.seats.every((st) => st.joined)), `join race ${round + 1}: A and B both show both joins, game live`);
+    }
+
     // 3. Against the AI across processes: human moves through B, the AI answers once.
     const ai = await api(a.url, 'POST', '/api/games',
       { game: 'exac', seats: [{ type: 'human', you: true }, { type: 'ai', level: 1 }] });
