@@ -2305,6 +2305,48 @@ static void test_two_hubs_no_lost_update(void)
     env_end(&a);
 }
 
+/* --max-ai-games: past the cap, a game of AI players only is refused with 503 "busy" and
+ * nothing is stored; games with a person still start. */
+static void test_ai_only_cap(void)
+{
+    env e;
+    memset(&e, 0, sizeof e);
+    temp_db(e.path, sizeof e.path);
+    char err[GV_ERRLEN];
+    e.s = gv_store_open(e.path, err, sizeof err);
+    CHECK(e.s != NULL);
+    if (!e.s)
+        return;
+    gv_hub_config cfg = {.store = e.s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20,
+                         .max_ai_games = 2};
+    e.h = gv_hub_new(&cfg, err, sizeof err);
+    CHECK(e.h != NULL);
+    if (!e.h) {
+        env_end(&e);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        json_t *c = create(e.h, json_pack("{ss s[{ss si}{ss si}]}", "game", "exac", "seats",
+                                          "type", "ai", "level", 1, "type", "ai", "level", 1),
+                           201);
+        json_decref(c);
+    }
+    long long before = sql_int(e.path, "SELECT count(*) FROM games");
+    json_t *o = NULL;
+    CHECK_EQ_INT(post_json(e.h, "/api/games",
+                           json_pack("{ss s[{ss si}{ss si}]}", "game", "chu", "seats", "type",
+                                     "ai", "level", 1, "type", "ai", "level", 1), &o), 503);
+    CHECK_STR(err_code(o), "busy");
+    CHECK(strstr(jstr(o, "error"), "--max-ai-games") != NULL);
+    json_decref(o);
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), before);
+    json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss si}]}", "game", "exac", "seats", "type",
+                                      "human", "you", 1, "type", "ai", "level", 1), 201);
+    json_decref(c);
+    gv_hub_stop(e.h);
+    env_end(&e);
+}
+
 static void test_restart_keeps_games(void)
 {
     env e;
@@ -3523,6 +3565,7 @@ WRAP(test_api_grav_flow)
 WRAP(test_api_create_options)
 WRAP(test_api_listing)
 WRAP(test_restart_keeps_games)
+WRAP(test_ai_only_cap)
 WRAP(test_two_hubs_no_lost_update)
 WRAP(test_store_migrates_from_version_1)
 WRAP(test_grav_secrecy_and_hints)
@@ -3549,6 +3592,7 @@ const t_case server_tests[] = {
     TC(test_api_create_options),
     TC(test_api_listing),
     TC(test_restart_keeps_games),
+    TC(test_ai_only_cap),
     TC(test_two_hubs_no_lost_update),
     TC(test_grav_secrecy_and_hints),
     TC(test_api_wrong_types),

@@ -908,6 +908,20 @@ static room *room_new(const gv_game *g)
     return r;
 }
 
+/* Live games in memory whose seats are all AI players. */
+static int ai_only_games(const gv_hub *h)
+{
+    int n = 0;
+    for (int b = 0; b < HUB_BUCKETS; b++)
+        for (const room *r = h->bucket[b]; r; r = r->next) {
+            int ai = r->status == ROOM_LIVE;
+            for (int i = 0; ai && i < r->nseats; i++)
+                ai &= r->seats[i].ai;
+            n += ai;
+        }
+    return n;
+}
+
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen)
 {
     const gv_game *g = ng->g;
@@ -954,6 +968,15 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
             waiting += !s->joined;
         }
     }
+    int ai_only = 1;
+    for (int i = 0; i < r->nseats; i++)
+        ai_only &= r->seats[i].ai;
+    if (ai_only && h->cfg.max_ai_games > 0 && ai_only_games(h) >= h->cfg.max_ai_games) {
+        room_free(r);
+        return gv_err(err, errlen, "this server already plays %d games between AI players "
+                      "(its limit, --max-ai-games); try again when one has ended",
+                      h->cfg.max_ai_games), -4;
+    }
     do
         new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10);
     while (find_room(h, r->id));
@@ -968,7 +991,7 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
     gv_stored_game_free(&sg);
     if (rc != GV_STORE_OK) {
         room_free(r);
-        return -1;
+        return -3;
     }
     insert_room(h, r);
     after_change(h, r);

@@ -79,6 +79,9 @@ typedef struct gv_hub_config {
     int ai_threads;                 /* worker threads for AI moves (default 2) */
     int ai_hash_mb;                 /* transposition table per AI search (default 16) */
     int64_t ai_movetime_ms;         /* AI thinking time in games without a clock */
+    /* Live games of AI seats only this process holds at once (0: no limit): more are
+     * refused at creation, so that games with people keep the AI threads' time. */
+    int max_ai_games;
     /* Wakes the event loop from a worker thread (it then calls gv_hub_poll). */
     void (*wake)(void *ctx);
     /* Sends text to every watcher in w (the server layer queues it per connection). */

@@ -18,7 +18,8 @@ typedef struct hub_new_game {
 /* Each returns 0, or a negative code with a message in err: -1 refused (the request is at
  * fault), -2 out of date (another move came first, or another server process kept
  * rewriting the game while this one tried: each action catches up and tries again a few
- * times first), -3 the store failed. */
+ * times first), -3 the store failed; hub_create also -4, too many games between AI
+ * players (gv_hub_config.max_ai_games). */
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen);
 int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen);
 /* expect_n: the number the move must get, or HUB_ANY_N. */

@@ -785,7 +785,8 @@ int gv_serve(const gv_serve_opts *o)
             fprintf(stderr, "serve: no notifications from other processes yet: %s\n", err);
     }
     gv_hub_config hc = {.store = store, .ai_threads = o->ai_threads, .ai_hash_mb = o->ai_hash_mb,
-                        .ai_movetime_ms = o->ai_movetime_ms, .wake = wake,
+                        .ai_movetime_ms = o->ai_movetime_ms,
+                        .max_ai_games = o->max_ai_games, .wake = wake,
                         .broadcast = broadcast, .ctx = s};
     s->hub = gv_hub_new(&hc, err, sizeof err);
     if (!s->hub) {

@@ -33,7 +33,8 @@ if (!bin) {
 const CYCLES = Number(process.argv[3] || process.env.KILL9_CYCLES || 20);
 const GAMES = ['chu', 'exac', 'grav'];
 const AIAI_PER_GAME = 3;        // live AI-vs-AI games of each kind at every cycle's start
-const SERVER_ARGS = ['--rate', '0', '--ai-threads', '2', '--ai-hash', '4'];
+// No cap on AI-only games: this test keeps nine of them going (the default cap is 8).
+const SERVER_ARGS = ['--rate', '0', '--ai-threads', '2', '--ai-hash', '4', '--max-ai-games', '0'];
 
 const dir = tempDir('gv-kill9-');
 const db = join(dir, 'games.db');
