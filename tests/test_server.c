@@ -151,12 +151,22 @@ static int count_moves(void *ctx, const gv_stored_move *m)
     return 0;
 }
 
+/* Opens the store at path (a file or a PostgreSQL URL), counting a failure. */
+static gv_store *store_open(const char *path)
+{
+    char err[GV_ERRLEN];
+    gv_store *s = gv_store_open(path, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s)
+        fprintf(stderr, "  store %s: %s\n", path, err);
+    return s;
+}
+
 static void test_store_moves_are_numbered_and_kept(void)
 {
     char path[512], err[GV_ERRLEN];
     temp_db(path, sizeof path);
-    gv_store *s = gv_store_open(path, err, sizeof err);
-    CHECK(s != NULL);
+    gv_store *s = store_open(path);
     if (!s)
         return;
     CHECK_EQ_INT(s->ops->schema_version(s), GV_STORE_SCHEMA);
@@ -182,8 +192,7 @@ static void test_store_moves_are_numbered_and_kept(void)
     CHECK_EQ_INT(s->ops->append_move(s, "g1", &m, &g, err, sizeof err), GV_STORE_OK);
     s->ops->close(s);
     /* Reopened: the schema is not migrated twice and everything is there. */
-    s = gv_store_open(path, err, sizeof err);
-    CHECK(s != NULL);
+    s = store_open(path);
     if (!s)
         return;
     int n = 0, k = 0;
@@ -268,8 +277,7 @@ static void test_store_migrates_from_version_1(void)
 {
     char path[512], err[GV_ERRLEN];
     temp_db(path, sizeof path);
-    gv_store *s = gv_store_open(path, err, sizeof err);
-    CHECK(s != NULL);
+    gv_store *s = store_open(path);
     if (!s)
         return;
     gv_stored_game g = {.id = "old", .game = "chu", .status = "live", .config = "{}",
@@ -279,8 +287,7 @@ static void test_store_migrates_from_version_1(void)
     /* Back to version 1, as a database written by an older build. */
     CHECK_EQ_INT(sql_exec(path, "ALTER TABLE games DROP COLUMN rev"), 0);
     CHECK_EQ_INT(sql_exec(path, "DELETE FROM schema_migrations WHERE version > 1"), 0);
-    s = gv_store_open(path, err, sizeof err);
-    CHECK(s != NULL);
+    s = store_open(path);
     if (!s)
         return;
     CHECK_EQ_INT(s->ops->schema_version(s), GV_STORE_SCHEMA);
@@ -296,8 +303,7 @@ static void test_store_schema_migrates_once(void)
     char path[512], err[GV_ERRLEN];
     temp_db(path, sizeof path);
     for (int i = 0; i < 3; i++) {
-        gv_store *s = gv_store_open(path, err, sizeof err);
-        CHECK(s != NULL);
+        gv_store *s = store_open(path);
         if (!s)
             return;
         CHECK_STR(s->ops->name, store_on_pg ? "postgres" : "sqlite");
@@ -321,8 +327,7 @@ static void test_store_schema_migrates_once(void)
         snprintf(url, sizeof url, "postgresql://%s", strstr(path, "://") + 3);
     else
         snprintf(url, sizeof url, "sqlite:%s", path);
-    gv_store *s = gv_store_open(url, err, sizeof err);
-    CHECK(s != NULL);
+    gv_store *s = store_open(url);
     if (s) {
         int k = 0;
         CHECK_EQ_INT(s->ops->list_games(s, "open", 0, 0, count_games, &k, err, sizeof err),
@@ -405,8 +410,7 @@ static void test_store_conflicts_updates_and_listing(void)
 {
     char path[512], err[GV_ERRLEN];
     temp_db(path, sizeof path);
-    gv_store *s = gv_store_open(path, err, sizeof err);
-    CHECK(s != NULL);
+    gv_store *s = store_open(path);
     if (!s)
         return;
     /* Six games with distinct times: newest first is g6 .. g1. */
@@ -576,8 +580,7 @@ static void test_store_conflicts_updates_and_listing(void)
     rows_free(&rows);
     s->ops->close(s);
     /* Everything survives a reopen. */
-    s = gv_store_open(path, err, sizeof err);
-    CHECK(s != NULL);
+    s = store_open(path);
     if (s) {
         memset(&ml, 0, sizeof ml);
         CHECK_EQ_INT(s->ops->load_game(s, "g2", 0, NULL, collect_moves, &ml, err, sizeof err),
@@ -689,8 +692,7 @@ static void test_store_pg_races(void)
         CHECK(r[i].opened);
     }
     CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM schema_migrations"), GV_STORE_SCHEMA);
-    gv_store *s = gv_store_open(path, err, sizeof err);
-    CHECK(s != NULL);
+    gv_store *s = store_open(path);
     if (!s) {
         store_on_pg = 0;
         return;
@@ -773,8 +775,7 @@ static void test_store_pg_notifications(void)
     char path[512], err[GV_ERRLEN];
     /* SQLite: no notification ops. */
     temp_db(path, sizeof path);
-    gv_store *sq = gv_store_open(path, err, sizeof err);
-    CHECK(sq != NULL);
+    gv_store *sq = store_open(path);
     if (sq) {
         CHECK(sq->ops->listen == NULL);
         CHECK(sq->ops->notify_fd == NULL);
@@ -856,8 +857,7 @@ static void test_store_pg_notifications(void)
     CHECK_EQ_INT(a->ops->poll_notifications(a, note_each, &la, err, sizeof err), 0);
     /* A third handle on the same database (another process) is heard too, and many
      * moves arrive in order. */
-    gv_store *c = gv_store_open(path, err, sizeof err);
-    CHECK(c != NULL);
+    gv_store *c = store_open(path);
     if (c) {
         for (int n = 4; n <= 13; n++) {
             m.n = n;
