@@ -166,6 +166,7 @@ export class GamePage {
     el.tools = h('div', { class: 'board-tools' });
     el.info = h('div', { class: 'info', 'aria-live': 'polite' });
     el.players = h('div', { class: 'players panel' });
+    el.join = h('div', { class: 'join-panel panel', hidden: true });
     el.actions = h('div', { class: 'actions panel', 'aria-live': 'polite' });
     el.params = h('div', { class: 'params panel', hidden: true });
     el.moves = h('ol', { class: 'moves', 'aria-label': 'moves' });
@@ -176,7 +177,7 @@ export class GamePage {
       el.banner,
       h('div', { class: 'game-body' },
         h('div', { class: 'board-col' }, el.boardWrap, el.info, el.tools),
-        h('aside', { class: 'side' }, el.players, el.actions, el.params,
+        h('aside', { class: 'side' }, el.players, el.join, el.actions, el.params,
           h('div', { class: 'panel moves-panel' }, h('h3', {}, 'Moves'), el.moves, el.replay),
           el.share))));
   }
@@ -407,32 +408,42 @@ export class GamePage {
     return h('button', { type: 'button', class: cls, onclick }, label);
   }
 
+  // The invitation to take a seat given by link. It lives in its own panel and is rebuilt
+  // only when the seats it offers change, so a live update never moves the form while
+  // someone types their name (moving a focused field would drop the focus and the keys).
+  renderJoin() {
+    const v = this.view;
+    const unjoined = v ? this.heldSeats().filter((s) => v.seats[s] && !v.seats[s].joined) : [];
+    const offer = v && unjoined.length && v.status !== 'finished'
+      ? unjoined.map((s) => v.seats[s].side).join(' and ') : '';
+    if (offer === this.joinOffer) return;
+    this.joinOffer = offer;
+    this.el.join.hidden = !offer;
+    if (!offer) { put(this.el.join); return; }
+    const name = h('input', { type: 'text', maxlength: 40, value: prefs.get('name', ''), 'aria-label': 'your name', placeholder: 'your name' });
+    put(this.el.join, h('form', { class: 'join', onsubmit: async (e) => {
+      e.preventDefault();
+      prefs.set('name', name.value.trim());
+      const now = this.view;
+      for (const s of this.heldSeats().filter((x) => now.seats[x] && !now.seats[x].joined)) {
+        try {
+          await api(`/api/games/${this.id}/join`, { token: this.tokens[s], name: name.value.trim() || undefined });
+        } catch (err) { this.flash(err.message); }
+      }
+      this.refresh().catch((err) => this.flash(err.message));
+    } }, h('p', {}, `You are invited to play ${offer}.`),
+    name, h('button', { type: 'submit', class: 'primary' }, 'Take the seat')));
+  }
+
   renderActions() {
     const v = this.view, out = [];
     if (!v) return;
+    this.renderJoin();
     const held = this.heldSeats();
     const seat = this.actingSeat();
     const you = v.you;
     if (this.message) out.push(h('p', { class: 'message', role: 'alert' }, this.message,
       ' ', this.button('×', () => { this.message = ''; this.renderActions(); }, 'dismiss')));
-    // a seat given by link that is not taken yet
-    const unjoined = held.filter((s) => v.seats[s] && !v.seats[s].joined);
-    if (unjoined.length && v.status !== 'finished') {
-      // kept across renders: a live update must not wipe what is being typed
-      if (!this.joinName) this.joinName = h('input', { type: 'text', maxlength: 40, value: prefs.get('name', ''), 'aria-label': 'your name', placeholder: 'your name' });
-      const name = this.joinName;
-      out.push(h('form', { class: 'join', onsubmit: async (e) => {
-        e.preventDefault();
-        prefs.set('name', name.value.trim());
-        for (const s of unjoined) {
-          try {
-            await api(`/api/games/${this.id}/join`, { token: this.tokens[s], name: name.value.trim() || undefined });
-          } catch (err) { this.flash(err.message); }
-        }
-        this.refresh().catch((err) => this.flash(err.message));
-      } }, h('p', {}, `You are invited to play ${unjoined.map((s) => v.seats[s].side).join(' and ')}.`),
-      name, h('button', { type: 'submit', class: 'primary' }, 'Take the seat')));
-    }
     if (v.status === 'open') {
       const waiting = v.seats.filter((s) => s.type === 'human' && !s.joined).map((s) => s.side);
       out.push(h('p', {}, `Waiting for ${waiting.join(', ')} to join. Nobody can move until every seat is taken.`));

@@ -247,9 +247,17 @@ await step('exac: a friend by link, moves live both ways, draw offer accepted', 
   exacId = gameId(A.page);
   const link = await A.page.locator('.link-row input').nth(1).inputValue();
   check(/\/play\/[a-z0-9]+\?seat=1&token=[0-9a-f]{32}$/.test(link), 'join link shown');
+  const joins = [];
+  B.page.on('request', (rq) => { if (rq.url().endsWith('/join')) joins.push(rq.postData()); });
   await B.page.goto(link);
   await B.page.locator('form.join').waitFor();
+  // Live updates (the WebSocket's first state, a refresh) must not rebuild the form under
+  // someone typing: moving a focused field drops the focus and the keys typed next.
+  const form = await B.page.locator('form.join').elementHandle();
+  await B.page.waitForTimeout(500);
+  check(await form.evaluate((f) => f.isConnected), 'the join form stays in place across live refreshes');
   await B.page.locator('form.join input').fill('Bea');
+  const typed = await B.page.locator('form.join input').inputValue();
   await B.page.locator('form.join button').click();
   await A.page.locator('.your-move').waitFor();
   // The name arrives with the join; give A's page the event's refresh to show it.
@@ -259,7 +267,7 @@ await step('exac: a friend by link, moves live both ways, draw offer accepted', 
     if (!ptext.includes('Bea')) await A.page.waitForTimeout(100);
   }
   const stored = await (await fetch(`${base}/api/games/${exacId}`)).json();
-  check(ptext.includes('Bea'), `A sees the friend's name (${ptext}; the server has "${stored.seats[1].name}")`);
+  check(ptext.includes('Bea'), `A sees the friend's name (${ptext}; the server has "${stored.seats[1].name}"; B typed "${typed}" and sent ${JSON.stringify(joins)})`);
   await sq(A.page, 'g6').click();
   await sq(A.page, 'g5').click();
   await waitMoves(B.page, 1);
