@@ -13,6 +13,7 @@
 #include "core/gv_core.h"
 #include "game/game.h"
 #include "games/exac/exac.h"
+#include "games/exac/exac_bits.h"
 #include "search/exac_eval.h"
 #include "tharness.h"
 
@@ -342,6 +343,34 @@ static void test_noisy_moves_are_unguarded_or_winning_captures(void)
 /* ===================================================================================
  * Bitboard reach, parity and win-in-one detection
  * =================================================================================== */
+
+/* The whole-board shift moves every square by (dx, dy) and drops those leaving the board,
+ * for every offset the generators use; the one-subtraction east slide equals the
+ * step-by-step fill on random boards with several sliders on a rank. */
+static void test_board_shift_and_east_fill_match_coordinates(void)
+{
+    int bad = 0;
+    for (int dy = -6; dy <= 6; dy++)
+        for (int dx = -3; dx <= 3; dx++) {
+            uint64_t all = 0, want_all = 0;
+            for (int sq = 0; sq < EX_SQUARES; sq++) {
+                int x = EX_X(sq) + dx, y = EX_Y(sq) + dy;
+                uint64_t want = x >= 0 && x < EX_N && y >= 0 && y < EX_N ? EX_BIT(EX_SQ(x, y)) : 0;
+                bad += exac_sh(EX_BIT(sq), dx, dy) != want;
+                all |= EX_BIT(sq);
+                want_all |= want;
+            }
+            bad += exac_sh(all, dx, dy) != want_all;
+        }
+    gv_rng rng;
+    gv_rng_seed(&rng, 404);
+    for (int i = 0; i < 20000; i++) {
+        uint64_t occ = (gv_rng_next(&rng) & gv_rng_next(&rng)) & EX_ALL;
+        uint64_t g = occ & gv_rng_next(&rng) & ~EXAC_FILE_Z;
+        bad += exac_fill_east(g, occ) != exac_fill(g, EX_ALL & ~occ, 1, 0);
+    }
+    CHECK_EQ_INT(bad, 0);
+}
 
 /* gv_exac_reach, without friendly squares, is the union of the reference's destinations:
  * for the whole side and for each single piece, for both sides. */
@@ -746,6 +775,7 @@ const t_case exac_search_tests[] = {
     T(test_gen_moves_same_sequence_as_per_piece_generator),
     T(test_captures_equal_filtered_generation),
     T(test_noisy_moves_are_unguarded_or_winning_captures),
+    T(test_board_shift_and_east_fill_match_coordinates),
     T(test_reach_matches_generation_per_piece),
     T(test_parity_win_now_matches_every_move),
     T(test_eval_win_exactly_when_a_move_wins_at_once),

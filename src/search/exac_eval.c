@@ -47,7 +47,7 @@ EXAC_INLINE int pc(uint64_t b)
 
 /* Can side (r its roles), moving now, win at once by camp parity? a = the opponent's
  * pieces in its own camp, b = side's pieces there; after the move a == b >= 1 wins. */
-static int parity_win(const exac_roles *r, int side)
+EXAC_INLINE int parity_win(const exac_roles *r, int side)
 {
     uint64_t camp = exac_enemy_camp(side), in = r->own & camp, out = r->own & ~camp;
     int a = pc(r->opp & camp), d = a - pc(in);
@@ -107,7 +107,7 @@ EXAC_INLINE const exac_cache *opp_info(const exac_pos *p, exac_cache *c)
 {
     if (!c->valid || c->bb[0] != p->bb[0] || c->bb[1] != p->bb[1] || c->stm != p->stm) {
         exac_roles_of(p, !p->stm, &c->ro);
-        c->reach_op = exac_reach(&c->ro, !p->stm, EX_ALL);
+        c->reach_op = exac_reach_of(&c->ro, !p->stm, EX_ALL);
         c->bb[0] = p->bb[0];
         c->bb[1] = p->bb[1];
         c->stm = p->stm;
@@ -122,34 +122,37 @@ EXAC_INLINE int eval_cached(const exac_pos *p, const gv_exac_weights *w, exac_ca
     int me = p->stm, op = !me;
     exac_roles rm;
     exac_roles_of(p, me, &rm);
-    const exac_cache *oi = opp_info(p, cache);
-    const exac_roles ro = oi->ro;
-    uint64_t reach_me = exac_reach(&rm, me, EX_ALL), reach_op = oi->reach_op;
-    int nm = pc(rm.own), no = pc(ro.own);
+    uint64_t reach_me = exac_reach_of(&rm, me, EX_ALL), theirs = p->bb[op];
+    int nm = pc(rm.own), no = pc(theirs);
 
     /* Step 1. The side to move wins on this move: it topples a Yachi, takes the
      * opponent down to three (any move does when a set-up position has it there
-     * already), or makes camp parity. */
-    if ((reach_me & ro.yachi) || no <= 3 || (no == 4 && (reach_me & ro.own)) ||
+     * already), or makes camp parity. This needs only the opponent's pieces and Yachis,
+     * so it comes before the opponent's reach: about a quarter of the evaluations in a
+     * search end here. */
+    if ((reach_me & exac_yachi_of(theirs)) || no <= 3 || (no == 4 && (reach_me & theirs)) ||
         parity_win(&rm, me))
         return GV_EXAC_WIN;
+    const exac_cache *oi = opp_info(p, cache);
+    const exac_roles *ro = &oi->ro;
+    uint64_t reach_op = oi->reach_op;
 
     /* Step 2. Material (by count: the fewer left, the more each counts) and mobility. */
     int score = w->material[nm] - w->material[no] + w->tempo;
-    score += w->mobility * (pc(reach_me & ~rm.own) - pc(reach_op & ~ro.own));
+    score += w->mobility * (pc(reach_me & ~rm.own) - pc(reach_op & ~ro->own));
 
     /* Step 3. The opponent's threats: the ways it would win at once if the mover passed
      * (each attacked Yachi, a capture down to three, camp parity); loose pieces. */
     int threats = pc(reach_op & rm.yachi) + (nm <= 4 && (reach_op & rm.own) != 0) +
-                  parity_win(&ro, op);
+                  parity_win(ro, op);
     score -= w->threat[threats > 2 ? 2 : threats];
     score -= w->hanging * pc(reach_op & rm.own & ~reach_me);
 
     /* Step 4. Camp parity: d = (defenders in a camp) - (invaders there), for the mover
      * in the opponent's camp and for the opponent in the mover's camp. */
     uint64_t campo = exac_enemy_camp(me), campm = exac_enemy_camp(op);
-    int a = pc(ro.own & campo), dm = a - pc(rm.own & campo);
-    int c = pc(rm.own & campm), dop = c - pc(ro.own & campm);
+    int a = pc(ro->own & campo), dm = a - pc(rm.own & campo);
+    int c = pc(rm.own & campm), dop = c - pc(ro->own & campm);
     if (a >= 1)
         score += par_entry(w->par_attack, dm);
     if (c >= 1)
@@ -157,11 +160,11 @@ EXAC_INLINE int eval_cached(const exac_pos *p, const gv_exac_weights *w, exac_ca
     score += w->par_linear * (par_lin(dop) - par_lin(dm));
 
     /* Step 5. Roles. */
-    score += w->lapah * (pc(rm.lapah) - pc(ro.lapah)) +
-             w->potersin * (pc(rm.potersin) - pc(ro.potersin)) +
+    score += w->lapah * (pc(rm.lapah) - pc(ro->lapah)) +
+             w->potersin * (pc(rm.potersin) - pc(ro->potersin)) +
              w->adrib * (pc(rm.adrib[0] | rm.adrib[1] | rm.adrib[2] | rm.adrib[3]) -
-                         pc(ro.adrib[0] | ro.adrib[1] | ro.adrib[2] | ro.adrib[3])) +
-             w->yachi * (pc(rm.yachi) - pc(ro.yachi));
+                         pc(ro->adrib[0] | ro->adrib[1] | ro->adrib[2] | ro->adrib[3])) +
+             w->yachi * (pc(rm.yachi) - pc(ro->yachi));
 
     /* Step 6. Near the quiet limit the game heads for a draw. */
     if (p->opt.quiet_limit && w->quiet_fade) {
@@ -271,9 +274,7 @@ static void h_victim_values(const void *st, const gv_move *moves, int n, int *ou
             out[i] = (theirs >> EX_TO(moves[i]) & 1) ? GV_EXAC_WIN_VICTIM : 0;
         return;
     }
-    uint64_t fne = exac_sh(theirs, -1, 1), fse = exac_sh(theirs, -1, -1),
-             fsw = exac_sh(theirs, 1, -1), fnw = exac_sh(theirs, 1, 1);
-    uint64_t yachi = theirs & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
+    uint64_t yachi = exac_yachi_of(theirs);
     uint64_t camp = exac_enemy_camp(me);
     /* After a capture from -> to: a = their pieces in the camp, b = mine there. */
     int a0 = pc(theirs & camp), b0 = pc(p->bb[me] & camp);
@@ -307,10 +308,7 @@ static int h_mover_value(const void *st, gv_move m)
  * now -- i.e. the opponent threatens to topple it and win. */
 EXAC_INLINE int in_check_cached(const exac_pos *p, exac_cache *c)
 {
-    uint64_t own = p->bb[p->stm];
-    uint64_t fne = exac_sh(own, -1, 1), fse = exac_sh(own, -1, -1), fsw = exac_sh(own, 1, -1),
-             fnw = exac_sh(own, 1, 1);
-    uint64_t y = own & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
+    uint64_t y = exac_yachi_of(p->bb[p->stm]);
     if (!y)
         return 0;
     return (opp_info(p, c)->reach_op & y) != 0;

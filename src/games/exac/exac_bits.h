@@ -26,15 +26,19 @@ EXAC_INLINE uint64_t exac_enemy_camp(int side)
     return side == EX_FIRST ? EXAC_CAMP_SECOND : EXAC_CAMP_FIRST;
 }
 
-/* b moved by (dx, dy) with |dx| <= 3; squares leaving the board vanish. */
+/* b (a board: no bit above 48) moved by (dx, dy) with |dx| <= 3; squares leaving the
+ * board vanish. Shifted first, then masked once: a square that leaves through the side
+ * lands in a column no square moved by dx can reach (below dx when dx > 0, from 7 + dx
+ * when dx < 0), and one that leaves through the bottom lands above bit 48. A shift to
+ * lower bits keeps a board inside the board, so dx = 0 towards rank 1 needs no mask. */
 EXAC_INLINE uint64_t exac_sh(uint64_t b, int dx, int dy)
 {
-    if (dx > 0)
-        b &= EXAC_COLS_BELOW(EX_N - dx);
-    else if (dx < 0)
-        b &= ~EXAC_COLS_BELOW(-dx);
     int s = dx + EX_N * dy;
-    return (s >= 0 ? b << s : b >> -s) & EX_ALL;
+    uint64_t keep = dx > 0 ? EX_ALL & ~EXAC_COLS_BELOW(dx)
+                    : dx < 0 ? EXAC_COLS_BELOW(EX_N + dx) : EX_ALL;
+    if (s < 0 && dx == 0)
+        return b >> -s;
+    return (s >= 0 ? b << s : b >> -s) & keep;
 }
 
 EXAC_INLINE uint64_t exac_sh_raw(uint64_t b, int s)
@@ -58,10 +62,31 @@ EXAC_INLINE uint64_t exac_fill(uint64_t g, uint64_t empty, int dx, int dy)
     return exac_sh(g, dx, dy);
 }
 
+/* exac_fill(g, ~occ, 1, 0) for pieces g (occupied squares, none on file z): a rank's
+ * seven squares are consecutive bits, so one subtraction does it. With file z counted as
+ * occupied (a slide ends there anyway), o - 2g clears, for each piece, the first occupied
+ * bit beyond it and sets the bits before it, within its own rank; o ^ (o - 2g) is then
+ * exactly the squares the pieces slide to (several pieces on one rank work too: a slide
+ * stops at or before the next piece). */
+EXAC_INLINE uint64_t exac_fill_east(uint64_t g, uint64_t occ)
+{
+    uint64_t o = occ | EXAC_FILE_Z;
+    return o ^ (o - (g << 1));
+}
+
 /* Bitwise majority of three boards. */
 EXAC_INLINE uint64_t exac_maj(uint64_t a, uint64_t b, uint64_t c)
 {
     return (a & b) | (c & (a | b));
+}
+
+/* The pieces of own that meet the Yachi condition: at least 3 of their 4 diagonal
+ * neighbours are in own. */
+EXAC_INLINE uint64_t exac_yachi_of(uint64_t own)
+{
+    uint64_t fne = exac_sh(own, -1, 1), fse = exac_sh(own, -1, -1),
+             fsw = exac_sh(own, 1, -1), fnw = exac_sh(own, 1, 1);
+    return own & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
 }
 
 /* The pieces of side by role in p, on the whole board at once (the conditions of
@@ -81,7 +106,7 @@ EXAC_INLINE void exac_roles_of(const exac_pos *p, int side, exac_roles *r)
     r->adrib[1] = own & fe;
     r->adrib[2] = own & fs;
     r->adrib[3] = own & fw;
-    r->yachi = own & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
+    r->yachi = exac_yachi_of(own);   /* the same shifts as fne..fnw: computed once */
     /* At least 3 of 8 neighbours: ones + 2 * twos >= 3, from three carry-save adders. */
     uint64_t s1 = fn ^ fe ^ fs, c1 = exac_maj(fn, fe, fs);
     uint64_t s2 = fw ^ fne ^ fse, c2 = exac_maj(fw, fne, fse);
@@ -91,6 +116,89 @@ EXAC_INLINE void exac_roles_of(const exac_pos *p, int side, exac_roles *r)
     uint64_t y = r->yachi, h = exac_sh(y, 1, 0) | exac_sh(y, -1, 0), v = y | h;
     r->boosted = own & (h | exac_sh(v, 0, 1) | exac_sh(v, 0, -1));
     r->lapah = own & exac_enemy_camp(side);
+}
+
+/* ---- Reach: every destination of a set of pieces, friendly squares included --------- */
+
+/* Adrib leaps of pieces a towards a friend in direction (ox, oy); ab: those boosted. */
+EXAC_INLINE uint64_t adrib_reach(uint64_t a, uint64_t ab, uint64_t empty, int ox, int oy)
+{
+    if (!a)
+        return 0;
+    int px = -oy, py = ox;
+    uint64_t r = exac_sh(a, 2 * ox + px, 2 * oy + py) | exac_sh(a, 2 * ox - px, 2 * oy - py);
+    if (ab) {
+        uint64_t k1 = exac_sh(ab, 2 * ox + px, 2 * oy + py) & empty;
+        uint64_t k2 = exac_sh(ab, 2 * ox - px, 2 * oy - py) & empty;
+        r |= exac_sh(k1, ox, oy) | exac_sh(k1, px, py) | exac_sh(k2, ox, oy) |
+             exac_sh(k2, -px, -py);
+    }
+    return r;
+}
+
+EXAC_INLINE uint64_t king_ring(uint64_t b)
+{
+    uint64_t h = exac_sh(b, 1, 0) | exac_sh(b, -1, 0), v = b | h;
+    return h | exac_sh(v, 0, 1) | exac_sh(v, 0, -1);
+}
+
+/* exac_reach (exac.h), inline for callers that ask it of whole sides in their inner loops:
+ * with from = EX_ALL the compiler drops every "& from". */
+EXAC_INLINE uint64_t exac_reach_of(const exac_roles *r, int side, uint64_t from)
+{
+    uint64_t pcs = r->own & from, e = r->empty, b = r->boosted & pcs, t;
+
+    /* Step 1. Polus: one step forward, two when boosted and the first is empty. */
+    if (side == EX_FIRST)
+        t = exac_sh(pcs, 0, -1) | exac_sh(exac_sh(b, 0, -1) & e, 0, -1);
+    else
+        t = exac_sh(pcs, 0, 1) | exac_sh(exac_sh(b, 0, 1) & e, 0, 1);
+
+    /* Step 2. Yachi: its orthogonal steps are among the Potersin's king steps (step 5),
+     * since a Yachi (3 of 4 diagonal neighbours friendly) is always a Potersin (3 of 8). */
+
+    /* Step 3. Perits slides away from its edges and Lapah rook slides; boosted Perits
+     * steps along its edges; boosted Lapah diagonal slides. */
+    uint64_t l = r->lapah & pcs;
+    t |= exac_fill_east(((pcs & EXAC_FILE_G) | l) & ~EXAC_FILE_Z, EX_ALL & ~e) |
+         exac_fill((pcs & EXAC_FILE_Z) | l, e, -1, 0) |
+         exac_fill((pcs & EXAC_RANK_1) | l, e, 0, 1) | exac_fill((pcs & EXAC_RANK_7) | l, e, 0, -1);
+    if (b) {
+        uint64_t v = b & (EXAC_FILE_G | EXAC_FILE_Z), hz = b & (EXAC_RANK_1 | EXAC_RANK_7);
+        t |= exac_sh(v, 0, 1) | exac_sh(v, 0, -1) | exac_sh(hz, 1, 0) | exac_sh(hz, -1, 0);
+    }
+    /* (The Lapah's diagonal steps come with the Potersin's king steps in step 5.) */
+    uint64_t lb = l & b;
+    if (lb)
+        t |= exac_fill(lb, e, 1, 1) | exac_fill(lb, e, 1, -1) | exac_fill(lb, e, -1, 1) |
+             exac_fill(lb, e, -1, -1);
+
+    /* Step 4. Adrib: knight leaps towards each friendly orthogonal neighbour. */
+    t |= adrib_reach(r->adrib[0] & pcs, r->adrib[0] & b, e, 0, -1) |
+         adrib_reach(r->adrib[1] & pcs, r->adrib[1] & b, e, 1, 0) |
+         adrib_reach(r->adrib[2] & pcs, r->adrib[2] & b, e, 0, 1) |
+         adrib_reach(r->adrib[3] & pcs, r->adrib[3] & b, e, -1, 0);
+
+    /* Step 5. Potersin: king steps; boosted, the far squares through an empty neighbour.
+     * The king steps of Lapahs too: their diagonal steps, and orthogonal steps that their
+     * slides (step 3) reach anyway. */
+    uint64_t q = r->potersin & pcs;
+    t |= king_ring(q | l);
+    if (q) {
+        uint64_t qb = q & b;
+        if (qb) {
+            uint64_t m;
+            m = exac_sh(qb, 0, -1) & e, t |= exac_sh(m, 0, -1);
+            m = exac_sh(qb, 0, 1) & e, t |= exac_sh(m, 0, 1);
+            m = exac_sh(qb, 1, 0) & e, t |= exac_sh(m, 1, 0);
+            m = exac_sh(qb, -1, 0) & e, t |= exac_sh(m, -1, 0);
+            m = exac_sh(qb, 1, -1) & e, t |= exac_sh(m, 1, 0) | exac_sh(m, 0, -1);
+            m = exac_sh(qb, 1, 1) & e, t |= exac_sh(m, 1, 0) | exac_sh(m, 0, 1);
+            m = exac_sh(qb, -1, 1) & e, t |= exac_sh(m, -1, 0) | exac_sh(m, 0, 1);
+            m = exac_sh(qb, -1, -1) & e, t |= exac_sh(m, -1, 0) | exac_sh(m, 0, -1);
+        }
+    }
+    return t;
 }
 
 #endif

@@ -31,9 +31,9 @@ uint64_t exac_key_after(const exac_pos *p, gv_move m)
 {
     int from = EX_FROM(m), to = EX_TO(m), me = p->stm, them = !me;
     uint64_t k = p->key ^ piece_keys[me][from] ^ piece_keys[me][to] ^ exac_side_key();
-    if (p->bb[them] >> to & 1)
-        k ^= piece_keys[them][to];
-    return k;
+    /* The captured piece's key, without a branch: the search asks this of every move it
+     * picks (to prefetch the table entry), captures and quiet moves mixed. */
+    return k ^ (piece_keys[them][to] & (0 - (p->bb[them] >> to & 1)));
 }
 
 uint64_t exac_side_key(void)

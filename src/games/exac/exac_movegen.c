@@ -381,86 +381,9 @@ EXAC_INLINE int gen_shifts(const exac_pos *p, uint64_t wanted, gv_move *out, uin
     return n;
 }
 
-/* ---- Reach: every destination of a set of pieces, friendly squares included --------- */
-
-/* Adrib leaps of pieces a towards a friend in direction (ox, oy); ab: those boosted. */
-EXAC_INLINE uint64_t adrib_reach(uint64_t a, uint64_t ab, uint64_t empty, int ox, int oy)
-{
-    if (!a)
-        return 0;
-    int px = -oy, py = ox;
-    uint64_t r = exac_sh(a, 2 * ox + px, 2 * oy + py) | exac_sh(a, 2 * ox - px, 2 * oy - py);
-    if (ab) {
-        uint64_t k1 = exac_sh(ab, 2 * ox + px, 2 * oy + py) & empty;
-        uint64_t k2 = exac_sh(ab, 2 * ox - px, 2 * oy - py) & empty;
-        r |= exac_sh(k1, ox, oy) | exac_sh(k1, px, py) | exac_sh(k2, ox, oy) |
-             exac_sh(k2, -px, -py);
-    }
-    return r;
-}
-
-EXAC_INLINE uint64_t king_ring(uint64_t b)
-{
-    uint64_t h = exac_sh(b, 1, 0) | exac_sh(b, -1, 0), v = b | h;
-    return h | exac_sh(v, 0, 1) | exac_sh(v, 0, -1);
-}
-
 uint64_t exac_reach(const exac_roles *r, int side, uint64_t from)
 {
-    uint64_t pcs = r->own & from, e = r->empty, b = r->boosted & pcs, t;
-
-    /* Step 1. Polus: one step forward, two when boosted and the first is empty. */
-    if (side == EX_FIRST)
-        t = exac_sh(pcs, 0, -1) | exac_sh(exac_sh(b, 0, -1) & e, 0, -1);
-    else
-        t = exac_sh(pcs, 0, 1) | exac_sh(exac_sh(b, 0, 1) & e, 0, 1);
-
-    /* Step 2. Yachi: orthogonal steps. */
-    uint64_t y = r->yachi & pcs;
-    if (y)
-        t |= exac_sh(y, 1, 0) | exac_sh(y, -1, 0) | exac_sh(y, 0, 1) | exac_sh(y, 0, -1);
-
-    /* Step 3. Perits slides away from its edges and Lapah rook slides; boosted Perits
-     * steps along its edges; Lapah diagonal steps, slides when boosted. */
-    uint64_t l = r->lapah & pcs;
-    t |= exac_fill((pcs & EXAC_FILE_G) | l, e, 1, 0) | exac_fill((pcs & EXAC_FILE_Z) | l, e, -1, 0) |
-         exac_fill((pcs & EXAC_RANK_1) | l, e, 0, 1) | exac_fill((pcs & EXAC_RANK_7) | l, e, 0, -1);
-    if (b) {
-        uint64_t v = b & (EXAC_FILE_G | EXAC_FILE_Z), hz = b & (EXAC_RANK_1 | EXAC_RANK_7);
-        t |= exac_sh(v, 0, 1) | exac_sh(v, 0, -1) | exac_sh(hz, 1, 0) | exac_sh(hz, -1, 0);
-    }
-    if (l) {
-        uint64_t lb = l & b, ls = l & ~b;
-        t |= exac_sh(ls, 1, 1) | exac_sh(ls, 1, -1) | exac_sh(ls, -1, 1) | exac_sh(ls, -1, -1);
-        if (lb)
-            t |= exac_fill(lb, e, 1, 1) | exac_fill(lb, e, 1, -1) | exac_fill(lb, e, -1, 1) |
-                 exac_fill(lb, e, -1, -1);
-    }
-
-    /* Step 4. Adrib: knight leaps towards each friendly orthogonal neighbour. */
-    t |= adrib_reach(r->adrib[0] & pcs, r->adrib[0] & b, e, 0, -1) |
-         adrib_reach(r->adrib[1] & pcs, r->adrib[1] & b, e, 1, 0) |
-         adrib_reach(r->adrib[2] & pcs, r->adrib[2] & b, e, 0, 1) |
-         adrib_reach(r->adrib[3] & pcs, r->adrib[3] & b, e, -1, 0);
-
-    /* Step 5. Potersin: king steps; boosted, the far squares through an empty neighbour. */
-    uint64_t q = r->potersin & pcs;
-    if (q) {
-        t |= king_ring(q);
-        uint64_t qb = q & b;
-        if (qb) {
-            uint64_t m;
-            m = exac_sh(qb, 0, -1) & e, t |= exac_sh(m, 0, -1);
-            m = exac_sh(qb, 0, 1) & e, t |= exac_sh(m, 0, 1);
-            m = exac_sh(qb, 1, 0) & e, t |= exac_sh(m, 1, 0);
-            m = exac_sh(qb, -1, 0) & e, t |= exac_sh(m, -1, 0);
-            m = exac_sh(qb, 1, -1) & e, t |= exac_sh(m, 1, 0) | exac_sh(m, 0, -1);
-            m = exac_sh(qb, 1, 1) & e, t |= exac_sh(m, 1, 0) | exac_sh(m, 0, 1);
-            m = exac_sh(qb, -1, 1) & e, t |= exac_sh(m, -1, 0) | exac_sh(m, 0, 1);
-            m = exac_sh(qb, -1, -1) & e, t |= exac_sh(m, -1, 0) | exac_sh(m, 0, -1);
-        }
-    }
-    return t;
+    return exac_reach_of(r, side, from);
 }
 
 /* The captures of the side to move (see exac.h), by whole-board shifts. */
@@ -477,7 +400,11 @@ int exac_gen_captures(const exac_pos *p, gv_move *out)
 int exac_gen_moves(const exac_pos *p, gv_move *out)
 {
     uint64_t own = p->bb[p->stm], dest[EX_SQUARES];
-    memset(dest, 0, sizeof dest);
+    /* Only the entries of the mover's pieces are written and read: clearing just those
+     * is cheaper than clearing all 49 (a `rep stos`, slow to start, took 5 % of this
+     * function's time). */
+    for (uint64_t b = own; b; b &= b - 1)
+        dest[__builtin_ctzll(b)] = 0;
     gen_shifts(p, EX_ALL & ~own, NULL, dest);
     int n = 0;
     for (uint64_t b = own; b; b &= b - 1) {

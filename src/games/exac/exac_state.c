@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "games/exac/exac.h"
+#include "games/exac/exac_bits.h"
 
 void exac_state_reset(exac_state *s)
 {
@@ -24,7 +25,7 @@ void exac_make(exac_state *s, gv_move m)
     p->toppled = 0;
     if (h->captured) {
         /* Rule 1 looks at the captured piece in the position before the move. */
-        p->toppled = __builtin_popcountll(p->bb[them] & exac_diag_mask(to)) >= 3;
+        p->toppled = (int)(exac_yachi_of(p->bb[them]) >> to & 1);
         p->bb[them] &= ~EX_BIT(to);
         p->quiet = 0;
     } else {
@@ -80,7 +81,7 @@ int exac_mover_wins(const exac_pos *p, const char **reason)
         *reason = "yachi toppled";
         return 1;
     }
-    uint64_t camp = exac_camp(them);
+    uint64_t camp = exac_enemy_camp(mover);   /* them's own camp */
     int theirs = __builtin_popcountll(p->bb[them] & camp);
     if (theirs >= 1 && theirs == __builtin_popcountll(p->bb[mover] & camp)) {
         *reason = "camp parity";
@@ -96,7 +97,13 @@ int exac_mover_wins(const exac_pos *p, const char **reason)
 /* Third occurrence of the position (board and side to move) since it was set. */
 static int threefold(const exac_state *s)
 {
+    /* Only the plies since the last capture can repeat, and there are at most pos.quiet
+     * of them in the history (a capture sets it to 0, every other move and a null move
+     * add 1, a set-up position may start above 0): the loop stops at the same entry as
+     * without this bound, sooner after a capture (most nodes of a search). */
     uint32_t avail = s->ply < EX_HIST - 1 ? s->ply : EX_HIST - 1;
+    if (avail > s->pos.quiet)
+        avail = s->pos.quiet;
     int seen = 1;
     for (uint32_t back = 1; back <= avail; back++) {
         const exac_hist *h = &s->hist[(s->ply - back) % EX_HIST];
