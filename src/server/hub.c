@@ -608,6 +608,8 @@ static int save_room(gv_hub *h, room *r, char *err, size_t errlen)
         r->updated = gv_store_now_ms();
         r->rev++;
     }
+    if (rc == GV_STORE_CONFLICT)
+        gv_err(err, errlen, "out of date, reload: the game changed meanwhile");
     return rc == GV_STORE_OK ? 0 : rc == GV_STORE_CONFLICT ? -2 : -1;
 }
 
@@ -712,7 +714,8 @@ again:;
             if (r->nmoves == n0 && r->status == ROOM_LIVE && ++tries < HUB_WRITE_TRIES &&
                 gv_move_player(r->g, r->st, m) == seat)
                 goto again;
-            return -2;
+            return gv_err(err, errlen, "out of date, reload: %s", r->nmoves != n0
+                          ? "another move came first" : "the game changed meanwhile"), -2;
         }
         return -1;
     }
@@ -790,8 +793,13 @@ static void apply_ai(gv_hub *h, ai_job *j)
         return;
     }
     int rc = apply_move(h, r, j->best, seat, 0, err, sizeof err);
-    if (rc == -2)
-        return;   /* another process moved first; the room caught up */
+    if (rc == -2) {
+        /* Another process moved first (the room caught up, and plans a take-over if the
+         * next turn is an AI's), or kept rewriting the game's row: then search again. */
+        if (r->status == ROOM_LIVE && r->nmoves == j->n)
+            r->ai_retry_at = gv_hub_mono_ms() + 200;
+        return;
+    }
     if (rc < 0) {
         fprintf(stderr, "serve: game %s: AI move not stored: %s (trying again)\n", r->id, err);
         r->ai_retry_at = gv_hub_mono_ms() + 2000;
