@@ -362,7 +362,9 @@ static int pg_update_game(gv_store *base, const gv_stored_game *g, char *err, si
     pg_store *s = (pg_store *)base;
     if (ready(s, err, errlen))
         return GV_STORE_ERROR;
-    return update_row(s, g, err, errlen);   /* one statement: its own transaction */
+    /* The write is one statement (its own transaction); when it changes nothing, a read
+     * tells a missing game from one another process wrote first. */
+    return update_row(s, g, err, errlen);
 }
 
 static int append_in_tx(pg_store *s, const char *id, const gv_stored_move *m,
