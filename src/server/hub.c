@@ -597,7 +597,7 @@ static void stored_row(const room *r, gv_stored_game *g)
 
 /* Writes the room's status, config and result. Returns 0; -2 when another server process
  * wrote the row since this one read it (the caller undoes its change, catches up with
- * hub_sync and tries again); -1 with a message when the store failed. */
+ * hub_sync and tries again); -3 with a message when the store failed. */
 static int save_room(gv_hub *h, room *r, char *err, size_t errlen)
 {
     gv_stored_game g;
@@ -610,7 +610,7 @@ static int save_room(gv_hub *h, room *r, char *err, size_t errlen)
     }
     if (rc == GV_STORE_CONFLICT)
         gv_err(err, errlen, "out of date, reload: the game changed meanwhile");
-    return rc == GV_STORE_OK ? 0 : rc == GV_STORE_CONFLICT ? -2 : -1;
+    return rc == GV_STORE_OK ? 0 : rc == GV_STORE_CONFLICT ? -2 : -3;
 }
 
 /* How often an action is tried again after another process changed the game first. */
@@ -916,17 +916,22 @@ static room *room_new(const gv_game *g)
     return r;
 }
 
+/* Is every seat of r an AI player? */
+static int ai_only(const room *r)
+{
+    for (int i = 0; i < r->nseats; i++)
+        if (!r->seats[i].ai)
+            return 0;
+    return 1;
+}
+
 /* Live games in memory whose seats are all AI players. */
 static int ai_only_games(const gv_hub *h)
 {
     int n = 0;
     for (int b = 0; b < HUB_BUCKETS; b++)
-        for (const room *r = h->bucket[b]; r; r = r->next) {
-            int ai = r->status == ROOM_LIVE;
-            for (int i = 0; ai && i < r->nseats; i++)
-                ai &= r->seats[i].ai;
-            n += ai;
-        }
+        for (const room *r = h->bucket[b]; r; r = r->next)
+            n += r->status == ROOM_LIVE && ai_only(r);
     return n;
 }
 
@@ -976,10 +981,7 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
             waiting += !s->joined;
         }
     }
-    int ai_only = 1;
-    for (int i = 0; i < r->nseats; i++)
-        ai_only &= r->seats[i].ai;
-    if (ai_only && h->cfg.max_ai_games > 0 && ai_only_games(h) >= h->cfg.max_ai_games) {
+    if (ai_only(r) && h->cfg.max_ai_games > 0 && ai_only_games(h) >= h->cfg.max_ai_games) {
         room_free(r);
         return gv_err(err, errlen, "this server already plays %d games between AI players "
                       "(its limit, --max-ai-games); try again when one has ended",
@@ -1047,7 +1049,7 @@ static int join_once(gv_hub *h, room *r, int seat, const char *name, char *err, 
     if (rc < 0) {
         r->seats[seat] = saved;
         r->status = st;
-        return rc == -2 ? -2 : -3;
+        return rc;
     }
     send_event(h, r, event(r, "join"));
     after_change(h, r);
@@ -1117,7 +1119,7 @@ static int resign_once(gv_hub *h, room *r, int seat, char *err, size_t errlen)
         r->status = st;
         r->result = res;
         r->draw_offers = offers;
-        return rc == -2 ? -2 : -3;
+        return rc;
     }
     send_event(h, r, event(r, "end"));
     return 0;
@@ -1160,7 +1162,7 @@ static int draw_once(gv_hub *h, room *r, int seat, const char *action, char *err
         r->draw_offers = before;
         r->status = ROOM_LIVE;
         r->result = res;
-        return rc == -2 ? -2 : -3;
+        return rc;
     }
     send_event(h, r, event(r, r->status == ROOM_FINISHED ? "end" : "draw"));
     return 0;
