@@ -301,6 +301,142 @@ static void test_captures_equal_filtered_generation(void)
     free(ps);
 }
 
+/* exac_gen_quiets is exactly the reference's moves onto empty squares, in the reference's
+ * order. */
+static void test_quiets_equal_filtered_generation(void)
+{
+    int np = npositions();
+    exac_pos *ps = malloc((size_t)np * sizeof *ps);
+    np = sample_positions(ps, np, 102);
+    gv_move all[GV_MAX_MOVES], got[GV_MAX_MOVES], want[GV_MAX_MOVES];
+    int bad = 0, total = 0;
+    for (int i = 0; i < np && bad < 5; i++) {
+        const exac_pos *p = &ps[i];
+        uint64_t occ = p->bb[0] | p->bb[1];
+        int n = reference_moves(p, all), k = 0;
+        for (int j = 0; j < n; j++)
+            if (!(occ >> EX_TO(all[j]) & 1))
+                want[k++] = all[j];
+        int q = exac_gen_quiets(p, got);
+        total += q;
+        if (q != k || memcmp(want, got, (size_t)k * sizeof want[0]) != 0) {
+            char text[128];
+            exac_get_text(p, text, sizeof text);
+            fprintf(stderr, "  quiet moves differ on %s: %d vs %d\n", text, q, k);
+            bad++;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(total > np);
+    free(ps);
+}
+
+/* exac_is_move says yes exactly to the reference's moves: every (from, to) pair of the
+ * board is asked, and values that are no move at all (squares past the board, high bits)
+ * are refused. */
+static void test_is_move_exactly_the_generated_moves(void)
+{
+    int np = npositions() / 4;
+    exac_pos *ps = malloc((size_t)np * sizeof *ps);
+    np = sample_positions(ps, np, 103);
+    gv_move all[GV_MAX_MOVES];
+    int bad = 0, yes = 0;
+    for (int i = 0; i < np && bad < 5; i++) {
+        const exac_pos *p = &ps[i];
+        int n = reference_moves(p, all);
+        uint64_t legal[EX_SQUARES] = {0};
+        for (int j = 0; j < n; j++)
+            legal[EX_FROM(all[j])] |= EX_BIT(EX_TO(all[j]));
+        for (int from = 0; from < EX_SQUARES; from++)
+            for (int to = 0; to < EX_SQUARES; to++) {
+                int want = (int)(legal[from] >> to & 1), got = exac_is_move(p, EX_MOVE(from, to));
+                yes += got;
+                if (got != want && bad++ < 5) {
+                    char text[128];
+                    exac_get_text(p, text, sizeof text);
+                    fprintf(stderr, "  exac_is_move(%d -> %d) = %d on %s\n", from, to, got, text);
+                }
+            }
+        gv_move odd[] = {EX_MOVE(EX_SQUARES, 0), EX_MOVE(0, EX_SQUARES), EX_MOVE(63, 63),
+                         n ? all[0] | 1u << 16 : 1u << 16, n ? all[0] | 1u << 31 : 1u << 31,
+                         0xFFFFFFFFu};
+        for (size_t j = 0; j < sizeof odd / sizeof odd[0]; j++)
+            if (exac_is_move(p, odd[j]) && bad++ < 5)
+                fprintf(stderr, "  exac_is_move(0x%x) accepted\n", (unsigned)odd[j]);
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(yes > np);
+    free(ps);
+}
+
+/* The staged-generation hooks: captures then quiets are the hooks' moves (the same set,
+ * split by victim_value), and move_ok is yes exactly on them. */
+static void test_staged_hooks_split_the_moves(void)
+{
+    const gv_ab_hooks *h = &gv_exac_hooks;
+    CHECK(h->move_ok && h->captures && h->quiets && h->moves && h->quick_end);
+    int np = npositions() / 2;
+    exac_pos *ps = malloc((size_t)np * sizeof *ps);
+    np = sample_positions(ps, np, 104);
+    exac_state *s = new_state();
+    void *cache = calloc(1, h->cache_size);   /* one for all positions: it checks itself */
+    gv_move all[GV_MAX_MOVES], split[2 * GV_MAX_MOVES];
+    int bad = 0;
+    for (int i = 0; i < np && bad < 5; i++) {
+        s->pos = ps[i];
+        exac_state_reset(s);
+        int r;
+        if (h->quick_end(s, &r))
+            continue;
+        int n = h->moves(s, all), c = h->captures(s, split, cache);
+        int q = h->quiets(s, split + c);
+        for (int j = 0; j < c + q; j++)
+            if ((h->victim_value(s, split[j]) > 0) != (j < c) || !h->move_ok(s, split[j]))
+                bad++;
+        qsort(all, (size_t)n, sizeof all[0], cmp_move);
+        qsort(split, (size_t)(c + q), sizeof split[0], cmp_move);
+        if (n != c + q || memcmp(all, split, (size_t)n * sizeof all[0]) != 0)
+            bad++;
+    }
+    CHECK_EQ_INT(bad, 0);
+    free(cache);
+    free(s);
+    free(ps);
+}
+
+/* exac_roles2_of and exac_reach2 (both sides at once) give, lane by lane, exactly
+ * exac_roles_of and exac_reach_of of the side to move (lane 0) and the other (lane 1). */
+static void test_both_sides_at_once_match_one_side(void)
+{
+    int np = npositions();
+    exac_pos *ps = malloc((size_t)np * sizeof *ps);
+    np = sample_positions(ps, np, 105);
+    int bad = 0, boosted = 0;
+    for (int i = 0; i < np && bad < 5; i++) {
+        const exac_pos *p = &ps[i];
+        exac_roles2 r2;
+        exac_roles2_of(p, &r2);
+        exac_v2 reach = exac_reach2(&r2, p->stm);
+        for (int k = 0; k < 2; k++) {
+            int side = k ? !p->stm : p->stm;
+            exac_roles one, lane;
+            exac_roles_of(p, side, &one);
+            exac_roles2_lane(&r2, k, &lane);
+            boosted += one.boosted != 0;
+            if (memcmp(&one, &lane, sizeof one) != 0 ||
+                reach[k] != exac_reach_of(&one, side, EX_ALL)) {
+                char text[128];
+                exac_get_text(p, text, sizeof text);
+                fprintf(stderr, "  lane %d differs on %s\n", k, text);
+                bad++;
+            }
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(boosted > np / 4);   /* the sample has boosted pieces (their extra moves) */
+    free(ps);
+}
+
 /* noisy_moves: the captures onto squares the opponent's pieces cannot reach (before the
  * capture), plus every capture that wins at once; nothing else. */
 static void test_noisy_moves_are_unguarded_or_winning_captures(void)
@@ -774,9 +910,13 @@ static void test_cached_hooks_agree_with_plain_ones(void)
 const t_case exac_search_tests[] = {
     T(test_gen_moves_same_sequence_as_per_piece_generator),
     T(test_captures_equal_filtered_generation),
+    T(test_quiets_equal_filtered_generation),
+    T(test_is_move_exactly_the_generated_moves),
+    T(test_staged_hooks_split_the_moves),
     T(test_noisy_moves_are_unguarded_or_winning_captures),
     T(test_board_shift_and_east_fill_match_coordinates),
     T(test_reach_matches_generation_per_piece),
+    T(test_both_sides_at_once_match_one_side),
     T(test_parity_win_now_matches_every_move),
     T(test_eval_win_exactly_when_a_move_wins_at_once),
     T(test_eval_symmetric_under_colour_flip),

@@ -55,6 +55,7 @@ typedef struct ab {
     const gv_limits *lim;
     gv_search_ctl *ctl;
     uint64_t nodes;
+    uint64_t next_check;             /* should_stop looks at the limits from this node on */
     int seldepth, stop, root_depth, pawn;
     int history[2][HIST_SIZE];
     unsigned char *null_undo;        /* GV_MAX_PLY slots of h->null_undo_size bytes */
@@ -67,19 +68,31 @@ typedef struct ab {
 
 /* ---- Helpers ------------------------------------------------------------------------ */
 
-static int should_stop(ab *a)
+/* The node limit, the stop flag and the clock. */
+static __attribute__((noinline)) int check_limits(ab *a)
+{
+    if (a->lim->nodes && a->nodes >= a->lim->nodes)
+        return a->stop = 1;
+    if (atomic_load_explicit(&a->ctl->stop, memory_order_relaxed))
+        return a->stop = 1;
+    if (a->lim->hard_ms && gv_now_ms() - a->ctl->start_ms >= a->lim->hard_ms)
+        return a->stop = 1;
+    return 0;
+}
+
+/* Asked at every node: whether to stop. The limits are looked at once every CHECK_EVERY
+ * nodes and when the node limit is reached; in between, nothing but the flag a->stop. */
+static inline int should_stop(ab *a)
 {
     if (a->stop)
         return 1;
-    if (a->lim->nodes && a->nodes >= a->lim->nodes)
-        return a->stop = 1;
-    if ((a->nodes & (CHECK_EVERY - 1)) == 0) {
-        if (atomic_load_explicit(&a->ctl->stop, memory_order_relaxed))
-            return a->stop = 1;
-        if (a->lim->hard_ms && gv_now_ms() - a->ctl->start_ms >= a->lim->hard_ms)
-            return a->stop = 1;
-    }
-    return 0;
+    if (a->nodes < a->next_check)
+        return 0;
+    int r = check_limits(a);
+    a->next_check = (a->nodes | (CHECK_EVERY - 1)) + 1;
+    if (a->lim->nodes && a->lim->nodes < a->next_check)
+        a->next_check = a->lim->nodes;
+    return r;
 }
 
 static int score_to_tt(int s, int ply)
@@ -129,11 +142,13 @@ static void hist_update(int *slot, int bonus)
 }
 
 /* Ordering scores: the table move, captures by most valuable victim / least valuable
- * mover, killers, then history. */
-static void score_moves(ab *a, ab_ply *P, int n, gv_move ttm)
+ * mover, killers, then history. quiet: the moves are known to capture nothing (victim 0). */
+static void score_moves(ab *a, ab_ply *P, int n, gv_move ttm, int quiet)
 {
     int side = a->g->to_move(a->st);
-    if (a->h->victim_values)
+    if (quiet)
+        memset(P->victims, 0, (size_t)n * sizeof P->victims[0]);
+    else if (a->h->victim_values)
         a->h->victim_values(a->st, P->moves, n, P->victims);
     else
         for (int i = 0; i < n; i++)
@@ -180,26 +195,29 @@ static inline gv_move swap_to(ab_ply *P, int best, int i)
 }
 
 /* Moves the best-scored of moves[i..n) to i (the first of equals) and returns it. Four
- * scores at a time: their maximum, then the first index holding it. */
+ * scores at a time, each lane keeping its maximum and the first index holding it; then the
+ * lanes' best (ties to the lowest index) and the last few one by one. */
 static gv_move pick_next(ab_ply *P, int i, int n)
 {
     const int *sc = P->scores;
-    int top = sc[i], j = i + 1;
+    int top = sc[i], best = i, j = i + 1;
     if (n - j >= 8) {
-        score4 m = load4(sc + j);
+        score4 m = load4(sc + j), idx = {j, j + 1, j + 2, j + 3}, at = idx;
+        const score4 four = {4, 4, 4, 4};
         for (j += 4; j + 4 <= n; j += 4) {
+            idx += four;
             score4 v = load4(sc + j);
             score4 gt = v > m;
             m = (v & gt) | (m & ~gt);
+            at = (idx & gt) | (at & ~gt);
         }
         for (int k = 0; k < 4; k++)
-            top = m[k] > top ? m[k] : top;
+            if (m[k] > top || (m[k] == top && at[k] < best))
+                top = m[k], best = at[k];
     }
     for (; j < n; j++)
-        top = sc[j] > top ? sc[j] : top;
-    int best = i;
-    while (sc[best] != top)
-        best++;
+        if (sc[j] > top)
+            top = sc[j], best = j;
     return swap_to(P, best, i);
 }
 
@@ -349,6 +367,27 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply, int in_check)
 
 /* ---- Principal variation search ---------------------------------------------------- */
 
+/* Where a node's move list comes from: the table move alone, then the captures, then the
+ * other moves (staged generation: most nodes end at the table move or at a capture, before
+ * the quiet moves are generated, scored and sorted); or every legal move at once. */
+enum { STAGE_TT, STAGE_CAPTURES, STAGE_QUIETS, STAGE_ALL };
+
+/* The moves of a stage (captures or quiets) into P, without the table move ttm (searched
+ * already), scored in the order of score_moves. Returns their count. */
+static int stage_moves(ab *a, ab_ply *P, int stage, gv_move ttm)
+{
+    int n = stage == STAGE_CAPTURES ? a->h->captures(a->st, P->moves, a->cache)
+                                    : a->h->quiets(a->st, P->moves);
+    for (int i = 0; ttm && i < n; i++)
+        if (P->moves[i] == ttm) {
+            memmove(P->moves + i, P->moves + i + 1, (size_t)(n - i - 1) * sizeof(gv_move));
+            n--;
+            break;
+        }
+    score_moves(a, P, n, 0, stage == STAGE_QUIETS);
+    return n;
+}
+
 static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
 {
     ab_ply *P = &a->ply[ply];
@@ -421,18 +460,47 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
             return s >= GV_MATE_BOUND ? beta : s;
     }
 
-    /* Step 7. Legal moves and the end of the game, as the rules decide. */
-    int n = node_moves(a, P->moves);
-    if (n == 0)
-        return terminal_score(a, ply);
+    /* Step 7. Legal moves and the end of the game, as the rules decide. Staged (when
+     * the hooks allow it): the table move alone first, the captures and then the other
+     * moves only when it did not end the node (see stage_moves). */
+    int n, stage, nlegal;
+    if (a->h->captures) {
+        stage = STAGE_TT;
+        n = 0;
+        if (ttm && a->h->move_ok(a->st, ttm)) {
+            P->moves[0] = ttm;
+            P->victims[0] = a->h->victim_value(a->st, ttm);
+            P->scores[0] = 1 << 30;
+            P->tt_index = 0;
+            n = 1;
+        } else {
+            ttm = 0;
+        }
+    } else {
+        stage = STAGE_ALL;
+        n = node_moves(a, P->moves);
+        if (n == 0)
+            return terminal_score(a, ply);
+        score_moves(a, P, n, ttm, 0);
+    }
+    nlegal = n;
 
     /* Step 8. The moves, best first. */
-    score_moves(a, P, n, ttm);
     int best = -GV_INF, orig_alpha = alpha, searched = 0, quiets = 0;
     gv_move bestm = 0;
     gv_move tried[64];
     int ntried = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0;; i++) {
+        if (i == n) {
+            if (stage >= STAGE_QUIETS)
+                break;
+            n = stage_moves(a, P, ++stage, ttm);
+            nlegal += n;
+            if (stage == STAGE_QUIETS && nlegal == 0)
+                return terminal_score(a, ply);
+            i = -1;
+            continue;
+        }
         gv_move m = next_move(a, P, i, n);
         int quiet = P->victims[i] <= 0;
         int killer = m == P->killers[0] || m == P->killers[1];
@@ -607,6 +675,7 @@ gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, 
     a->lim = lim;
     a->ctl = ctl;
     a->pawn = h->pawn > 0 ? h->pawn : 100;
+    a->next_check = lim->nodes && lim->nodes < CHECK_EVERY ? lim->nodes : CHECK_EVERY;
     a->null_undo = h->null_undo_size ? calloc(GV_MAX_PLY + 1, h->null_undo_size) : NULL;
     a->cache = h->cache_size ? calloc(1, h->cache_size) : NULL;
     if ((h->null_undo_size && !a->null_undo) || (h->cache_size && !a->cache)) {

@@ -67,6 +67,19 @@ EXAC_INLINE int parity_win(const exac_roles *r, int side)
     }
 }
 
+/* parity_win for lane k of a pair (side its side): the counts first, and the lane's roles
+ * taken out only when they decide (d in -1..2 with a >= 1). */
+EXAC_INLINE int parity_win2(const exac_roles2 *r, int k, int side)
+{
+    uint64_t camp = exac_enemy_camp(side);
+    int a = pc(r->opp[k] & camp), d = a - pc(r->own[k] & camp);
+    if (a < 1 || d < -1 || d > 2)
+        return 0;
+    exac_roles one;
+    exac_roles2_lane(r, k, &one);
+    return parity_win(&one, side);
+}
+
 uint64_t gv_exac_reach(const exac_pos *p, int side, uint64_t from)
 {
     exac_roles r;
@@ -94,20 +107,20 @@ EXAC_INLINE int par_lin(int d)
 }
 
 /* What the hooks share on one position (search.h, cache_size): the roles and reach of
- * the side not to move, which in_check, eval and noisy_moves all need. */
+ * both sides (lane 0 the side to move), which in_check, eval and noisy_moves all need. */
 typedef struct exac_cache {
+    exac_roles2 r;             /* exac_roles2_of the position */
+    exac_v2 reach;             /* exac_reach2: every square each side's pieces reach */
     uint64_t bb[2];            /* the position it describes: boards and side to move */
     uint8_t stm, valid;
-    exac_roles ro;             /* the roles of the side not to move */
-    uint64_t reach_op;         /* exac_reach of all its pieces */
 } exac_cache;
 
 /* The cache, brought up to date for p. */
-EXAC_INLINE const exac_cache *opp_info(const exac_pos *p, exac_cache *c)
+EXAC_INLINE const exac_cache *both_info(const exac_pos *p, exac_cache *c)
 {
     if (!c->valid || c->bb[0] != p->bb[0] || c->bb[1] != p->bb[1] || c->stm != p->stm) {
-        exac_roles_of(p, !p->stm, &c->ro);
-        c->reach_op = exac_reach_of(&c->ro, !p->stm, EX_ALL);
+        exac_roles2_of(p, &c->r);
+        c->reach = exac_reach2(&c->r, p->stm);
         c->bb[0] = p->bb[0];
         c->bb[1] = p->bb[1];
         c->stm = p->stm;
@@ -116,55 +129,56 @@ EXAC_INLINE const exac_cache *opp_info(const exac_pos *p, exac_cache *c)
     return c;
 }
 
-/* gv_exac_eval with the opponent's roles and reach from c. */
+EXAC_INLINE void cache_clear(exac_cache *c)
+{
+    c->valid = 0, c->stm = 0, c->bb[0] = c->bb[1] = 0;   /* every field the validity test reads */
+}
+
+/* gv_exac_eval with both sides' roles and reach from the cache. */
 EXAC_INLINE int eval_cached(const exac_pos *p, const gv_exac_weights *w, exac_cache *cache)
 {
     int me = p->stm, op = !me;
-    exac_roles rm;
-    exac_roles_of(p, me, &rm);
-    uint64_t reach_me = exac_reach_of(&rm, me, EX_ALL), theirs = p->bb[op];
-    int nm = pc(rm.own), no = pc(theirs);
+    const exac_cache *c = both_info(p, cache);
+    const exac_roles2 *r = &c->r;
+    uint64_t reach_me = c->reach[0], reach_op = c->reach[1];
+    uint64_t mine = r->own[0], theirs = r->own[1];
+    int nm = pc(mine), no = pc(theirs);
 
     /* Step 1. The side to move wins on this move: it topples a Yachi, takes the
      * opponent down to three (any move does when a set-up position has it there
-     * already), or makes camp parity. This needs only the opponent's pieces and Yachis,
-     * so it comes before the opponent's reach: about a quarter of the evaluations in a
-     * search end here. */
-    if ((reach_me & exac_yachi_of(theirs)) || no <= 3 || (no == 4 && (reach_me & theirs)) ||
-        parity_win(&rm, me))
+     * already), or makes camp parity. */
+    if ((reach_me & r->yachi[1]) || no <= 3 || (no == 4 && (reach_me & theirs)) ||
+        parity_win2(r, 0, me))
         return GV_EXAC_WIN;
-    const exac_cache *oi = opp_info(p, cache);
-    const exac_roles *ro = &oi->ro;
-    uint64_t reach_op = oi->reach_op;
 
     /* Step 2. Material (by count: the fewer left, the more each counts) and mobility. */
     int score = w->material[nm] - w->material[no] + w->tempo;
-    score += w->mobility * (pc(reach_me & ~rm.own) - pc(reach_op & ~ro->own));
+    score += w->mobility * (pc(reach_me & ~mine) - pc(reach_op & ~theirs));
 
     /* Step 3. The opponent's threats: the ways it would win at once if the mover passed
      * (each attacked Yachi, a capture down to three, camp parity); loose pieces. */
-    int threats = pc(reach_op & rm.yachi) + (nm <= 4 && (reach_op & rm.own) != 0) +
-                  parity_win(ro, op);
+    int threats = pc(reach_op & r->yachi[0]) + (nm <= 4 && (reach_op & mine) != 0) +
+                  parity_win2(r, 1, op);
     score -= w->threat[threats > 2 ? 2 : threats];
-    score -= w->hanging * pc(reach_op & rm.own & ~reach_me);
+    score -= w->hanging * pc(reach_op & mine & ~reach_me);
 
     /* Step 4. Camp parity: d = (defenders in a camp) - (invaders there), for the mover
      * in the opponent's camp and for the opponent in the mover's camp. */
     uint64_t campo = exac_enemy_camp(me), campm = exac_enemy_camp(op);
-    int a = pc(ro->own & campo), dm = a - pc(rm.own & campo);
-    int c = pc(rm.own & campm), dop = c - pc(ro->own & campm);
+    int a = pc(theirs & campo), dm = a - pc(mine & campo);
+    int cm = pc(mine & campm), dop = cm - pc(theirs & campm);
     if (a >= 1)
         score += par_entry(w->par_attack, dm);
-    if (c >= 1)
+    if (cm >= 1)
         score -= par_entry(w->par_defend, dop);
     score += w->par_linear * (par_lin(dop) - par_lin(dm));
 
     /* Step 5. Roles. */
-    score += w->lapah * (pc(rm.lapah) - pc(ro->lapah)) +
-             w->potersin * (pc(rm.potersin) - pc(ro->potersin)) +
-             w->adrib * (pc(rm.adrib[0] | rm.adrib[1] | rm.adrib[2] | rm.adrib[3]) -
-                         pc(ro->adrib[0] | ro->adrib[1] | ro->adrib[2] | ro->adrib[3])) +
-             w->yachi * (pc(rm.yachi) - pc(ro->yachi));
+    exac_v2 adr = r->adrib[0] | r->adrib[1] | r->adrib[2] | r->adrib[3];
+    score += w->lapah * (pc(r->lapah[0]) - pc(r->lapah[1])) +
+             w->potersin * (pc(r->potersin[0]) - pc(r->potersin[1])) +
+             w->adrib * (pc(adr[0]) - pc(adr[1])) +
+             w->yachi * (pc(r->yachi[0]) - pc(r->yachi[1]));
 
     /* Step 6. Near the quiet limit the game heads for a draw. */
     if (p->opt.quiet_limit && w->quiet_fade) {
@@ -178,7 +192,7 @@ EXAC_INLINE int eval_cached(const exac_pos *p, const gv_exac_weights *w, exac_ca
 int gv_exac_eval(const exac_pos *p, const gv_exac_weights *w)
 {
     exac_cache c;
-    c.valid = 0, c.stm = 0, c.bb[0] = c.bb[1] = 0;   /* every field the validity test reads */
+    cache_clear(&c);
     return eval_cached(p, w, &c);
 }
 
@@ -189,7 +203,7 @@ static int h_eval(void *st)
     return gv_exac_eval(&((const exac_state *)st)->pos, &gv_exac_weights_default);
 }
 
-static int h_eval_c(void *st, void *cache)
+EXAC_CLONES static int h_eval_c(void *st, void *cache)
 {
     return eval_cached(&((const exac_state *)st)->pos, &gv_exac_weights_default, cache);
 }
@@ -201,15 +215,20 @@ static int h_eval_c(void *st, void *cache)
  * the same time, and 22-38 in self-play against this set). */
 EXAC_INLINE int noisy_cached(const exac_pos *p, gv_move *out, exac_cache *c)
 {
-    int n = exac_gen_captures(p, out), me = p->stm, k = 0;
-    if (!n)
-        return 0;
+    int me = p->stm;
     uint64_t theirs = p->bb[!me];
+    const exac_cache *bi = both_info(p, c);
     if (pc(theirs) <= 4)
-        return n;
-    const exac_cache *oi = opp_info(p, c);
-    uint64_t keep = ~oi->reach_op | oi->ro.yachi, camp = exac_enemy_camp(me);
+        return exac_gen_captures_on(p, bi->reach[0], out);
+    uint64_t keep = ~bi->reach[1] | bi->r.yachi[1], camp = exac_enemy_camp(me);
     int a = pc(theirs & camp), b = pc(p->bb[me] & camp);
+    /* A capture from -> to leaves a2 = a - [to in camp] of their pieces in the camp and
+     * b2 = b - [from in camp] + [to in camp] of the mover's: it makes parity (a2 == b2)
+     * only when a - b is 2 [to in camp] - [from in camp], between -1 and 2. Otherwise the
+     * noisy moves are the captures on unguarded squares and Yachis alone. */
+    if (a - b < -1 || a - b > 2)
+        return exac_gen_captures_on(p, keep & bi->reach[0], out);
+    int n = exac_gen_captures_on(p, bi->reach[0], out), k = 0;
     for (int i = 0; i < n; i++) {
         int from = EX_FROM(out[i]), to = EX_TO(out[i]);
         int in_to = (int)(camp >> to & 1), a2 = a - in_to;
@@ -222,11 +241,11 @@ EXAC_INLINE int noisy_cached(const exac_pos *p, gv_move *out, exac_cache *c)
 static int h_noisy_moves(void *st, gv_move *out)
 {
     exac_cache c;
-    c.valid = 0, c.stm = 0, c.bb[0] = c.bb[1] = 0;   /* every field the validity test reads */
+    cache_clear(&c);
     return noisy_cached(&((const exac_state *)st)->pos, out, &c);
 }
 
-static int h_noisy_moves_c(void *st, gv_move *out, void *cache)
+EXAC_CLONES static int h_noisy_moves_c(void *st, gv_move *out, void *cache)
 {
     return noisy_cached(&((const exac_state *)st)->pos, out, cache);
 }
@@ -311,17 +330,17 @@ EXAC_INLINE int in_check_cached(const exac_pos *p, exac_cache *c)
     uint64_t y = exac_yachi_of(p->bb[p->stm]);
     if (!y)
         return 0;
-    return (opp_info(p, c)->reach_op & y) != 0;
+    return (both_info(p, c)->reach[1] & y) != 0;
 }
 
 static int h_in_check(const void *st)
 {
     exac_cache c;
-    c.valid = 0, c.stm = 0, c.bb[0] = c.bb[1] = 0;   /* every field the validity test reads */
+    cache_clear(&c);
     return in_check_cached(&((const exac_state *)st)->pos, &c);
 }
 
-static int h_in_check_c(const void *st, void *cache)
+EXAC_CLONES static int h_in_check_c(const void *st, void *cache)
 {
     return in_check_cached(&((const exac_state *)st)->pos, cache);
 }
@@ -367,6 +386,24 @@ static int h_moves(void *st, gv_move *out)
     return exac_gen_moves(&((const exac_state *)st)->pos, out);
 }
 
+static int h_move_ok(const void *st, gv_move m)
+{
+    return exac_is_move(&((const exac_state *)st)->pos, m);
+}
+
+/* The captures, generated only onto the enemy pieces the mover's pieces reach (from the
+ * cache): none at all, often, without a look at any move. */
+EXAC_CLONES static int h_captures(void *st, gv_move *out, void *cache)
+{
+    const exac_pos *p = &((const exac_state *)st)->pos;
+    return exac_gen_captures_on(p, both_info(p, cache)->reach[0], out);
+}
+
+static int h_quiets(void *st, gv_move *out)
+{
+    return exac_gen_quiets(&((const exac_state *)st)->pos, out);
+}
+
 static uint64_t h_key_after(const void *st, gv_move m)
 {
     return exac_key_after(&((const exac_state *)st)->pos, m);
@@ -392,4 +429,7 @@ const gv_ab_hooks gv_exac_hooks = {
     .in_check_c = h_in_check_c,
     .eval_c = h_eval_c,
     .noisy_moves_c = h_noisy_moves_c,
+    .move_ok = h_move_ok,
+    .captures = h_captures,
+    .quiets = h_quiets,
 };

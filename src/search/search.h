@@ -118,6 +118,15 @@ typedef struct gv_ab_hooks {
     int (*in_check_c)(const void *st, void *cache);
     int (*eval_c)(void *st, void *cache);
     int (*noisy_moves_c)(void *st, gv_move *out, void *cache);
+    /* Optional staged move generation (all three or none; needs quick_end and moves):
+     * the search tries the table move, then the captures, and generates the other moves
+     * only if neither ended the node. move_ok: is m (any value: a table move may come from
+     * another position) a legal move of a state quick_end found not over? captures: its
+     * legal moves with victim_value > 0 (cache as for the *_c hooks); quiets: the others.
+     * Together they are exactly what moves returns. */
+    int (*move_ok)(const void *st, gv_move m);
+    int (*captures)(void *st, gv_move *out, void *cache);
+    int (*quiets)(void *st, gv_move *out);
 } gv_ab_hooks;
 
 /* The alpha-beta hooks of a game (search.c), or NULL for a game searched otherwise. */

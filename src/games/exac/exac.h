@@ -102,6 +102,14 @@ int exac_gen_moves(const exac_pos *p, gv_move *out);   /* ignores game end */
  * side not to move (the same set, possibly in another order), without generating the
  * quiet moves. out needs room for GV_MAX_MOVES; returns the count. Ignores game end. */
 int exac_gen_captures(const exac_pos *p, gv_move *out);
+/* The moves of exac_gen_captures(p) that capture on a square of targets, in its order. */
+int exac_gen_captures_on(const exac_pos *p, uint64_t targets, gv_move *out);
+/* The moves of exac_gen_moves(p) onto empty squares (the rest are exac_gen_captures'), in
+ * the same order. Ignores game end. */
+int exac_gen_quiets(const exac_pos *p, gv_move *out);
+/* Is m one of exac_gen_moves(p)? Any value of m is safe (a search's table move may come
+ * from another position). Ignores game end. */
+int exac_is_move(const exac_pos *p, gv_move m);
 /* Every square the pieces of r's side standing on `from` could move to if that side
  * were to move (r from exac_roles_of, exac_bits.h), friendly squares included (the
  * squares they defend): the union over the pieces' roles of exac_piece_dests' base and

@@ -20,6 +20,16 @@
 
 #define EXAC_INLINE static inline __attribute__((always_inline))
 
+/* Functions whose inner loops are these bit operations are compiled twice on x86-64: for
+ * CPUs with AVX2 and BMI (x86-64-v3: three-operand instructions, fewer register copies)
+ * and for any x86-64; the loader picks one (GCC's target_clones, an ifunc). The same code
+ * and the same results either way. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define EXAC_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define EXAC_CLONES
+#endif
+
 /* The opponent's camp of side: where side's pieces are Lapahs and camp parity counts. */
 EXAC_INLINE uint64_t exac_enemy_camp(int side)
 {
@@ -199,6 +209,175 @@ EXAC_INLINE uint64_t exac_reach_of(const exac_roles *r, int side, uint64_t from)
         }
     }
     return t;
+}
+
+/* ---- Both sides at once ------------------------------------------------------------------
+ * The roles and reach of both sides in one pass: each value holds two boards side by side
+ * (GCC's vector extension; SSE2 on x86-64), lane 0 for the side to move, lane 1 for the
+ * other. Every operation above works lane by lane unchanged but for the two that depend on
+ * the side: the Polus's forward step and the camp where a piece is a Lapah. The results are
+ * exactly exac_roles_of and exac_reach_of of each side (the evaluation needs both sides at
+ * almost every node; one pass costs little more than one side). */
+typedef uint64_t exac_v2 __attribute__((vector_size(16)));
+
+typedef struct exac_roles2 {
+    exac_v2 own, opp, empty;
+    exac_v2 yachi, boosted, potersin, lapah;
+    exac_v2 adrib[4];
+} exac_roles2;
+
+EXAC_INLINE exac_v2 exac_v2_of(uint64_t a, uint64_t b)
+{
+    return (exac_v2){a, b};
+}
+
+EXAC_INLINE exac_v2 exac_v2_all(uint64_t a)
+{
+    return (exac_v2){a, a};
+}
+
+EXAC_INLINE int exac_v2_any(exac_v2 v)
+{
+    return (v[0] | v[1]) != 0;
+}
+
+EXAC_INLINE exac_v2 exac_sh2(exac_v2 b, int dx, int dy)
+{
+    int s = dx + EX_N * dy;
+    uint64_t keep = dx > 0 ? EX_ALL & ~EXAC_COLS_BELOW(dx)
+                    : dx < 0 ? EXAC_COLS_BELOW(EX_N + dx) : EX_ALL;
+    if (s < 0 && dx == 0)
+        return b >> -s;
+    return (s >= 0 ? b << s : b >> -s) & exac_v2_all(keep);
+}
+
+EXAC_INLINE exac_v2 exac_sh2_raw(exac_v2 b, int s)
+{
+    return s >= 0 ? b << s : b >> -s;
+}
+
+EXAC_INLINE exac_v2 exac_fill2(exac_v2 g, exac_v2 empty, int dx, int dy)
+{
+    exac_v2 pro = empty & exac_v2_all(dx > 0 ? ~EXAC_FILE_G : dx < 0 ? ~EXAC_FILE_Z : ~0ULL);
+    int s = dx + EX_N * dy;
+    g |= pro & exac_sh2_raw(g, s);
+    pro &= exac_sh2_raw(pro, s);
+    g |= pro & exac_sh2_raw(g, 2 * s);
+    pro &= exac_sh2_raw(pro, 2 * s);
+    g |= pro & exac_sh2_raw(g, 4 * s);
+    return exac_sh2(g, dx, dy);
+}
+
+EXAC_INLINE exac_v2 exac_maj2(exac_v2 a, exac_v2 b, exac_v2 c)
+{
+    return (a & b) | (c & (a | b));
+}
+
+/* exac_roles_of for both sides of p: lane 0 the side to move, lane 1 the other. */
+EXAC_INLINE void exac_roles2_of(const exac_pos *p, exac_roles2 *r)
+{
+    int me = p->stm;
+    exac_v2 own = exac_v2_of(p->bb[me], p->bb[!me]);
+    r->own = own;
+    r->opp = exac_v2_of(p->bb[!me], p->bb[me]);
+    r->empty = exac_v2_all(EX_ALL & ~(p->bb[0] | p->bb[1]));
+    exac_v2 fn = exac_sh2(own, 0, 1), fs = exac_sh2(own, 0, -1), fe = exac_sh2(own, -1, 0),
+            fw = exac_sh2(own, 1, 0);
+    exac_v2 fne = exac_sh2(own, -1, 1), fse = exac_sh2(own, -1, -1),
+            fsw = exac_sh2(own, 1, -1), fnw = exac_sh2(own, 1, 1);
+    r->adrib[0] = own & fn;
+    r->adrib[1] = own & fe;
+    r->adrib[2] = own & fs;
+    r->adrib[3] = own & fw;
+    r->yachi = own & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
+    exac_v2 s1 = fn ^ fe ^ fs, c1 = exac_maj2(fn, fe, fs);
+    exac_v2 s2 = fw ^ fne ^ fse, c2 = exac_maj2(fw, fne, fse);
+    exac_v2 s3 = fsw ^ fnw, c3 = fsw & fnw;
+    r->potersin = own & (exac_maj2(c1, c2, c3) | ((c1 | c2 | c3) & (s1 | s2 | s3)) |
+                         (s1 & s2 & s3));
+    exac_v2 y = r->yachi, h = exac_sh2(y, 1, 0) | exac_sh2(y, -1, 0), v = y | h;
+    r->boosted = own & (h | exac_sh2(v, 0, 1) | exac_sh2(v, 0, -1));
+    r->lapah = own & exac_v2_of(exac_enemy_camp(me), exac_enemy_camp(!me));
+}
+
+EXAC_INLINE exac_v2 adrib_reach2(exac_v2 a, exac_v2 ab, exac_v2 empty, int ox, int oy)
+{
+    int px = -oy, py = ox;
+    exac_v2 r = exac_sh2(a, 2 * ox + px, 2 * oy + py) | exac_sh2(a, 2 * ox - px, 2 * oy - py);
+    exac_v2 k1 = exac_sh2(ab, 2 * ox + px, 2 * oy + py) & empty;
+    exac_v2 k2 = exac_sh2(ab, 2 * ox - px, 2 * oy - py) & empty;
+    return r | exac_sh2(k1, ox, oy) | exac_sh2(k1, px, py) | exac_sh2(k2, ox, oy) |
+           exac_sh2(k2, -px, -py);
+}
+
+EXAC_INLINE exac_v2 king_ring2(exac_v2 b)
+{
+    exac_v2 h = exac_sh2(b, 1, 0) | exac_sh2(b, -1, 0), v = b | h;
+    return h | exac_sh2(v, 0, 1) | exac_sh2(v, 0, -1);
+}
+
+/* exac_reach_of(r's side, EX_ALL) for both lanes of r (exac_roles2_of of a position whose
+ * side to move is stm): the steps of exac_reach_of, lane by lane. */
+EXAC_INLINE exac_v2 exac_reach2(const exac_roles2 *r, int stm)
+{
+    exac_v2 pcs = r->own, e = r->empty, b = r->boosted, t;
+
+    /* Step 1. Polus: forward is towards rank 1 for First, rank 7 for Second. */
+    exac_v2 first = stm == EX_FIRST ? exac_v2_of(~0ULL, 0) : exac_v2_of(0, ~0ULL);
+    exac_v2 down = exac_sh2(pcs, 0, -1) | exac_sh2(exac_sh2(b, 0, -1) & e, 0, -1);
+    exac_v2 up = exac_sh2(pcs, 0, 1) | exac_sh2(exac_sh2(b, 0, 1) & e, 0, 1);
+    t = (down & first) | (up & ~first);
+
+    /* Step 3. Perits and Lapah slides; boosted Perits steps; boosted Lapah diagonals. */
+    exac_v2 l = r->lapah, occ = exac_v2_all(EX_ALL) & ~e, z = exac_v2_all(EXAC_FILE_Z);
+    exac_v2 ge = ((pcs & exac_v2_all(EXAC_FILE_G)) | l) & ~z, o = occ | z;
+    t |= (o ^ (o - (ge << 1))) | exac_fill2((pcs & z) | l, e, -1, 0) |
+         exac_fill2((pcs & exac_v2_all(EXAC_RANK_1)) | l, e, 0, 1) |
+         exac_fill2((pcs & exac_v2_all(EXAC_RANK_7)) | l, e, 0, -1);
+    exac_v2 v = b & exac_v2_all(EXAC_FILE_G | EXAC_FILE_Z),
+            hz = b & exac_v2_all(EXAC_RANK_1 | EXAC_RANK_7);
+    t |= exac_sh2(v, 0, 1) | exac_sh2(v, 0, -1) | exac_sh2(hz, 1, 0) | exac_sh2(hz, -1, 0);
+    exac_v2 lb = l & b;
+    if (exac_v2_any(lb))
+        t |= exac_fill2(lb, e, 1, 1) | exac_fill2(lb, e, 1, -1) | exac_fill2(lb, e, -1, 1) |
+             exac_fill2(lb, e, -1, -1);
+
+    /* Step 4. Adrib. */
+    t |= adrib_reach2(r->adrib[0], r->adrib[0] & b, e, 0, -1) |
+         adrib_reach2(r->adrib[1], r->adrib[1] & b, e, 1, 0) |
+         adrib_reach2(r->adrib[2], r->adrib[2] & b, e, 0, 1) |
+         adrib_reach2(r->adrib[3], r->adrib[3] & b, e, -1, 0);
+
+    /* Step 5. Potersin (and the Lapah's diagonal steps). */
+    exac_v2 q = r->potersin;
+    t |= king_ring2(q | l);
+    exac_v2 qb = q & b;
+    if (exac_v2_any(qb)) {
+        exac_v2 m;
+        m = exac_sh2(qb, 0, -1) & e, t |= exac_sh2(m, 0, -1);
+        m = exac_sh2(qb, 0, 1) & e, t |= exac_sh2(m, 0, 1);
+        m = exac_sh2(qb, 1, 0) & e, t |= exac_sh2(m, 1, 0);
+        m = exac_sh2(qb, -1, 0) & e, t |= exac_sh2(m, -1, 0);
+        m = exac_sh2(qb, 1, -1) & e, t |= exac_sh2(m, 1, 0) | exac_sh2(m, 0, -1);
+        m = exac_sh2(qb, 1, 1) & e, t |= exac_sh2(m, 1, 0) | exac_sh2(m, 0, 1);
+        m = exac_sh2(qb, -1, 1) & e, t |= exac_sh2(m, -1, 0) | exac_sh2(m, 0, 1);
+        m = exac_sh2(qb, -1, -1) & e, t |= exac_sh2(m, -1, 0) | exac_sh2(m, 0, -1);
+    }
+    return t;
+}
+
+/* Lane k of a pair as exac_roles (for the one-side functions). */
+EXAC_INLINE void exac_roles2_lane(const exac_roles2 *r, int k, exac_roles *out)
+{
+    out->own = r->own[k];
+    out->opp = r->opp[k];
+    out->empty = r->empty[k];
+    out->yachi = r->yachi[k];
+    out->boosted = r->boosted[k];
+    out->potersin = r->potersin[k];
+    out->lapah = r->lapah[k];
+    for (int d = 0; d < 4; d++)
+        out->adrib[d] = r->adrib[d][k];
 }
 
 #endif

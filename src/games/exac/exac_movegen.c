@@ -389,15 +389,20 @@ uint64_t exac_reach(const exac_roles *r, int side, uint64_t from)
 /* The captures of the side to move (see exac.h), by whole-board shifts. */
 int exac_gen_captures(const exac_pos *p, gv_move *out)
 {
-    uint64_t enemy = p->bb[!p->stm];
+    return exac_gen_captures_on(p, p->bb[!p->stm], out);
+}
+
+EXAC_CLONES int exac_gen_captures_on(const exac_pos *p, uint64_t targets, gv_move *out)
+{
+    uint64_t enemy = p->bb[!p->stm] & targets;
     return enemy ? gen_shifts(p, enemy, out, NULL) : 0;
 }
 
-/* Every move of the side to move, ignoring the end of the game: by whole-board shifts
+/* The moves of the side to move onto `wanted` (no friendly square): by whole-board shifts
  * into destination sets per origin, then written origin by origin, each origin's
  * destinations in increasing square order (the order of the per-piece generator,
  * exac_piece_dests). */
-int exac_gen_moves(const exac_pos *p, gv_move *out)
+EXAC_CLONES static int gen_by_origin(const exac_pos *p, uint64_t wanted, gv_move *out)
 {
     uint64_t own = p->bb[p->stm], dest[EX_SQUARES];
     /* Only the entries of the mover's pieces are written and read: clearing just those
@@ -405,7 +410,7 @@ int exac_gen_moves(const exac_pos *p, gv_move *out)
      * function's time). */
     for (uint64_t b = own; b; b &= b - 1)
         dest[__builtin_ctzll(b)] = 0;
-    gen_shifts(p, EX_ALL & ~own, NULL, dest);
+    gen_shifts(p, wanted, NULL, dest);
     int n = 0;
     for (uint64_t b = own; b; b &= b - 1) {
         int from = __builtin_ctzll(b);
@@ -413,4 +418,29 @@ int exac_gen_moves(const exac_pos *p, gv_move *out)
             out[n++] = EX_MOVE(from, __builtin_ctzll(t));
     }
     return n;
+}
+
+/* Every move of the side to move, ignoring the end of the game. */
+int exac_gen_moves(const exac_pos *p, gv_move *out)
+{
+    return gen_by_origin(p, EX_ALL & ~p->bb[p->stm], out);
+}
+
+/* The moves of exac_gen_moves onto empty squares, in its order. */
+int exac_gen_quiets(const exac_pos *p, gv_move *out)
+{
+    return gen_by_origin(p, EX_ALL & ~(p->bb[0] | p->bb[1]), out);
+}
+
+/* m is a move of the side to move when it starts on one of its pieces and ends on a
+ * square that piece reaches (exac_reach) and no friendly piece holds. */
+int exac_is_move(const exac_pos *p, gv_move m)
+{
+    int from = EX_FROM(m), to = EX_TO(m), me = p->stm;
+    if (m >> 16 || from >= EX_SQUARES || to >= EX_SQUARES || !(p->bb[me] >> from & 1) ||
+        (p->bb[me] >> to & 1))
+        return 0;
+    exac_roles r;
+    exac_roles_of(p, me, &r);
+    return (int)(exac_reach_of(&r, me, EX_BIT(from)) >> to & 1);
 }
