@@ -84,8 +84,19 @@ extern const char exac_start_text[];
 uint64_t exac_piece_key(int side, int sq);
 uint64_t exac_side_key(void);
 uint64_t exac_compute_key(const exac_pos *p);
-/* The key p would have after move m of the side to move (what exac_make sets). */
-uint64_t exac_key_after(const exac_pos *p, gv_move m);
+/* Zobrist keys of a piece by side and square, built by exac_init_tables and read-only
+ * afterwards; the key of Second to move. */
+extern uint64_t exac_piece_keys[2][EX_SQUARES];
+#define EXAC_SIDE_KEY 0x5A17C0FFEE15BADDULL
+/* The key p would have after move m of the side to move (what exac_make sets). The
+ * captured piece's key goes without a branch: the search asks this of every move it picks
+ * (to prefetch the table entry), captures and quiet moves mixed. */
+static inline uint64_t exac_key_after(const exac_pos *p, gv_move m)
+{
+    int from = EX_FROM(m), to = EX_TO(m), me = p->stm, them = !me;
+    uint64_t k = p->key ^ exac_piece_keys[me][from] ^ exac_piece_keys[me][to] ^ EXAC_SIDE_KEY;
+    return k ^ (exac_piece_keys[them][to] & (0 - (p->bb[them] >> to & 1)));
+}
 int exac_set_text(exac_pos *p, const char *text, char *err, size_t errlen);
 int exac_get_text(const exac_pos *p, char *buf, size_t len);
 int exac_square_name(int sq, char *buf);              /* "v5"; returns 2 */

@@ -241,13 +241,15 @@ EXAC_INLINE int exac_v2_any(exac_v2 v)
     return (v[0] | v[1]) != 0;
 }
 
+/* exac_sh for pairs, but a vertical shift (dx = 0) is not masked: squares moved past rank 7
+ * land above bit 48, where they change no square of the board in any bitwise operation.
+ * The pair functions mask what they return (or AND it with a board). */
 EXAC_INLINE exac_v2 exac_sh2(exac_v2 b, int dx, int dy)
 {
     int s = dx + EX_N * dy;
-    uint64_t keep = dx > 0 ? EX_ALL & ~EXAC_COLS_BELOW(dx)
-                    : dx < 0 ? EXAC_COLS_BELOW(EX_N + dx) : EX_ALL;
-    if (s < 0 && dx == 0)
-        return b >> -s;
+    if (dx == 0)
+        return s >= 0 ? b << s : b >> -s;
+    uint64_t keep = dx > 0 ? EX_ALL & ~EXAC_COLS_BELOW(dx) : EXAC_COLS_BELOW(EX_N + dx);
     return (s >= 0 ? b << s : b >> -s) & exac_v2_all(keep);
 }
 
@@ -281,10 +283,12 @@ EXAC_INLINE void exac_roles2_of(const exac_pos *p, exac_roles2 *r)
     r->own = own;
     r->opp = exac_v2_of(p->bb[!me], p->bb[me]);
     r->empty = exac_v2_all(EX_ALL & ~(p->bb[0] | p->bb[1]));
-    exac_v2 fn = exac_sh2(own, 0, 1), fs = exac_sh2(own, 0, -1), fe = exac_sh2(own, -1, 0),
-            fw = exac_sh2(own, 1, 0);
-    exac_v2 fne = exac_sh2(own, -1, 1), fse = exac_sh2(own, -1, -1),
-            fsw = exac_sh2(own, 1, -1), fnw = exac_sh2(own, 1, 1);
+    /* The diagonal neighbours from the horizontal ones by a vertical shift (one mask per
+     * side instead of one per diagonal); every role below is ANDed with own. */
+    exac_v2 fe = exac_sh2(own, -1, 0), fw = exac_sh2(own, 1, 0);
+    exac_v2 fn = exac_sh2(own, 0, 1), fs = exac_sh2(own, 0, -1);
+    exac_v2 fne = exac_sh2(fe, 0, 1), fse = exac_sh2(fe, 0, -1),
+            fsw = exac_sh2(fw, 0, -1), fnw = exac_sh2(fw, 0, 1);
     r->adrib[0] = own & fn;
     r->adrib[1] = own & fe;
     r->adrib[2] = own & fs;
@@ -363,7 +367,7 @@ EXAC_INLINE exac_v2 exac_reach2(const exac_roles2 *r, int stm)
         m = exac_sh2(qb, -1, 1) & e, t |= exac_sh2(m, -1, 0) | exac_sh2(m, 0, 1);
         m = exac_sh2(qb, -1, -1) & e, t |= exac_sh2(m, -1, 0) | exac_sh2(m, 0, -1);
     }
-    return t;
+    return t & exac_v2_all(EX_ALL);
 }
 
 /* Lane k of a pair as exac_roles (for the one-side functions). */

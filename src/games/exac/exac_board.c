@@ -10,35 +10,24 @@ const char exac_start_text[] = "1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1";
 static const char files[] = "gnmsdvz";
 const char exac_role_letter[EX_NROLES] = {0, 'A', 'P', 'H', 'T', 'L'};
 
-/* Zobrist keys of a piece by side and square, built by exac_init_tables and read-only
- * afterwards. */
-static uint64_t piece_keys[2][EX_SQUARES];
+uint64_t exac_piece_keys[2][EX_SQUARES];
 
 void exac_init_tables(void)
 {
     for (int side = 0; side < 2; side++)
         for (int sq = 0; sq < EX_SQUARES; sq++)
-            piece_keys[side][sq] = gv_mix64((uint64_t)(side * 64 + sq) ^ 0x4558414345584143ULL);
+            exac_piece_keys[side][sq] = gv_mix64((uint64_t)(side * 64 + sq) ^ 0x4558414345584143ULL);
     exac_gen_tables();
 }
 
 uint64_t exac_piece_key(int side, int sq)
 {
-    return piece_keys[side][sq];
-}
-
-uint64_t exac_key_after(const exac_pos *p, gv_move m)
-{
-    int from = EX_FROM(m), to = EX_TO(m), me = p->stm, them = !me;
-    uint64_t k = p->key ^ piece_keys[me][from] ^ piece_keys[me][to] ^ exac_side_key();
-    /* The captured piece's key, without a branch: the search asks this of every move it
-     * picks (to prefetch the table entry), captures and quiet moves mixed. */
-    return k ^ (piece_keys[them][to] & (0 - (p->bb[them] >> to & 1)));
+    return exac_piece_keys[side][sq];
 }
 
 uint64_t exac_side_key(void)
 {
-    return 0x5A17C0FFEE15BADDULL;
+    return EXAC_SIDE_KEY;
 }
 
 uint64_t exac_compute_key(const exac_pos *p)
