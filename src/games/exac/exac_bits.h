@@ -282,7 +282,10 @@ EXAC_INLINE void exac_roles2_of(const exac_pos *p, exac_roles2 *r)
     exac_v2 own = exac_v2_of(p->bb[me], p->bb[!me]);
     r->own = own;
     r->opp = exac_v2_of(p->bb[!me], p->bb[me]);
-    r->empty = exac_v2_all(EX_ALL & ~(p->bb[0] | p->bb[1]));
+    /* Both lanes hold the same empty squares. Computed from the pairs, not broadcast from
+     * one board: GCC then keeps every operation on it a vector one (from a broadcast it
+     * works on one lane in scalar registers and broadcasts each result again). */
+    r->empty = exac_v2_all(EX_ALL) & ~(own | r->opp);
     /* The diagonal neighbours from the horizontal ones by a vertical shift (one mask per
      * side instead of one per diagonal); every role below is ANDed with own. */
     exac_v2 fe = exac_sh2(own, -1, 0), fw = exac_sh2(own, 1, 0);
