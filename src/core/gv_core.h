@@ -13,6 +13,16 @@
 int gv_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* For the functions whose inner loops are bit operations (move generation, evaluation):
+ * compiled twice on x86-64, for CPUs with AVX2 and BMI (x86-64-v3: three-operand
+ * instructions, fewer register copies) and for any x86-64, and the loader picks one (GCC's
+ * target_clones, an ifunc). The same code and the same results either way. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define GV_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define GV_CLONES
+#endif
+
 /* A strong 64-bit mixer (the splitmix64 finaliser). Pure; used for Zobrist keys that are
  * computed on demand instead of stored in a global table. */
 static inline uint64_t gv_mix64(uint64_t x)

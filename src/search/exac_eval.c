@@ -203,7 +203,7 @@ static int h_eval(void *st)
     return gv_exac_eval(&((const exac_state *)st)->pos, &gv_exac_weights_default);
 }
 
-EXAC_CLONES static int h_eval_c(void *st, void *cache)
+GV_CLONES static int h_eval_c(void *st, void *cache)
 {
     return eval_cached(&((const exac_state *)st)->pos, &gv_exac_weights_default, cache);
 }
@@ -245,7 +245,7 @@ static int h_noisy_moves(void *st, gv_move *out)
     return noisy_cached(&((const exac_state *)st)->pos, out, &c);
 }
 
-EXAC_CLONES static int h_noisy_moves_c(void *st, gv_move *out, void *cache)
+GV_CLONES static int h_noisy_moves_c(void *st, gv_move *out, void *cache)
 {
     return noisy_cached(&((const exac_state *)st)->pos, out, cache);
 }
@@ -340,7 +340,7 @@ static int h_in_check(const void *st)
     return in_check_cached(&((const exac_state *)st)->pos, &c);
 }
 
-EXAC_CLONES static int h_in_check_c(const void *st, void *cache)
+GV_CLONES static int h_in_check_c(const void *st, void *cache)
 {
     return in_check_cached(&((const exac_state *)st)->pos, cache);
 }
@@ -393,7 +393,7 @@ static int h_move_ok(const void *st, gv_move m)
 
 /* The captures, generated only onto the enemy pieces the mover's pieces reach (from the
  * cache): none at all, often, without a look at any move. */
-EXAC_CLONES static int h_captures(void *st, gv_move *out, void *cache)
+GV_CLONES static int h_captures(void *st, gv_move *out, void *cache)
 {
     const exac_pos *p = &((const exac_state *)st)->pos;
     return exac_gen_captures_on(p, both_info(p, cache)->reach[0], out);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "core/gv_core.h"
 #include "games/exac/exac.h"
 
 /* Square x + 7y, bit sq of a 49-bit board; (dx, dy) = (1, 0) is towards file z, (0, 1)
@@ -19,16 +20,6 @@
 #define EXAC_CAMP_FIRST (EX_ALL & ~((1ULL << 28) - 1))          /* ranks 5-7 */
 
 #define EXAC_INLINE static inline __attribute__((always_inline))
-
-/* Functions whose inner loops are these bit operations are compiled twice on x86-64: for
- * CPUs with AVX2 and BMI (x86-64-v3: three-operand instructions, fewer register copies)
- * and for any x86-64; the loader picks one (GCC's target_clones, an ifunc). The same code
- * and the same results either way. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define EXAC_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define EXAC_CLONES
-#endif
 
 /* The opponent's camp of side: where side's pieces are Lapahs and camp parity counts. */
 EXAC_INLINE uint64_t exac_enemy_camp(int side)

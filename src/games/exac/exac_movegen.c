@@ -392,7 +392,7 @@ int exac_gen_captures(const exac_pos *p, gv_move *out)
     return exac_gen_captures_on(p, p->bb[!p->stm], out);
 }
 
-EXAC_CLONES int exac_gen_captures_on(const exac_pos *p, uint64_t targets, gv_move *out)
+GV_CLONES int exac_gen_captures_on(const exac_pos *p, uint64_t targets, gv_move *out)
 {
     uint64_t enemy = p->bb[!p->stm] & targets;
     return enemy ? gen_shifts(p, enemy, out, NULL) : 0;
@@ -402,7 +402,7 @@ EXAC_CLONES int exac_gen_captures_on(const exac_pos *p, uint64_t targets, gv_mov
  * into destination sets per origin, then written origin by origin, each origin's
  * destinations in increasing square order (the order of the per-piece generator,
  * exac_piece_dests). */
-EXAC_CLONES static int gen_by_origin(const exac_pos *p, uint64_t wanted, gv_move *out)
+GV_CLONES static int gen_by_origin(const exac_pos *p, uint64_t wanted, gv_move *out)
 {
     uint64_t own = p->bb[p->stm], dest[EX_SQUARES];
     /* Only the entries of the mover's pieces are written and read: clearing just those
