@@ -288,13 +288,19 @@ EXAC_INLINE int far_slides(gv_move *out, uint64_t *dest, int n, uint64_t g, uint
 
 /* The moves of the side to move onto the squares `wanted` (never friendly ones): into out
  * (returns the count), or, when dest is not NULL, as destination sets per origin. */
-EXAC_INLINE int gen_shifts(const exac_pos *p, uint64_t wanted, gv_move *out, uint64_t *dest)
+EXAC_INLINE int gen_shifts(const exac_pos *p, const exac_roles *given, uint64_t wanted,
+                           gv_move *out, uint64_t *dest)
 {
     int me = p->stm, n = 0;
 
-    /* Step 1. Roles of every piece at once. */
-    exac_roles r;
-    exac_roles_of(p, me, &r);
+    /* Step 1. Roles of every piece at once (unless the caller has them). */
+    exac_roles mine;
+    const exac_roles *rp = given;
+    if (!rp) {
+        exac_roles_of(p, me, &mine);
+        rp = &mine;
+    }
+    const exac_roles r = *rp;
     uint64_t own = r.own, empty = r.empty, yachi = r.yachi, pot = r.potersin;
     uint64_t boost = r.boosted, lapah = r.lapah, lapah_b = lapah & boost;
     uint64_t an = r.adrib[0], ae = r.adrib[1], as = r.adrib[2], aw = r.adrib[3]; /* Adrib */
@@ -395,7 +401,14 @@ int exac_gen_captures(const exac_pos *p, gv_move *out)
 GV_CLONES int exac_gen_captures_on(const exac_pos *p, uint64_t targets, gv_move *out)
 {
     uint64_t enemy = p->bb[!p->stm] & targets;
-    return enemy ? gen_shifts(p, enemy, out, NULL) : 0;
+    return enemy ? gen_shifts(p, NULL, enemy, out, NULL) : 0;
+}
+
+GV_CLONES int exac_gen_captures_roles(const exac_pos *p, const exac_roles *r, uint64_t targets,
+                                      gv_move *out)
+{
+    uint64_t enemy = p->bb[!p->stm] & targets;
+    return enemy ? gen_shifts(p, r, enemy, out, NULL) : 0;
 }
 
 /* The moves of the side to move onto `wanted` (no friendly square): by whole-board shifts
@@ -410,7 +423,7 @@ GV_CLONES static int gen_by_origin(const exac_pos *p, uint64_t wanted, gv_move *
      * function's time). */
     for (uint64_t b = own; b; b &= b - 1)
         dest[__builtin_ctzll(b)] = 0;
-    gen_shifts(p, wanted, NULL, dest);
+    gen_shifts(p, NULL, wanted, NULL, dest);
     int n = 0;
     for (uint64_t b = own; b; b &= b - 1) {
         int from = __builtin_ctzll(b);
