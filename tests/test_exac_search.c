@@ -132,6 +132,20 @@ static int npositions(void)
     return slow_tests() ? 30000 : 3000;
 }
 
+/* npositions() / divisor positions of sample_positions(seed), in an array the caller frees;
+ * *np receives the count. */
+static exac_pos *samples(int *np, int divisor, uint64_t seed)
+{
+    int n = npositions() / divisor;
+    exac_pos *ps = malloc((size_t)n * sizeof *ps);
+    if (!ps) {
+        fprintf(stderr, "out of memory\n");
+        abort();
+    }
+    *np = sample_positions(ps, n, seed);
+    return ps;
+}
+
 /* The reference generator: per piece in increasing square order, the union of its roles'
  * destinations from exac_piece_dests (the per-piece, per-role code of the rules core), in
  * increasing square order -- the order exac_gen_moves has always had. */
@@ -253,9 +267,8 @@ static int cmp_move(const void *a, const void *b)
  * reference's order. */
 static void test_gen_moves_same_sequence_as_per_piece_generator(void)
 {
-    int np = npositions();
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 100);
+    int np;
+    exac_pos *ps = samples(&np, 1, 100);
     gv_move got[GV_MAX_MOVES], want[GV_MAX_MOVES];
     int bad = 0;
     for (int i = 0; i < np && bad < 5; i++) {
@@ -274,9 +287,8 @@ static void test_gen_moves_same_sequence_as_per_piece_generator(void)
 /* exac_gen_captures is exactly the reference's moves filtered to enemy destinations. */
 static void test_captures_equal_filtered_generation(void)
 {
-    int np = npositions();
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 101);
+    int np;
+    exac_pos *ps = samples(&np, 1, 101);
     gv_move all[GV_MAX_MOVES], caps[GV_MAX_MOVES], want[GV_MAX_MOVES];
     int bad = 0, total = 0;
     for (int i = 0; i < np && bad < 5; i++) {
@@ -305,9 +317,8 @@ static void test_captures_equal_filtered_generation(void)
  * order. */
 static void test_quiets_equal_filtered_generation(void)
 {
-    int np = npositions();
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 102);
+    int np;
+    exac_pos *ps = samples(&np, 1, 102);
     gv_move all[GV_MAX_MOVES], got[GV_MAX_MOVES], want[GV_MAX_MOVES];
     int bad = 0, total = 0;
     for (int i = 0; i < np && bad < 5; i++) {
@@ -336,9 +347,8 @@ static void test_quiets_equal_filtered_generation(void)
  * are refused. */
 static void test_is_move_exactly_the_generated_moves(void)
 {
-    int np = npositions() / 4;
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 103);
+    int np;
+    exac_pos *ps = samples(&np, 4, 103);
     gv_move all[GV_MAX_MOVES];
     int bad = 0, yes = 0;
     for (int i = 0; i < np && bad < 5; i++) {
@@ -375,9 +385,8 @@ static void test_staged_hooks_split_the_moves(void)
 {
     const gv_ab_hooks *h = &gv_exac_hooks;
     CHECK(h->move_ok && h->captures && h->quiets && h->moves && h->quick_end);
-    int np = npositions() / 2;
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 104);
+    int np;
+    exac_pos *ps = samples(&np, 2, 104);
     exac_state *s = new_state();
     void *cache = calloc(1, h->cache_size);   /* one for all positions: it checks itself */
     gv_move all[GV_MAX_MOVES], split[2 * GV_MAX_MOVES];
@@ -405,12 +414,13 @@ static void test_staged_hooks_split_the_moves(void)
 }
 
 /* exac_roles2_of and exac_reach2 (both sides at once) give, lane by lane, exactly
- * exac_roles_of and exac_reach_of of the side to move (lane 0) and the other (lane 1). */
+ * exac_roles_of and exac_reach_of of the side to move (lane 0) and the other (lane 1)
+ * (exac_reach_of puts one side in lane 0), and the reach without friendly squares is the
+ * reference generator's destinations. */
 static void test_both_sides_at_once_match_one_side(void)
 {
-    int np = npositions();
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 105);
+    int np;
+    exac_pos *ps = samples(&np, 1, 105);
     int bad = 0, boosted = 0;
     for (int i = 0; i < np && bad < 5; i++) {
         const exac_pos *p = &ps[i];
@@ -424,7 +434,8 @@ static void test_both_sides_at_once_match_one_side(void)
             exac_roles2_lane(&r2, k, &lane);
             boosted += one.boosted != 0;
             if (memcmp(&one, &lane, sizeof one) != 0 ||
-                reach[k] != exac_reach_of(&one, side, EX_ALL)) {
+                reach[k] != exac_reach_of(&one, side, EX_ALL) ||
+                (reach[k] & ~one.own) != gen_dests(p, side, EX_ALL)) {
                 char text[128];
                 exac_get_text(p, text, sizeof text);
                 fprintf(stderr, "  lane %d differs on %s\n", k, text);
@@ -441,9 +452,8 @@ static void test_both_sides_at_once_match_one_side(void)
  * capture), plus every capture that wins at once; nothing else. */
 static void test_noisy_moves_are_unguarded_or_winning_captures(void)
 {
-    int np = npositions() / 2;
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 111);
+    int np;
+    exac_pos *ps = samples(&np, 2, 111);
     exac_state *s = new_state();
     gv_move caps[GV_MAX_MOVES], noisy[GV_MAX_MOVES], want[GV_MAX_MOVES];
     int bad = 0, kept = 0, dropped = 0;
@@ -503,7 +513,7 @@ static void test_board_shift_and_east_fill_match_coordinates(void)
     for (int i = 0; i < 20000; i++) {
         uint64_t occ = (gv_rng_next(&rng) & gv_rng_next(&rng)) & EX_ALL;
         uint64_t g = occ & gv_rng_next(&rng) & ~EXAC_FILE_Z;
-        bad += exac_fill_east(g, occ) != exac_fill(g, EX_ALL & ~occ, 1, 0);
+        bad += exac_fill_east2(exac_v2_all(g), exac_v2_all(occ))[0] != exac_fill(g, EX_ALL & ~occ, 1, 0);
     }
     CHECK_EQ_INT(bad, 0);
 }
@@ -512,9 +522,8 @@ static void test_board_shift_and_east_fill_match_coordinates(void)
  * for the whole side and for each single piece, for both sides. */
 static void test_reach_matches_generation_per_piece(void)
 {
-    int np = npositions() / 3;
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 202);
+    int np;
+    exac_pos *ps = samples(&np, 3, 202);
     int bad = 0;
     for (int i = 0; i < np && bad < 5; i++) {
         const exac_pos *p = &ps[i];
@@ -545,9 +554,8 @@ static void test_reach_matches_generation_per_piece(void)
 /* gv_exac_parity_win_now agrees with trying every move, for both sides. */
 static void test_parity_win_now_matches_every_move(void)
 {
-    int np = npositions();
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 303);
+    int np;
+    exac_pos *ps = samples(&np, 1, 303);
     int bad = 0, wins = 0;
     for (int i = 0; i < np && bad < 5; i++)
         for (int side = 0; side < 2; side++) {
@@ -564,9 +572,8 @@ static void test_parity_win_now_matches_every_move(void)
 /* eval is GV_EXAC_WIN exactly when the side to move has a move that wins at once. */
 static void test_eval_win_exactly_when_a_move_wins_at_once(void)
 {
-    int np = npositions() / 2;
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 404);
+    int np;
+    exac_pos *ps = samples(&np, 2, 404);
     int bad = 0, wins = 0, checked = 0;
     for (int i = 0; i < np && bad < 5; i++) {
         if (!live(&ps[i]))
@@ -595,9 +602,8 @@ static void test_eval_win_exactly_when_a_move_wins_at_once(void)
  * side to move, and so does the left-right mirror. */
 static void test_eval_symmetric_under_colour_flip(void)
 {
-    int np = npositions() / 2;
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 505);
+    int np;
+    exac_pos *ps = samples(&np, 2, 505);
     int bad = 0;
     for (int i = 0; i < np && bad < 5; i++) {
         exac_pos f = colour_flip(&ps[i]), m = mirror_files(&ps[i]);
@@ -674,9 +680,8 @@ static void test_in_check_exactly_when_mover_yachi_attacked(void)
  * move, lands on a Yachi of the mover". */
 static void test_in_check_matches_generation(void)
 {
-    int np = npositions() / 2;
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 606);
+    int np;
+    exac_pos *ps = samples(&np, 2, 606);
     exac_state *s = new_state();
     int bad = 0, checks = 0;
     for (int i = 0; i < np; i++) {
@@ -699,9 +704,8 @@ static void test_in_check_matches_generation(void)
  * capture that wins at once; mover_value is positive. */
 static void test_victim_value_zero_quiet_positive_captures_win_marked(void)
 {
-    int np = npositions() / 3;
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 707);
+    int np;
+    exac_pos *ps = samples(&np, 3, 707);
     exac_state *s = new_state();
     gv_move moves[GV_MAX_MOVES];
     int bad = 0;
@@ -830,9 +834,8 @@ static void test_quick_end_agrees_with_status(void)
  * victim_value move by move. */
 static void test_speed_hooks_agree_with_game(void)
 {
-    int np = npositions() / 4;
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 4242);
+    int np;
+    exac_pos *ps = samples(&np, 4, 4242);
     exac_state *s = new_state();
     gv_move legal[GV_MAX_MOVES], fast[GV_MAX_MOVES];
     int victims[GV_MAX_MOVES], bad = 0, checked = 0;
@@ -868,9 +871,8 @@ static void test_speed_hooks_agree_with_game(void)
  * each of the orders the search makes them. */
 static void test_cached_hooks_agree_with_plain_ones(void)
 {
-    int np = npositions() / 4;
-    exac_pos *ps = malloc((size_t)np * sizeof *ps);
-    np = sample_positions(ps, np, 5151);
+    int np;
+    exac_pos *ps = samples(&np, 4, 5151);
     exac_state *s = new_state();
     void *cache = calloc(1, gv_exac_hooks.cache_size);
     gv_move a[GV_MAX_MOVES], b[GV_MAX_MOVES];

@@ -1,6 +1,7 @@
-/* Exaç whole-board bit operations and the roles of every piece of a side at once, shared
- * by the rules core's move generator (exac_movegen.c) and the search's evaluation
- * (search/exac_eval.c), which asks the core for roles and reach through them. */
+/* Exaç whole-board bit operations: the roles of every piece and the squares they reach, for
+ * one side or both sides at once, shared by the rules core's move generator
+ * (exac_movegen.c) and the search's evaluation (search/exac_eval.c), which asks the core
+ * for roles and reach through them. */
 #ifndef GV_EXAC_BITS_H
 #define GV_EXAC_BITS_H
 
@@ -42,44 +43,6 @@ EXAC_INLINE uint64_t exac_sh(uint64_t b, int dx, int dy)
     return (s >= 0 ? b << s : b >> -s) & keep;
 }
 
-EXAC_INLINE uint64_t exac_sh_raw(uint64_t b, int s)
-{
-    return s >= 0 ? b << s : b >> -s;
-}
-
-/* Squares reached sliding from every square of g along (dx, dy) over empty squares, the
- * first occupied square included (Kogge-Stone fill: 3 doublings cover the 7 squares). */
-EXAC_INLINE uint64_t exac_fill(uint64_t g, uint64_t empty, int dx, int dy)
-{
-    if (!g)
-        return 0;
-    uint64_t pro = empty & (dx > 0 ? ~EXAC_FILE_G : dx < 0 ? ~EXAC_FILE_Z : ~0ULL);
-    int s = dx + EX_N * dy;
-    g |= pro & exac_sh_raw(g, s);
-    pro &= exac_sh_raw(pro, s);
-    g |= pro & exac_sh_raw(g, 2 * s);
-    pro &= exac_sh_raw(pro, 2 * s);
-    g |= pro & exac_sh_raw(g, 4 * s);
-    return exac_sh(g, dx, dy);
-}
-
-/* exac_fill(g, ~occ, 1, 0) for pieces g (occupied squares, none on file z): a rank's
- * seven squares are consecutive bits, so one subtraction does it. With file z counted as
- * occupied (a slide ends there anyway), o - 2g clears, for each piece, the first occupied
- * bit beyond it and sets the bits before it, within its own rank; o ^ (o - 2g) is then
- * exactly the squares the pieces slide to (several pieces on one rank work too: a slide
- * stops at or before the next piece). */
-EXAC_INLINE uint64_t exac_fill_east(uint64_t g, uint64_t occ)
-{
-    uint64_t o = occ | EXAC_FILE_Z;
-    return o ^ (o - (g << 1));
-}
-
-/* Bitwise majority of three boards. */
-EXAC_INLINE uint64_t exac_maj(uint64_t a, uint64_t b, uint64_t c)
-{
-    return (a & b) | (c & (a | b));
-}
 
 /* The pieces of own that meet the Yachi condition: at least 3 of their 4 diagonal
  * neighbours are in own. */
@@ -90,125 +53,14 @@ EXAC_INLINE uint64_t exac_yachi_of(uint64_t own)
     return own & ((fne & fse & (fsw | fnw)) | (fsw & fnw & (fne | fse)));
 }
 
-/* The pieces of side by role in p, on the whole board at once (the conditions of
- * exac.md; every piece is also a Polus, and a Perits on an edge). */
-EXAC_INLINE void exac_roles_of(const exac_pos *p, int side, exac_roles *r)
-{
-    uint64_t own = p->bb[side];
-    r->own = own;
-    r->opp = p->bb[!side];
-    r->empty = EX_ALL & ~(own | r->opp);
-    /* fX: squares whose neighbour in direction X holds a friendly piece. */
-    uint64_t fn = exac_sh(own, 0, 1), fs = exac_sh(own, 0, -1), fe = exac_sh(own, -1, 0),
-             fw = exac_sh(own, 1, 0);
-    uint64_t fne = exac_sh(own, -1, 1), fse = exac_sh(own, -1, -1),
-             fsw = exac_sh(own, 1, -1), fnw = exac_sh(own, 1, 1);
-    r->adrib[0] = own & fn;
-    r->adrib[1] = own & fe;
-    r->adrib[2] = own & fs;
-    r->adrib[3] = own & fw;
-    r->yachi = exac_yachi_of(own);   /* the same shifts as fne..fnw: computed once */
-    /* At least 3 of 8 neighbours: ones + 2 * twos >= 3, from three carry-save adders. */
-    uint64_t s1 = fn ^ fe ^ fs, c1 = exac_maj(fn, fe, fs);
-    uint64_t s2 = fw ^ fne ^ fse, c2 = exac_maj(fw, fne, fse);
-    uint64_t s3 = fsw ^ fnw, c3 = fsw & fnw;
-    r->potersin = own & (exac_maj(c1, c2, c3) | ((c1 | c2 | c3) & (s1 | s2 | s3)) |
-                         (s1 & s2 & s3));
-    uint64_t y = r->yachi, h = exac_sh(y, 1, 0) | exac_sh(y, -1, 0), v = y | h;
-    r->boosted = own & (h | exac_sh(v, 0, 1) | exac_sh(v, 0, -1));
-    r->lapah = own & exac_enemy_camp(side);
-}
-
-/* ---- Reach: every destination of a set of pieces, friendly squares included --------- */
-
-/* Adrib leaps of pieces a towards a friend in direction (ox, oy); ab: those boosted. */
-EXAC_INLINE uint64_t adrib_reach(uint64_t a, uint64_t ab, uint64_t empty, int ox, int oy)
-{
-    if (!a)
-        return 0;
-    int px = -oy, py = ox;
-    uint64_t r = exac_sh(a, 2 * ox + px, 2 * oy + py) | exac_sh(a, 2 * ox - px, 2 * oy - py);
-    if (ab) {
-        uint64_t k1 = exac_sh(ab, 2 * ox + px, 2 * oy + py) & empty;
-        uint64_t k2 = exac_sh(ab, 2 * ox - px, 2 * oy - py) & empty;
-        r |= exac_sh(k1, ox, oy) | exac_sh(k1, px, py) | exac_sh(k2, ox, oy) |
-             exac_sh(k2, -px, -py);
-    }
-    return r;
-}
-
-EXAC_INLINE uint64_t king_ring(uint64_t b)
-{
-    uint64_t h = exac_sh(b, 1, 0) | exac_sh(b, -1, 0), v = b | h;
-    return h | exac_sh(v, 0, 1) | exac_sh(v, 0, -1);
-}
-
-/* exac_reach (exac.h), inline for callers that ask it of whole sides in their inner loops:
- * with from = EX_ALL the compiler drops every "& from". */
-EXAC_INLINE uint64_t exac_reach_of(const exac_roles *r, int side, uint64_t from)
-{
-    uint64_t pcs = r->own & from, e = r->empty, b = r->boosted & pcs, t;
-
-    /* Step 1. Polus: one step forward, two when boosted and the first is empty. */
-    if (side == EX_FIRST)
-        t = exac_sh(pcs, 0, -1) | exac_sh(exac_sh(b, 0, -1) & e, 0, -1);
-    else
-        t = exac_sh(pcs, 0, 1) | exac_sh(exac_sh(b, 0, 1) & e, 0, 1);
-
-    /* Step 2. Yachi: its orthogonal steps are among the Potersin's king steps (step 5),
-     * since a Yachi (3 of 4 diagonal neighbours friendly) is always a Potersin (3 of 8). */
-
-    /* Step 3. Perits slides away from its edges and Lapah rook slides; boosted Perits
-     * steps along its edges; boosted Lapah diagonal slides. */
-    uint64_t l = r->lapah & pcs;
-    t |= exac_fill_east(((pcs & EXAC_FILE_G) | l) & ~EXAC_FILE_Z, EX_ALL & ~e) |
-         exac_fill((pcs & EXAC_FILE_Z) | l, e, -1, 0) |
-         exac_fill((pcs & EXAC_RANK_1) | l, e, 0, 1) | exac_fill((pcs & EXAC_RANK_7) | l, e, 0, -1);
-    if (b) {
-        uint64_t v = b & (EXAC_FILE_G | EXAC_FILE_Z), hz = b & (EXAC_RANK_1 | EXAC_RANK_7);
-        t |= exac_sh(v, 0, 1) | exac_sh(v, 0, -1) | exac_sh(hz, 1, 0) | exac_sh(hz, -1, 0);
-    }
-    /* (The Lapah's diagonal steps come with the Potersin's king steps in step 5.) */
-    uint64_t lb = l & b;
-    if (lb)
-        t |= exac_fill(lb, e, 1, 1) | exac_fill(lb, e, 1, -1) | exac_fill(lb, e, -1, 1) |
-             exac_fill(lb, e, -1, -1);
-
-    /* Step 4. Adrib: knight leaps towards each friendly orthogonal neighbour. */
-    t |= adrib_reach(r->adrib[0] & pcs, r->adrib[0] & b, e, 0, -1) |
-         adrib_reach(r->adrib[1] & pcs, r->adrib[1] & b, e, 1, 0) |
-         adrib_reach(r->adrib[2] & pcs, r->adrib[2] & b, e, 0, 1) |
-         adrib_reach(r->adrib[3] & pcs, r->adrib[3] & b, e, -1, 0);
-
-    /* Step 5. Potersin: king steps; boosted, the far squares through an empty neighbour.
-     * The king steps of Lapahs too: their diagonal steps, and orthogonal steps that their
-     * slides (step 3) reach anyway. */
-    uint64_t q = r->potersin & pcs;
-    t |= king_ring(q | l);
-    if (q) {
-        uint64_t qb = q & b;
-        if (qb) {
-            uint64_t m;
-            m = exac_sh(qb, 0, -1) & e, t |= exac_sh(m, 0, -1);
-            m = exac_sh(qb, 0, 1) & e, t |= exac_sh(m, 0, 1);
-            m = exac_sh(qb, 1, 0) & e, t |= exac_sh(m, 1, 0);
-            m = exac_sh(qb, -1, 0) & e, t |= exac_sh(m, -1, 0);
-            m = exac_sh(qb, 1, -1) & e, t |= exac_sh(m, 1, 0) | exac_sh(m, 0, -1);
-            m = exac_sh(qb, 1, 1) & e, t |= exac_sh(m, 1, 0) | exac_sh(m, 0, 1);
-            m = exac_sh(qb, -1, 1) & e, t |= exac_sh(m, -1, 0) | exac_sh(m, 0, 1);
-            m = exac_sh(qb, -1, -1) & e, t |= exac_sh(m, -1, 0) | exac_sh(m, 0, -1);
-        }
-    }
-    return t;
-}
-
 /* ---- Both sides at once ------------------------------------------------------------------
- * The roles and reach of both sides in one pass: each value holds two boards side by side
- * (GCC's vector extension; SSE2 on x86-64), lane 0 for the side to move, lane 1 for the
- * other. Every operation above works lane by lane unchanged but for the two that depend on
- * the side: the Polus's forward step and the camp where a piece is a Lapah. The results are
- * exactly exac_roles_of and exac_reach_of of each side (the evaluation needs both sides at
- * almost every node; one pass costs little more than one side). */
+ * The roles and reach are computed for two boards side by side (GCC's vector extension;
+ * SSE2 on x86-64): lane 0 for one side (usually the side to move), lane 1 for the other.
+ * Every operation works lane by lane, the same for both, but for the two that depend on the
+ * side: the Polus's forward step and the camp where a piece is a Lapah. The evaluation needs
+ * both sides at almost every node, and one pass costs little more than one side; the
+ * one-side functions (exac_roles_of, exac_reach_of, exac_fill) are lane 0 of the same code,
+ * so the rules are written once. */
 typedef uint64_t exac_v2 __attribute__((vector_size(16)));
 
 typedef struct exac_roles2 {
@@ -249,6 +101,9 @@ EXAC_INLINE exac_v2 exac_sh2_raw(exac_v2 b, int s)
     return s >= 0 ? b << s : b >> -s;
 }
 
+/* Squares reached sliding from every square of g along (dx, dy) over empty squares, the
+ * first occupied square included (Kogge-Stone fill: 3 doublings cover the 7 squares), in
+ * both lanes. */
 EXAC_INLINE exac_v2 exac_fill2(exac_v2 g, exac_v2 empty, int dx, int dy)
 {
     exac_v2 pro = empty & exac_v2_all(dx > 0 ? ~EXAC_FILE_G : dx < 0 ? ~EXAC_FILE_Z : ~0ULL);
@@ -261,15 +116,36 @@ EXAC_INLINE exac_v2 exac_fill2(exac_v2 g, exac_v2 empty, int dx, int dy)
     return exac_sh2(g, dx, dy);
 }
 
+/* exac_fill2 of one board (the move generator's slides). */
+EXAC_INLINE uint64_t exac_fill(uint64_t g, uint64_t empty, int dx, int dy)
+{
+    if (!g)
+        return 0;
+    return exac_fill2(exac_v2_of(g, 0), exac_v2_of(empty, 0), dx, dy)[0] & EX_ALL;
+}
+
+/* exac_fill2(g, ~occ, 1, 0) for pieces g (occupied squares, none on file z): a rank's
+ * seven squares are consecutive bits, so one subtraction does it. With file z counted as
+ * occupied (a slide ends there anyway), o - 2g clears, for each piece, the first occupied
+ * bit beyond it and sets the bits before it, within its own rank; o ^ (o - 2g) is then
+ * exactly the squares the pieces slide to (several pieces on one rank work too: a slide
+ * stops at or before the next piece). */
+EXAC_INLINE exac_v2 exac_fill_east2(exac_v2 g, exac_v2 occ)
+{
+    exac_v2 o = occ | exac_v2_all(EXAC_FILE_Z);
+    return o ^ (o - (g << 1));
+}
+
 EXAC_INLINE exac_v2 exac_maj2(exac_v2 a, exac_v2 b, exac_v2 c)
 {
     return (a & b) | (c & (a | b));
 }
 
-/* exac_roles_of for both sides of p: lane 0 the side to move, lane 1 the other. */
-EXAC_INLINE void exac_roles2_of(const exac_pos *p, exac_roles2 *r)
+/* The pieces of both sides by role in p, on the whole board at once (the conditions of
+ * exac.md; every piece is also a Polus, and a Perits on an edge): lane 0 for side `me`,
+ * lane 1 for the other. */
+EXAC_INLINE void exac_roles2_side(const exac_pos *p, int me, exac_roles2 *r)
 {
-    int me = p->stm;
     exac_v2 own = exac_v2_of(p->bb[me], p->bb[!me]);
     r->own = own;
     r->opp = exac_v2_of(p->bb[!me], p->bb[me]);
@@ -298,6 +174,12 @@ EXAC_INLINE void exac_roles2_of(const exac_pos *p, exac_roles2 *r)
     r->lapah = own & exac_v2_of(exac_enemy_camp(me), exac_enemy_camp(!me));
 }
 
+/* The roles of both sides of p: lane 0 the side to move, lane 1 the other. */
+EXAC_INLINE void exac_roles2_of(const exac_pos *p, exac_roles2 *r)
+{
+    exac_roles2_side(p, p->stm, r);
+}
+
 EXAC_INLINE exac_v2 adrib_reach2(exac_v2 a, exac_v2 ab, exac_v2 empty, int ox, int oy)
 {
     int px = -oy, py = ox;
@@ -314,22 +196,30 @@ EXAC_INLINE exac_v2 king_ring2(exac_v2 b)
     return h | exac_sh2(v, 0, 1) | exac_sh2(v, 0, -1);
 }
 
-/* exac_reach_of(r's side, EX_ALL) for both lanes of r (exac_roles2_of of a position whose
- * side to move is stm): the steps of exac_reach_of, lane by lane. */
+/* ---- Reach: every destination of a set of pieces, friendly squares included ---------
+ * The union over the pieces' roles of exac_piece_dests' base and boosted squares, before
+ * friendly squares are removed (the squares they defend), for both lanes of r at once:
+ * lane 0 holds the pieces of side stm (exac_roles2_of: the side to move), lane 1 the
+ * other side's. */
 EXAC_INLINE exac_v2 exac_reach2(const exac_roles2 *r, int stm)
 {
     exac_v2 pcs = r->own, e = r->empty, b = r->boosted, t;
 
-    /* Step 1. Polus: forward is towards rank 1 for First, rank 7 for Second. */
+    /* Step 1. Polus: one step forward, towards rank 1 for First and rank 7 for Second; two
+     * when boosted and the first square is empty. */
     exac_v2 first = stm == EX_FIRST ? exac_v2_of(~0ULL, 0) : exac_v2_of(0, ~0ULL);
     exac_v2 down = exac_sh2(pcs, 0, -1) | exac_sh2(exac_sh2(b, 0, -1) & e, 0, -1);
     exac_v2 up = exac_sh2(pcs, 0, 1) | exac_sh2(exac_sh2(b, 0, 1) & e, 0, 1);
     t = (down & first) | (up & ~first);
 
-    /* Step 3. Perits and Lapah slides; boosted Perits steps; boosted Lapah diagonals. */
+    /* Step 2. Yachi: its orthogonal steps are among the Potersin's king steps (step 5),
+     * since a Yachi (3 of 4 diagonal neighbours friendly) is always a Potersin (3 of 8).
+     * Step 3. Perits slides away from its edges and Lapah rook slides (the slide towards
+     * file z is one subtraction); boosted Perits steps along its edges; boosted Lapah
+     * diagonal slides. */
     exac_v2 l = r->lapah, occ = exac_v2_all(EX_ALL) & ~e, z = exac_v2_all(EXAC_FILE_Z);
-    exac_v2 ge = ((pcs & exac_v2_all(EXAC_FILE_G)) | l) & ~z, o = occ | z;
-    t |= (o ^ (o - (ge << 1))) | exac_fill2((pcs & z) | l, e, -1, 0) |
+    t |= exac_fill_east2(((pcs & exac_v2_all(EXAC_FILE_G)) | l) & ~z, occ) |
+         exac_fill2((pcs & z) | l, e, -1, 0) |
          exac_fill2((pcs & exac_v2_all(EXAC_RANK_1)) | l, e, 0, 1) |
          exac_fill2((pcs & exac_v2_all(EXAC_RANK_7)) | l, e, 0, -1);
     exac_v2 v = b & exac_v2_all(EXAC_FILE_G | EXAC_FILE_Z),
@@ -340,13 +230,16 @@ EXAC_INLINE exac_v2 exac_reach2(const exac_roles2 *r, int stm)
         t |= exac_fill2(lb, e, 1, 1) | exac_fill2(lb, e, 1, -1) | exac_fill2(lb, e, -1, 1) |
              exac_fill2(lb, e, -1, -1);
 
-    /* Step 4. Adrib. */
+    /* Step 4. Adrib: knight leaps towards each friendly orthogonal neighbour; boosted,
+     * one step further through an empty knight square. */
     t |= adrib_reach2(r->adrib[0], r->adrib[0] & b, e, 0, -1) |
          adrib_reach2(r->adrib[1], r->adrib[1] & b, e, 1, 0) |
          adrib_reach2(r->adrib[2], r->adrib[2] & b, e, 0, 1) |
          adrib_reach2(r->adrib[3], r->adrib[3] & b, e, -1, 0);
 
-    /* Step 5. Potersin (and the Lapah's diagonal steps). */
+    /* Step 5. Potersin: king steps; boosted, the far squares through an empty neighbour.
+     * The king steps of Lapahs too: their diagonal steps, and orthogonal steps that their
+     * slides (step 3) reach anyway. */
     exac_v2 q = r->potersin;
     t |= king_ring2(q | l);
     exac_v2 qb = q & b;
@@ -364,6 +257,24 @@ EXAC_INLINE exac_v2 exac_reach2(const exac_roles2 *r, int stm)
     return t & exac_v2_all(EX_ALL);
 }
 
+/* exac_reach (exac.h) of side's pieces on `from`, r from exac_roles_of(p, side): the two-lane
+ * reach with those pieces alone in lane 0. */
+EXAC_INLINE uint64_t exac_reach_of(const exac_roles *r, int side, uint64_t from)
+{
+    uint64_t pcs = r->own & from;
+    exac_roles2 one;
+    one.own = exac_v2_of(pcs, 0);
+    one.opp = exac_v2_of(r->opp, 0);
+    one.empty = exac_v2_of(r->empty, 0);
+    one.yachi = exac_v2_of(r->yachi & pcs, 0);
+    one.boosted = exac_v2_of(r->boosted & pcs, 0);
+    one.potersin = exac_v2_of(r->potersin & pcs, 0);
+    one.lapah = exac_v2_of(r->lapah & pcs, 0);
+    for (int d = 0; d < 4; d++)
+        one.adrib[d] = exac_v2_of(r->adrib[d] & pcs, 0);
+    return exac_reach2(&one, side)[0];
+}
+
 /* Lane k of a pair as exac_roles (for the one-side functions). */
 EXAC_INLINE void exac_roles2_lane(const exac_roles2 *r, int k, exac_roles *out)
 {
@@ -376,6 +287,14 @@ EXAC_INLINE void exac_roles2_lane(const exac_roles2 *r, int k, exac_roles *out)
     out->lapah = r->lapah[k];
     for (int d = 0; d < 4; d++)
         out->adrib[d] = r->adrib[d][k];
+}
+
+/* The pieces of side by role in p (lane 0 of exac_roles2_side). */
+EXAC_INLINE void exac_roles_of(const exac_pos *p, int side, exac_roles *r)
+{
+    exac_roles2 two;
+    exac_roles2_side(p, side, &two);
+    exac_roles2_lane(&two, 0, r);
 }
 
 #endif
