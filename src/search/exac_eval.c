@@ -218,22 +218,21 @@ EXAC_INLINE int noisy_cached(const exac_pos *p, gv_move *out, exac_cache *c)
     int me = p->stm;
     uint64_t theirs = p->bb[!me];
     const exac_cache *bi = both_info(p, c);
-    if (pc(theirs) <= 4)
-        return exac_gen_captures_on(p, bi->reach[0], out);   /* every capture wins */
     uint64_t keep = ~bi->reach[1] | bi->r.yachi[1], camp = exac_enemy_camp(me);
     int a = pc(theirs & camp), b = pc(p->bb[me] & camp);
-    /* A capture from -> to leaves a2 = a - [to in camp] of their pieces in the camp and
+    /* With four or fewer pieces left to the opponent every capture wins. Otherwise a
+     * capture from -> to leaves a2 = a - [to in camp] of their pieces in the camp and
      * b2 = b - [from in camp] + [to in camp] of the mover's: it makes parity (a2 == b2)
-     * only when a - b is 2 [to in camp] - [from in camp], between -1 and 2. Otherwise the
-     * noisy moves are the captures on unguarded squares and Yachis alone. */
-    int parity = a - b >= -1 && a - b <= 2;
-    uint64_t targets = bi->reach[0] & theirs & (parity ? ~0ULL : keep);
+     * only when a - b is 2 [to in camp] - [from in camp], between -1 and 2. When it cannot,
+     * the noisy moves are the captures on unguarded squares and Yachis alone. */
+    int all = pc(theirs) <= 4, parity = a - b >= -1 && a - b <= 2;
+    uint64_t targets = bi->reach[0] & theirs & (all || parity ? ~0ULL : keep);
     if (!targets)
         return 0;
     exac_roles mine;
     exac_roles2_lane(&bi->r, 0, &mine);
     int n = exac_gen_captures_roles(p, &mine, targets, out), k = 0;
-    if (!parity)
+    if (all || !parity)
         return n;
     for (int i = 0; i < n; i++) {
         int from = EX_FROM(out[i]), to = EX_TO(out[i]);

@@ -113,9 +113,8 @@ int exac_gen_moves(const exac_pos *p, gv_move *out);   /* ignores game end */
  * side not to move (the same set, possibly in another order), without generating the
  * quiet moves. out needs room for GV_MAX_MOVES; returns the count. Ignores game end. */
 int exac_gen_captures(const exac_pos *p, gv_move *out);
-/* The moves of exac_gen_captures(p) that capture on a square of targets, in its order. */
-int exac_gen_captures_on(const exac_pos *p, uint64_t targets, gv_move *out);
-/* The same with the mover's roles given: r is exac_roles_of(p, p->stm) (exac_bits.h). */
+/* The moves of exac_gen_captures(p) that capture on a square of targets, in its order,
+ * given the mover's roles r = exac_roles_of(p, p->stm) (exac_bits.h). */
 int exac_gen_captures_roles(const exac_pos *p, const exac_roles *r, uint64_t targets,
                             gv_move *out);
 /* The moves of exac_gen_moves(p) onto empty squares (the rest are exac_gen_captures'), in

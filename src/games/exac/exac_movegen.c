@@ -395,12 +395,7 @@ uint64_t exac_reach(const exac_roles *r, int side, uint64_t from)
 /* The captures of the side to move (see exac.h), by whole-board shifts. */
 int exac_gen_captures(const exac_pos *p, gv_move *out)
 {
-    return exac_gen_captures_on(p, p->bb[!p->stm], out);
-}
-
-GV_CLONES int exac_gen_captures_on(const exac_pos *p, uint64_t targets, gv_move *out)
-{
-    uint64_t enemy = p->bb[!p->stm] & targets;
+    uint64_t enemy = p->bb[!p->stm];
     return enemy ? gen_shifts(p, NULL, enemy, out, NULL) : 0;
 }
 
