@@ -95,17 +95,16 @@ static void pos_after(const exac_pos *p, gv_move m, exac_pos *q)
 {
     int from = EX_FROM(m), to = EX_TO(m), me = p->stm, them = !me;
     *q = *p;
+    q->key = exac_key_after(p, m);
     q->toppled = 0;
     if (p->bb[them] >> to & 1) {
         q->toppled = (exac_yachis(p, them) >> to & 1) != 0;
         q->bb[them] &= ~EX_BIT(to);
-        q->key ^= exac_piece_key(them, to);
         q->quiet = 0;
     } else {
         q->quiet++;
     }
     q->bb[me] ^= EX_BIT(from) | EX_BIT(to);
-    q->key ^= exac_piece_key(me, from) ^ exac_piece_key(me, to) ^ exac_side_key();
     if (me == EX_SECOND)
         q->movenum++;
     q->stm = (uint8_t)them;
