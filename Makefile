@@ -5,8 +5,26 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all deps check check-release check-asan bench run clean
 
+# The release build is profile-guided (PGO=0 turns that off): the library is first built
+# instrumented in $(PGO_BUILD), `gravulien bench` runs on it (again whenever that build
+# changed) and records its counts in $(PGO_BUILD)/profile, and $(BUILD) is compiled with
+# them. About 5 % more nodes per second for the searches; docs/ai.md, "Speed".
+PGO       ?= 1
+PGO_BUILD ?= build-pgo
+PGO_DATA   = $(abspath $(PGO_BUILD))/profile
+
 all: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+ifeq ($(PGO),1)
+	cmake -S . -B $(PGO_BUILD) -DCMAKE_BUILD_TYPE=Release -DGV_PGO=GEN -DGV_PGO_DIR=$(PGO_DATA) >/dev/null
+	cmake --build $(PGO_BUILD) -j $(JOBS) --target gravulien
+	@if [ ! -f $(PGO_BUILD)/trained ] || [ $(PGO_BUILD)/gravulien -nt $(PGO_BUILD)/trained ]; then \
+	  echo "PGO: training on gravulien bench"; rm -rf $(PGO_DATA); \
+	  $(PGO_BUILD)/gravulien bench >$(PGO_BUILD)/train.log 2>&1 || { cat $(PGO_BUILD)/train.log; exit 1; }; \
+	  touch $(PGO_BUILD)/trained; fi
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGV_PGO=USE -DGV_PGO_DIR=$(PGO_DATA) >/dev/null
+else
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGV_PGO=OFF >/dev/null
+endif
 	cmake --build $(BUILD) -j $(JOBS)
 
 deps:
@@ -36,4 +54,4 @@ run: all
 	$(BUILD)/gravulien serve --db gravulien.db
 
 clean:
-	rm -rf $(BUILD) $(ASAN)
+	rm -rf $(BUILD) $(ASAN) $(PGO_BUILD)

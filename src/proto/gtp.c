@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/gv_core.h"
 #include "engine/engine.h"
@@ -415,17 +416,12 @@ static int settle(gv_gtp *s, int pl, char *err, size_t errlen)
 
 /* ---- Argument parsing ---------------------------------------------------------------- */
 
+/* A GTP color, case-insensitive: 1 black, 2 white, 0 neither. */
 static int parse_color(const char *t)
 {
-    char l[8];
-    size_t n = strlen(t);
-    if (n >= sizeof l)
-        return 0;
-    for (size_t i = 0; i <= n; i++)
-        l[i] = (char)tolower((unsigned char)t[i]);
-    if (!strcmp(l, "b") || !strcmp(l, "black"))
+    if (!strcasecmp(t, "b") || !strcasecmp(t, "black"))
         return 1;
-    if (!strcmp(l, "w") || !strcmp(l, "white"))
+    if (!strcasecmp(t, "w") || !strcasecmp(t, "white"))
         return 2;
     return 0;
 }

@@ -45,14 +45,11 @@ static int too_dense(const grav_fast_rules *r, const uint8_t *board, int qx, int
                 k += cell[j * n] != 0;
             col[i] = k;
         }
+        /* The sum of the b columns ending at i, from i = b - 1 on. */
         int sum = 0;
-        for (int i = 0; i < b; i++)
-            sum += col[i];
-        if (sum > c)
-            return 1;
-        for (int i = b; i < w; i++) {
-            sum += col[i] - col[i - b];
-            if (sum > c)
+        for (int i = 0; i < w; i++) {
+            sum += col[i] - (i >= b ? col[i - b] : 0);
+            if (i >= b - 1 && sum > c)
                 return 1;
         }
     }
