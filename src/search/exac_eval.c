@@ -378,10 +378,11 @@ static void h_unmake_null(void *st, const void *undo)
  * the mover has a piece), as the rules core decides it. */
 static int h_quick_end(void *st, int *result)
 {
-    gv_result r;
-    if (!exac_ended_by_rule(st, &r))
+    int code = exac_end_code(st);
+    if (!code)
         return 0;
-    *result = r.status == GV_DRAW ? 0 : r.winner == ((const exac_state *)st)->pos.stm ? 1 : -1;
+    /* Rules 1-3: the side that just moved (not the side to move) has won. */
+    *result = code == EXAC_END_REPETITION || code == EXAC_END_QUIET ? 0 : -1;
     return 1;
 }
 

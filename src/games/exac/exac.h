@@ -150,6 +150,64 @@ int exac_ended_by_rule(const exac_state *s, gv_result *res);
  * fewer)? Sets reason. */
 int exac_mover_wins(const exac_pos *p, const char **reason);
 
+#define EXAC_CAMP_SECOND ((1ULL << 21) - 1)                     /* ranks 1-3 */
+#define EXAC_CAMP_FIRST (EX_ALL & ~((1ULL << 28) - 1))          /* ranks 5-7 */
+
+/* The endings exac_ended_by_rule decides, as codes: the rules themselves, inline for the
+ * search, which asks at every node (exac_ended_by_rule adds the result and its reason). */
+enum { EXAC_END_NONE, EXAC_END_TOPPLED, EXAC_END_PARITY, EXAC_END_THREE, EXAC_END_REPETITION,
+       EXAC_END_QUIET };
+
+/* Rules 1-3 for the side that just moved in p: EXAC_END_TOPPLED, _PARITY, _THREE or _NONE. */
+static inline int exac_mover_win_code(const exac_pos *p)
+{
+    int them = p->stm, mover = !them;
+    if (p->toppled)
+        return EXAC_END_TOPPLED;
+    uint64_t camp = them == EX_FIRST ? EXAC_CAMP_FIRST : EXAC_CAMP_SECOND;  /* them's own */
+    int theirs = __builtin_popcountll(p->bb[them] & camp);
+    if (theirs >= 1 && theirs == __builtin_popcountll(p->bb[mover] & camp))
+        return EXAC_END_PARITY;
+    if (__builtin_popcountll(p->bb[them]) <= 3)
+        return EXAC_END_THREE;
+    return EXAC_END_NONE;
+}
+
+/* Third occurrence of the position (board and side to move) since it was set. Only the
+ * plies since the last capture can repeat, and there are at most pos.quiet of them in the
+ * history (a capture sets it to 0, every other move and a null move add 1, a set-up
+ * position may start above 0): the loop stops at the same entry as without this bound,
+ * sooner after a capture (most nodes of a search). */
+static inline int exac_threefold(const exac_state *s)
+{
+    uint32_t avail = s->ply < EX_HIST - 1 ? s->ply : EX_HIST - 1;
+    if (avail > s->pos.quiet)
+        avail = s->pos.quiet;
+    int seen = 1;
+    for (uint32_t back = 1; back <= avail; back++) {
+        const exac_hist *h = &s->hist[(s->ply - back) % EX_HIST];
+        if (h->captured)
+            break;
+        if (!(back & 1) && h->key == s->pos.key && ++seen >= 3)
+            return 1;
+    }
+    return 0;
+}
+
+/* exac_ended_by_rule's decision as a code: EXAC_END_NONE while the game goes on. */
+static inline int exac_end_code(const exac_state *s)
+{
+    const exac_pos *p = &s->pos;
+    int win = exac_mover_win_code(p);
+    if (win)
+        return win;
+    if (p->opt.repetition && exac_threefold(s))
+        return EXAC_END_REPETITION;
+    if (p->opt.quiet_limit && p->quiet >= p->opt.quiet_limit)
+        return EXAC_END_QUIET;
+    return EXAC_END_NONE;
+}
+
 /* exac_notation.c */
 /* Writes legal move m of s in the spec's notation (`role boost disambiguator capture
  * destination suffix`, e.g. "Hgxm5+"). s is played on and restored: unchanged on return.

@@ -17,8 +17,6 @@
 #define EXAC_FILE_Z (EXAC_FILE_G << 6)
 #define EXAC_RANK_1 0x7FULL
 #define EXAC_RANK_7 (0x7FULL << 42)
-#define EXAC_CAMP_SECOND ((1ULL << 21) - 1)                     /* ranks 1-3 */
-#define EXAC_CAMP_FIRST (EX_ALL & ~((1ULL << 28) - 1))          /* ranks 5-7 */
 
 #define EXAC_INLINE static inline __attribute__((always_inline))
 

@@ -74,65 +74,33 @@ void exac_unmake_null(exac_state *s, const exac_pos *undo)
     s->pos = *undo;
 }
 
+/* The reason exac_ended_by_rule writes for each code. */
+static const char *const end_reason[] = {
+    [EXAC_END_TOPPLED] = "yachi toppled",
+    [EXAC_END_PARITY] = "camp parity",
+    [EXAC_END_THREE] = "three or fewer",
+    [EXAC_END_REPETITION] = "repetition",
+    [EXAC_END_QUIET] = "quiet limit",
+};
+
 int exac_mover_wins(const exac_pos *p, const char **reason)
 {
-    int them = p->stm, mover = !them;
-    if (p->toppled) {
-        *reason = "yachi toppled";
-        return 1;
-    }
-    uint64_t camp = exac_enemy_camp(mover);   /* them's own camp */
-    int theirs = __builtin_popcountll(p->bb[them] & camp);
-    if (theirs >= 1 && theirs == __builtin_popcountll(p->bb[mover] & camp)) {
-        *reason = "camp parity";
-        return 1;
-    }
-    if (__builtin_popcountll(p->bb[them]) <= 3) {
-        *reason = "three or fewer";
-        return 1;
-    }
-    return 0;
-}
-
-/* Third occurrence of the position (board and side to move) since it was set. */
-static int threefold(const exac_state *s)
-{
-    /* Only the plies since the last capture can repeat, and there are at most pos.quiet
-     * of them in the history (a capture sets it to 0, every other move and a null move
-     * add 1, a set-up position may start above 0): the loop stops at the same entry as
-     * without this bound, sooner after a capture (most nodes of a search). */
-    uint32_t avail = s->ply < EX_HIST - 1 ? s->ply : EX_HIST - 1;
-    if (avail > s->pos.quiet)
-        avail = s->pos.quiet;
-    int seen = 1;
-    for (uint32_t back = 1; back <= avail; back++) {
-        const exac_hist *h = &s->hist[(s->ply - back) % EX_HIST];
-        if (h->captured)
-            break;
-        if (!(back & 1) && h->key == s->pos.key && ++seen >= 3)
-            return 1;
-    }
-    return 0;
+    int code = exac_mover_win_code(p);
+    if (code)
+        *reason = end_reason[code];
+    return code != EXAC_END_NONE;
 }
 
 int exac_ended_by_rule(const exac_state *s, gv_result *res)
 {
-    const exac_pos *p = &s->pos;
-    const char *why;
-    if (exac_mover_wins(p, &why)) {
-        res->status = GV_WIN;
-        res->winner = !p->stm;
-        strcpy(res->reason, why);
-        return 1;
-    }
-    int repeated = p->opt.repetition && threefold(s);
-    if (repeated || (p->opt.quiet_limit && p->quiet >= p->opt.quiet_limit)) {
-        res->status = GV_DRAW;
-        res->winner = -1;
-        strcpy(res->reason, repeated ? "repetition" : "quiet limit");
-        return 1;
-    }
-    return 0;
+    int code = exac_end_code(s);
+    if (!code)
+        return 0;
+    int draw = code == EXAC_END_REPETITION || code == EXAC_END_QUIET;
+    res->status = draw ? GV_DRAW : GV_WIN;
+    res->winner = draw ? -1 : !s->pos.stm;
+    strcpy(res->reason, end_reason[code]);
+    return 1;
 }
 
 gv_status exac_status(exac_state *s, gv_result *res)
