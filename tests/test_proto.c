@@ -92,6 +92,23 @@ static void test_usi_handshake_and_search(void)
     CHECK(b && !has_line(out, "info string error"));
 }
 
+/* Input that ends during a search (a piped script): a search with limits runs to them
+ * and answers; an infinite one is stopped and answers. */
+static void test_usi_end_of_input(void)
+{
+    const char *out = run(1, "usi\nposition startpos\ngo depth 6\n", 0);
+    CHECK(has_line(out, "info depth 6 "));
+    CHECK_EQ_INT(count_lines(out, "bestmove "), 1);
+    out = run(1, "usi\nposition startpos\ngo nodes 30000\n", 0);
+    CHECK_EQ_INT(count_lines(out, "bestmove "), 1);
+    const char *last = NULL;
+    for (const char *q = strstr(out, " nodes "); q; q = strstr(q + 1, " nodes "))
+        last = q;
+    CHECK(last && atoi(last + 7) >= 29000);
+    out = run(1, "usi\nposition startpos\ngo infinite\n", 0);
+    CHECK_EQ_INT(count_lines(out, "bestmove "), 1);
+}
+
 static void test_usi_refusals_change_nothing(void)
 {
     const char *out = run(1, "position startpos moves 5i5h\n"
@@ -249,6 +266,7 @@ static void test_xboard_fuzz(void)
 
 const t_case proto_tests[] = {
     T(test_usi_handshake_and_search),
+    T(test_usi_end_of_input),
     T(test_usi_refusals_change_nothing),
     T(test_usi_rule_options_and_stop),
     T(test_xboard_features_and_game),

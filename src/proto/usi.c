@@ -366,6 +366,12 @@ int gv_usi_session(int in_fd, FILE *out, gv_usi_opts *opts)
     for (;;) {
         gv_search_result r;
         proto_event ev = proto_next(io, line, PROTO_LINE_MAX + 1, &r);
+        if (ev == PROTO_EOF && u.searching && !u.infinite && !u.pondering) {
+            /* Input ended during a search with limits (a piped script): it runs to them,
+             * as xboard's does; an infinite or ponder search is stopped below. */
+            gv_engine_wait(e);
+            continue;
+        }
         if (ev == PROTO_EOF)
             break;
         if (ev == PROTO_RESULT) {
