@@ -178,14 +178,15 @@ EXAC_INLINE void exac_roles2_of(const exac_pos *p, exac_roles2 *r)
     exac_roles2_side(p, p->stm, r);
 }
 
-EXAC_INLINE exac_v2 adrib_reach2(exac_v2 a, exac_v2 ab, exac_v2 empty, int ox, int oy)
+/* A boosted Adrib's extra squares towards its friendly neighbour in direction o = (ox, oy)
+ * (ab: such Adribs): from each empty knight square 2o + p or 2o - p (p = o turned a quarter),
+ * one more step along o, or along the sideways part used to get there. */
+EXAC_INLINE exac_v2 adrib_boost2(exac_v2 ab, exac_v2 empty, int ox, int oy)
 {
     int px = -oy, py = ox;
-    exac_v2 r = exac_sh2(a, 2 * ox + px, 2 * oy + py) | exac_sh2(a, 2 * ox - px, 2 * oy - py);
     exac_v2 k1 = exac_sh2(ab, 2 * ox + px, 2 * oy + py) & empty;
     exac_v2 k2 = exac_sh2(ab, 2 * ox - px, 2 * oy - py) & empty;
-    return r | exac_sh2(k1, ox, oy) | exac_sh2(k1, px, py) | exac_sh2(k2, ox, oy) |
-           exac_sh2(k2, -px, -py);
+    return exac_sh2(k1 | k2, ox, oy) | exac_sh2(k1, px, py) | exac_sh2(k2, -px, -py);
 }
 
 EXAC_INLINE exac_v2 king_ring2(exac_v2 b)
@@ -203,37 +204,46 @@ EXAC_INLINE exac_v2 exac_reach2(const exac_roles2 *r, int stm)
 {
     exac_v2 pcs = r->own, e = r->empty, b = r->boosted, t;
 
-    /* Step 1. Polus: one step forward, towards rank 1 for First and rank 7 for Second; two
-     * when boosted and the first square is empty. */
+    /* Step 1. Polus: one step forward, towards rank 1 for First and rank 7 for Second (two
+     * when boosted and the first square is empty: below). */
     exac_v2 first = stm == EX_FIRST ? exac_v2_of(~0ULL, 0) : exac_v2_of(0, ~0ULL);
-    exac_v2 down = exac_sh2(pcs, 0, -1) | exac_sh2(exac_sh2(b, 0, -1) & e, 0, -1);
-    exac_v2 up = exac_sh2(pcs, 0, 1) | exac_sh2(exac_sh2(b, 0, 1) & e, 0, 1);
-    t = (down & first) | (up & ~first);
+    t = (exac_sh2(pcs, 0, -1) & first) | (exac_sh2(pcs, 0, 1) & ~first);
 
     /* Step 2. Yachi: its orthogonal steps are among the Potersin's king steps (step 5),
      * since a Yachi (3 of 4 diagonal neighbours friendly) is always a Potersin (3 of 8).
      * Step 3. Perits slides away from its edges and Lapah rook slides (the slide towards
-     * file z is one subtraction); boosted Perits steps along its edges; boosted Lapah
-     * diagonal slides. */
+     * file z is one subtraction); their boosted moves are below. */
     exac_v2 l = r->lapah, occ = exac_v2_all(EX_ALL) & ~e, z = exac_v2_all(EXAC_FILE_Z);
     t |= exac_fill_east2(((pcs & exac_v2_all(EXAC_FILE_G)) | l) & ~z, occ) |
          exac_fill2((pcs & z) | l, e, -1, 0) |
          exac_fill2((pcs & exac_v2_all(EXAC_RANK_1)) | l, e, 0, 1) |
          exac_fill2((pcs & exac_v2_all(EXAC_RANK_7)) | l, e, 0, -1);
-    exac_v2 v = b & exac_v2_all(EXAC_FILE_G | EXAC_FILE_Z),
-            hz = b & exac_v2_all(EXAC_RANK_1 | EXAC_RANK_7);
-    t |= exac_sh2(v, 0, 1) | exac_sh2(v, 0, -1) | exac_sh2(hz, 1, 0) | exac_sh2(hz, -1, 0);
-    exac_v2 lb = l & b;
-    if (exac_v2_any(lb))
-        t |= exac_fill2(lb, e, 1, 1) | exac_fill2(lb, e, 1, -1) | exac_fill2(lb, e, -1, 1) |
-             exac_fill2(lb, e, -1, -1);
 
-    /* Step 4. Adrib: knight leaps towards each friendly orthogonal neighbour; boosted,
-     * one step further through an empty knight square. */
-    t |= adrib_reach2(r->adrib[0], r->adrib[0] & b, e, 0, -1) |
-         adrib_reach2(r->adrib[1], r->adrib[1] & b, e, 1, 0) |
-         adrib_reach2(r->adrib[2], r->adrib[2] & b, e, 0, 1) |
-         adrib_reach2(r->adrib[3], r->adrib[3] & b, e, -1, 0);
+    /* Step 4. Adrib: knight leaps 2D +- D' towards each friendly orthogonal neighbour D
+     * (D' = D turned a quarter). Opposite directions share the second shift: the leaps of
+     * north and south Adribs are two ranks and then one file either way, those of east and
+     * west two files and then one rank. */
+    exac_v2 ns = exac_sh2(r->adrib[0], 0, -2) | exac_sh2(r->adrib[2], 0, 2);
+    exac_v2 ew = exac_sh2(r->adrib[1], 2, 0) | exac_sh2(r->adrib[3], -2, 0);
+    t |= exac_sh2(ns, 1, 0) | exac_sh2(ns, -1, 0) | exac_sh2(ew, 0, 1) | exac_sh2(ew, 0, -1);
+
+    /* The boosted moves of steps 1, 3 and 4, when a Yachi boosts anything (in about four
+     * positions of five): Polus two steps through an empty square; Perits steps along its
+     * edges; Lapah diagonal slides; Adrib one step on from an empty knight square. */
+    if (exac_v2_any(b)) {
+        exac_v2 down = exac_sh2(exac_sh2(b, 0, -1) & e, 0, -1);
+        exac_v2 up = exac_sh2(exac_sh2(b, 0, 1) & e, 0, 1);
+        t |= (down & first) | (up & ~first);
+        exac_v2 v = b & exac_v2_all(EXAC_FILE_G | EXAC_FILE_Z),
+                hz = b & exac_v2_all(EXAC_RANK_1 | EXAC_RANK_7);
+        t |= exac_sh2(v, 0, 1) | exac_sh2(v, 0, -1) | exac_sh2(hz, 1, 0) | exac_sh2(hz, -1, 0);
+        exac_v2 lb = l & b;
+        if (exac_v2_any(lb))
+            t |= exac_fill2(lb, e, 1, 1) | exac_fill2(lb, e, 1, -1) | exac_fill2(lb, e, -1, 1) |
+                 exac_fill2(lb, e, -1, -1);
+        t |= adrib_boost2(r->adrib[0] & b, e, 0, -1) | adrib_boost2(r->adrib[1] & b, e, 1, 0) |
+             adrib_boost2(r->adrib[2] & b, e, 0, 1) | adrib_boost2(r->adrib[3] & b, e, -1, 0);
+    }
 
     /* Step 5. Potersin: king steps; boosted, the far squares through an empty neighbour.
      * The king steps of Lapahs too: their diagonal steps, and orthogonal steps that their
