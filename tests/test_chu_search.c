@@ -737,6 +737,73 @@ static void test_victim_values_equal_victim_value(void)
     walk_games(slow_tests() ? 30 : 8, 200, check_victim_values, NULL);
 }
 
+/* chu_is_move against the full generator: yes to every generated move; for the moves of
+ * the position before (table moves from another position) and malformed values, yes
+ * exactly when the full generator has them. Staged hooks: the captures and then the
+ * quiet moves are the moves hook's moves, each once. */
+typedef struct staged_stats {
+    long positions, foreign, foreign_ok;
+    gv_move prev[2][GV_MAX_MOVES];   /* the moves of the last two positions */
+    int nprev[2];
+} staged_stats;
+
+static int in_list(const gv_move *l, int n, gv_move m)
+{
+    for (int i = 0; i < n; i++)
+        if (l[i] == m)
+            return 1;
+    return 0;
+}
+
+static void check_staged(chu_state *st, void *ctx)
+{
+    staged_stats *ss = ctx;
+    gv_move all[GV_MAX_MOVES], caps[GV_MAX_MOVES], quiets[GV_MAX_MOVES];
+    const chu_pos *p = &st->pos;
+    int n = chu_gen_moves(p, all);
+    for (int i = 0; i < n; i++)
+        if (!chu_is_move(p, all[i])) {
+            CHECK(!"chu_is_move refused a generated move");
+            break;
+        }
+    /* Two plies back: the same side to move, mostly the same pieces. */
+    const gv_move *prev = ss->prev[ss->positions & 1];
+    for (int i = 0; i < ss->nprev[ss->positions & 1]; i++) {
+        int want = in_list(all, n, prev[i]), got = chu_is_move(p, prev[i]);
+        CHECK_EQ_INT(got, want);
+        ss->foreign++;
+        ss->foreign_ok += want;
+    }
+    const gv_move odd[] = {0, 0xFFFFFFFFu, CHU_MOVE(0, 0, 0, 0), CHU_MOVE(0x22, 0x33, 0, 7),
+                           n ? all[0] | 0x08000000u : 0, n ? (all[0] ^ 0x00000100u) : 0};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
+        CHECK_EQ_INT(chu_is_move(p, odd[i]), in_list(all, n, odd[i]));
+    int r;
+    if (!gv_chu_hooks.quick_end(st, &r)) {
+        int nc = gv_chu_hooks.captures(st, caps, NULL), nq = gv_chu_hooks.quiets(st, quiets);
+        CHECK_EQ_INT(nc + nq, n);
+        for (int i = 0; i < nc; i++)
+            CHECK(is_capture(p, caps[i]) && in_list(all, n, caps[i]));
+        for (int i = 0; i < nq; i++)
+            CHECK(!is_capture(p, quiets[i]) && in_list(all, n, quiets[i]));
+    }
+    memcpy(ss->prev[ss->positions & 1], all, (size_t)n * sizeof all[0]);
+    ss->nprev[ss->positions & 1] = n;
+    ss->positions++;
+}
+
+static void test_is_move_and_staged_hooks(void)
+{
+    staged_stats *ss = calloc(1, sizeof *ss);
+    walk_games(slow_tests() ? 30 : 8, 200, check_staged, ss);
+    CHECK(ss->positions > 1000);
+    CHECK(ss->foreign_ok > 1000 && ss->foreign_ok < ss->foreign);
+    if (ss->foreign_ok <= 1000 || ss->foreign_ok >= ss->foreign)
+        fprintf(stderr, "  %ld positions, %ld of %ld foreign moves legal\n", ss->positions,
+                ss->foreign_ok, ss->foreign);
+    free(ss);
+}
+
 const t_case chu_search_tests[] = {
     T(test_captures_equal_filtered_full_generation),
     T(test_captures_equal_filtered_full_generation_on_random_boards),
@@ -757,5 +824,6 @@ const t_case chu_search_tests[] = {
     T(test_key_after_is_hash_after_make),
     T(test_moves_hook_equals_legal_moves),
     T(test_victim_values_equal_victim_value),
+    T(test_is_move_and_staged_hooks),
     {0},
 };

@@ -365,23 +365,40 @@ static int chu_hook_in_check(const void *st)
     return chu_in_check(p, p->stm);
 }
 
-/* The endings the core decides without move generation (chu_end_by_material: a royal
- * captured, a bare king). Repetition and "only the two Kings" are left to legal_moves. */
+/* Every ending the core decides without move generation (chu_ended_by_rule: a royal
+ * captured, a bare king, only the two royals left, repetition), before the node searches
+ * any move: the table move alone comes first (staged generation). */
 static int chu_quick_end(void *st, int *result)
 {
-    const chu_pos *p = &((const chu_state *)st)->pos;
-    int winner;
-    if (!chu_end_by_material(p, &winner, NULL))
+    gv_result r;
+    if (!chu_ended_by_rule(st, &r))
         return 0;
-    *result = winner == p->stm ? 1 : -1;
+    *result = r.status == GV_DRAW ? 0 : r.winner == ((const chu_state *)st)->pos.stm ? 1 : -1;
     return 1;
 }
 
-/* The moves of a state chu_quick_end found not over: the core's legal moves without
- * asking chu_end_by_material again. */
+/* The moves of a state chu_quick_end found not over: no end checks left to make. */
 static int chu_hook_moves(void *st, gv_move *out)
 {
-    return chu_legal_moves_unless_drawn(st, out);
+    return chu_gen_moves(&((const chu_state *)st)->pos, out);
+}
+
+/* Staged generation (search.h): the table move checked alone, then the captures, then the
+ * other moves. */
+static int chu_move_ok(const void *st, gv_move m)
+{
+    return chu_is_move(&((const chu_state *)st)->pos, m);
+}
+
+static int chu_captures(void *st, gv_move *out, void *cache)
+{
+    (void)cache;
+    return chu_gen_captures(&((const chu_state *)st)->pos, out);
+}
+
+static int chu_quiets(void *st, gv_move *out)
+{
+    return chu_gen_quiets(&((const chu_state *)st)->pos, out);
 }
 
 static uint64_t chu_hook_key_after(const void *st, gv_move m)
@@ -425,4 +442,7 @@ const gv_ab_hooks gv_chu_hooks = {
     .moves = chu_hook_moves,
     .key_after = chu_hook_key_after,
     .victim_values = chu_victim_values,
+    .move_ok = chu_move_ok,
+    .captures = chu_captures,
+    .quiets = chu_quiets,
 };

@@ -181,6 +181,11 @@ int chu_attacked(const uint8_t *board, int sq, int by);
  * King and a Prince is never in check). */
 int chu_in_check(const chu_pos *p, int side);
 int chu_gen_moves(const chu_pos *p, gv_move *out);   /* ignores game end */
+/* The moves of chu_gen_moves that capture nothing, in its order. */
+int chu_gen_quiets(const chu_pos *p, gv_move *out);
+/* Is m one of chu_gen_moves(p) (m may come from another position: a table move)? Only
+ * the piece on m's origin is generated, except for a pass or an igui. */
+int chu_is_move(const chu_pos *p, gv_move m);
 /* The moves of chu_gen_moves that capture at least one piece (on the destination or,
  * for a lion move, on the middle square), promotion choices and lion-trading rules
  * included; the same set, possibly in another order, generated without visiting empty
@@ -210,10 +215,9 @@ void chu_make(chu_state *s, gv_move m);
 void chu_unmake(chu_state *s);
 gv_status chu_status(chu_state *s, gv_result *res);
 int chu_legal_moves(chu_state *s, gv_move *out);
-/* chu_legal_moves of a state that chu_end_by_material found not over (for search, which
- * asked it already): the other endings (only the two royals left, repetition) give 0
- * moves, as there. */
-int chu_legal_moves_unless_drawn(chu_state *s, gv_move *out);
+/* Decides every ending except "no legal move" (chu_status's order: material, only the two
+ * royals, repetition). Returns 1 with res set when the game is over, else 0. */
+int chu_ended_by_rule(chu_state *s, gv_result *res);
 /* The key (pos.key) chu_make(s, m) would give, for a move m of chu_gen_moves (passes
  * included), without making it. make computes its key with the same code. */
 uint64_t chu_key_after(const chu_pos *p, gv_move m);

@@ -474,6 +474,45 @@ int chu_gen_moves(const chu_pos *p, gv_move *out)
     return chu_gen_moves_ex(p, out, 1, 0);
 }
 
+/* Does m capture anything in p (the piece on its destination, or on a lion's first step)? */
+static inline int captures_in(const chu_pos *p, gv_move m)
+{
+    int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m);
+    return (to != from && p->board[to]) || (mid && p->board[mid]);
+}
+
+int chu_gen_quiets(const chu_pos *p, gv_move *out)
+{
+    int n = chu_gen_moves(p, out), k = 0;
+    for (int i = 0; i < n; i++)
+        if (!captures_in(p, out[i]))
+            out[k++] = out[i];
+    return k;
+}
+
+int chu_is_move(const chu_pos *p, gv_move m)
+{
+    int from = CHU_FROM(m), to = CHU_TO(m), pc = p->board[from];
+    /* Anything else wrong with m (its squares, flags) makes it match no generated move. */
+    if (!is_piece(pc) || (pc & CHU_GOTE) != (p->stm ? CHU_GOTE : 0))
+        return 0;
+    gv_move buf[GV_MAX_MOVES];
+    int n;
+    if (to == from) {
+        /* A pass or an igui: one of each per resulting position is kept, by the order of
+         * the whole generation (see gen_ctx.igui_done). */
+        n = chu_gen_moves(p, buf);
+    } else {
+        gen_ctx g = {p, buf, 0, p->stm, p->stm ? CHU_GOTE : 0, 1, 0, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
+        gen_piece(&g, from);
+        n = g.n;
+    }
+    for (int i = 0; i < n; i++)
+        if (buf[i] == m)
+            return 1;
+    return 0;
+}
+
 /* Adds relative rows lo..hi of `side` (0 = the far rank) to an occupancy mask. */
 static void add_rows(uint64_t mask[CHU_OCC_WORDS], int side, int lo, int hi)
 {

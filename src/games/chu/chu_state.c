@@ -374,6 +374,11 @@ static int ended_by_rule(chu_state *s, gv_result *res)
     return 0;
 }
 
+int chu_ended_by_rule(chu_state *s, gv_result *res)
+{
+    return ended_by_rule(s, res);
+}
+
 gv_status chu_status(chu_state *s, gv_result *res)
 {
     gv_result tmp;
@@ -396,15 +401,6 @@ gv_status chu_status(chu_state *s, gv_result *res)
         return res->status;
     res->status = GV_ONGOING;
     return res->status;
-}
-
-int chu_legal_moves_unless_drawn(chu_state *s, gv_move *out)
-{
-    chu_pos *p = &s->pos;
-    int loser;
-    if (kings_only_draw(p) || (p->opt.repetition && fourfold(s, &loser)))
-        return 0;
-    return chu_gen_moves(p, out);
 }
 
 int chu_legal_moves(chu_state *s, gv_move *out)
