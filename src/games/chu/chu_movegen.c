@@ -76,6 +76,13 @@ typedef struct gen_ctx {
                                                  the igui sets the counter-strike */
 } gen_ctx;
 
+/* A generation of the moves of p's side to move into out. */
+static inline gen_ctx gen_start(const chu_pos *p, gv_move *out, int trades, int all_igui)
+{
+    return (gen_ctx){p, out, 0, p->stm, p->stm ? CHU_GOTE : 0, trades, all_igui,
+                     {{0, 0, 0, 0}, {0, 0, 0, 0}}};
+}
+
 static inline int is_own(const gen_ctx *g, int pc)
 {
     return is_piece(pc) && (pc & CHU_GOTE) == g->own;
@@ -456,7 +463,7 @@ static int gen_piece(gen_ctx *g, int from)
 
 int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades, int all_igui)
 {
-    gen_ctx g = {p, out, 0, p->stm, p->stm ? CHU_GOTE : 0, trades, all_igui, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
+    gen_ctx g = gen_start(p, out, trades, all_igui);
     int pass_from = 0;
     for (int w = 0; w < CHU_OCC_WORDS; w++)
         for (uint64_t bits = p->occ[p->stm][w]; bits; bits &= bits - 1) {
@@ -503,7 +510,7 @@ int chu_is_move(const chu_pos *p, gv_move m)
          * the whole generation (see gen_ctx.igui_done). */
         n = chu_gen_moves(p, buf);
     } else {
-        gen_ctx g = {p, buf, 0, p->stm, p->stm ? CHU_GOTE : 0, 1, 0, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
+        gen_ctx g = gen_start(p, buf, 1, 0);
         gen_piece(&g, from);
         n = g.n;
     }
@@ -543,7 +550,7 @@ int chu_gen_quiet_promotions(const chu_pos *p, uint64_t types, gv_move *out)
     }
 
     gv_move buf[256];   /* the moves of one piece: at most 2 x 8 x 11 */
-    gen_ctx g = {p, buf, 0, p->stm, p->stm ? CHU_GOTE : 0, 1, 0, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
+    gen_ctx g = gen_start(p, buf, 1, 0);
     int n = 0;
     for (int w = 0; w < CHU_OCC_WORDS; w++)
         for (uint64_t bits = p->occ[p->stm][w] & where[w]; bits; bits &= bits - 1) {
@@ -669,7 +676,7 @@ static void grow_by_one(const uint64_t e[CHU_OCC_WORDS], uint64_t out[CHU_OCC_WO
 
 int chu_gen_captures(const chu_pos *p, gv_move *out)
 {
-    gen_ctx g = {p, out, 0, p->stm, p->stm ? CHU_GOTE : 0, 1, 0, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
+    gen_ctx g = gen_start(p, out, 1, 0);
     /* A piece that only steps captures nothing unless an enemy stands next to it. */
     uint64_t near[CHU_OCC_WORDS];
     grow_by_one(p->occ[!p->stm], near);

@@ -341,7 +341,7 @@ int chu_end_by_material(const chu_pos *p, int *winner, const char **reason)
 }
 
 /* Decides every ending except "no legal move". Returns 1 if the game is over. */
-static int ended_by_rule(chu_state *s, gv_result *res)
+int chu_ended_by_rule(chu_state *s, gv_result *res)
 {
     chu_pos *p = &s->pos;
     int winner;
@@ -374,11 +374,6 @@ static int ended_by_rule(chu_state *s, gv_result *res)
     return 0;
 }
 
-int chu_ended_by_rule(chu_state *s, gv_result *res)
-{
-    return ended_by_rule(s, res);
-}
-
 gv_status chu_status(chu_state *s, gv_result *res)
 {
     gv_result tmp;
@@ -397,7 +392,7 @@ gv_status chu_status(chu_state *s, gv_result *res)
             return res->status;
         }
     }
-    if (ended_by_rule(s, res))
+    if (chu_ended_by_rule(s, res))
         return res->status;
     res->status = GV_ONGOING;
     return res->status;
@@ -406,7 +401,7 @@ gv_status chu_status(chu_state *s, gv_result *res)
 int chu_legal_moves(chu_state *s, gv_move *out)
 {
     gv_result r;
-    if (ended_by_rule(s, &r))
+    if (chu_ended_by_rule(s, &r))
         return 0;
     return chu_gen_moves(&s->pos, out);
 }
