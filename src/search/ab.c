@@ -24,6 +24,7 @@ enum {
     LMP_DEPTH = 3,             /* late quiet moves pruned up to this depth */
     QS_EVASION_PLIES = 1,      /* quiescence plies that answer a check with every move */
     QS_RECAPTURE_PLY = 4,      /* from this quiescence ply on, only recaptures */
+    EVAL_FIRST_DEPTH = 1,      /* with eval_first, pvs evaluates before the probe up to here */
 };
 #define RFP_MARGIN_PAWNS 0.8   /* per depth */
 #define ASPIRATION_PAWNS 0.35
@@ -235,10 +236,13 @@ static gv_move next_move(ab *a, ab_ply *P, int i, int n)
     if (!a->h->key_after)
         return pick_next(P, i, n);
     /* The table move, scored above every other, is first: no need to look for it. */
-    if (i == 0)
+    if (i == 0) {
         prefetch_after(a, P->tt_index >= 0 ? swap_to(P, P->tt_index, 0) : pick_next(P, 0, n));
-    if (i + 1 < n)
-        prefetch_after(a, pick_next(P, i + 1, n));
+        if (n > 1)
+            prefetch_after(a, pick_next(P, 1, n));
+    }
+    if (i + 2 < n)
+        prefetch_after(a, pick_next(P, i + 2, n));
     return P->moves[i];
 }
 
@@ -286,7 +290,10 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply, int in_check)
     if (ply >= GV_MAX_PLY - 1)
         return h_eval(a);
 
-    /* Step 1. The table: a bound from any earlier search of this position. */
+    /* Step 1. The table: a bound from any earlier search of this position. With
+     * eval_first, the static evaluation comes first, while the table's line is on its way
+     * (the same value as computed after the probe). */
+    int ev = a->h->eval_first ? h_eval(a) : 0;
     uint64_t key = a->g->hash(a->st);
     gv_tt_entry *e = gv_tt_probe(a->tt, key);
     if (e) {
@@ -301,15 +308,13 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply, int in_check)
     /* Step 2. In check near the horizon: every move is an answer; otherwise stand pat
      * and look at noisy moves only. */
     int check = qply < QS_EVASION_PLIES && (in_check >= 0 ? in_check : h_in_check(a));
-    int best, stand = 0, n;
+    int best, stand = e ? e->eval : a->h->eval_first ? ev : h_eval(a), n;
     if (check) {
         n = node_moves(a, P->moves);
         if (n == 0)
             return terminal_score(a, ply);
-        best = -(GV_MATE - ply);
-        stand = e ? e->eval : h_eval(a);  /* only stored, for later visits */
+        best = -(GV_MATE - ply);   /* stand is only stored, for later visits */
     } else {
-        stand = e ? e->eval : h_eval(a);
         if (stand >= beta) {
             if (!e)
                 gv_tt_store(a->tt, key, 0, score_to_tt(stand, ply), stand, 0, TT_LOWER);
@@ -419,11 +424,13 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
     if (alpha >= beta)
         return alpha;
 
-    /* Step 4. Transposition table. */
+    /* Step 4. Transposition table; with eval_first, next to the horizon (most nodes new,
+     * needing the static evaluation) that evaluation first, as in quiescence. */
+    int eval_first = a->h->eval_first && depth <= EVAL_FIRST_DEPTH;
+    int ev = eval_first ? h_eval(a) : 0;
     uint64_t key = a->g->hash(a->st);
     gv_tt_entry *e = gv_tt_probe(a->tt, key);
     gv_move ttm = 0;
-    int ev;
     if (e) {
         ttm = e->move;
         int s = score_from_tt(e->score, ply), bound = e->genbound & 3;
@@ -432,7 +439,7 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
              (bound == TT_UPPER && s <= alpha)))
             return s;
         ev = e->eval;
-    } else {
+    } else if (!eval_first) {
         ev = h_eval(a);
     }
 

@@ -443,4 +443,5 @@ const gv_ab_hooks gv_exac_hooks = {
     .move_ok = h_move_ok,
     .captures = h_captures,
     .quiets = h_quiets,
+    .eval_first = 1,
 };

@@ -127,6 +127,12 @@ typedef struct gv_ab_hooks {
     int (*move_ok)(const void *st, gv_move m);
     int (*captures)(void *st, gv_move *out, void *cache);
     int (*quiets)(void *st, gv_move *out);
+    /* Nonzero when eval costs little next to a table line that has to come from memory
+     * (Exac): quiescence and depth-1 nodes, which are mostly new positions, then evaluate
+     * before they probe the table, while the line the parent prefetched is on its way.
+     * The results are the same either way; with an expensive eval (Chu) the evaluations
+     * wasted on table hits cost more than the wait. */
+    int eval_first;
 } gv_ab_hooks;
 
 /* The alpha-beta hooks of a game (search.c), or NULL for a game searched otherwise. */
