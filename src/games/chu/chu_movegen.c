@@ -72,6 +72,7 @@ typedef struct gen_ctx {
     int own;      /* colour bits of the mover's pieces */
     int trades;   /* apply the lion-trading rules (0 only to explain refusals) */
     int all_igui; /* keep every capturer's igui (for reading notation) */
+    int quiet;    /* keep only the moves that capture nothing (chu_gen_quiets) */
     uint64_t igui_done[2][CHU_SQUARES / 64];  /* victims taken by an igui, by whether
                                                  the igui sets the counter-strike */
 } gen_ctx;
@@ -79,7 +80,7 @@ typedef struct gen_ctx {
 /* A generation of the moves of p's side to move into out. */
 static inline gen_ctx gen_start(const chu_pos *p, gv_move *out, int trades, int all_igui)
 {
-    return (gen_ctx){p, out, 0, p->stm, p->stm ? CHU_GOTE : 0, trades, all_igui,
+    return (gen_ctx){p, out, 0, p->stm, p->stm ? CHU_GOTE : 0, trades, all_igui, 0,
                      {{0, 0, 0, 0}, {0, 0, 0, 0}}};
 }
 
@@ -166,7 +167,7 @@ static inline __attribute__((always_inline)) void add_plain_inline(gen_ctx *g, i
                                                                    int promotes)
 {
     int cap = g->p->board[to];
-    if (cap && !counterstrike_ok(g, CHU_TYPE(pc), to))
+    if (cap && (g->quiet || !counterstrike_ok(g, CHU_TYPE(pc), to)))
         return;
     if (promotes && can_promote(g->p, pc, from, to, cap != 0)) {
         push(g, from, to, 0, CHU_MF_PROMO);
@@ -179,7 +180,7 @@ static inline __attribute__((always_inline)) void add_plain_inline(gen_ctx *g, i
 static void add_plain(gen_ctx *g, int pc, int from, int to)
 {
     int cap = g->p->board[to];
-    if (cap && !counterstrike_ok(g, CHU_TYPE(pc), to))
+    if (cap && (g->quiet || !counterstrike_ok(g, CHU_TYPE(pc), to)))
         return;
     if (can_promote(g->p, pc, from, to, cap != 0)) {
         push(g, from, to, 0, CHU_MF_PROMO);
@@ -198,6 +199,8 @@ int chu_igui_sets_cs(const chu_pos *p, int from, int mid)
  * whichever piece captures, so it is one move per victim unless all_igui is set. */
 static void add_lion(gen_ctx *g, int t, int from, int mid, int to)
 {
+    if (g->quiet && ((mid && g->p->board[mid]) || (to != from && g->p->board[to])))
+        return;
     int igui = mid && to == from;
     int cs = igui && chu_igui_sets_cs(g->p, from, mid);
     if (igui && !g->all_igui && (g->igui_done[cs][mid >> 6] >> (mid & 63) & 1))
@@ -461,19 +464,27 @@ static int gen_piece(gen_ctx *g, int from)
     return can_pass;
 }
 
-int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades, int all_igui)
+/* Every piece's moves in increasing square order, then the pass (by the first piece that
+ * has one). Returns the count. */
+static int gen_all(gen_ctx *g)
 {
-    gen_ctx g = gen_start(p, out, trades, all_igui);
+    const chu_pos *p = g->p;
     int pass_from = 0;
     for (int w = 0; w < CHU_OCC_WORDS; w++)
         for (uint64_t bits = p->occ[p->stm][w]; bits; bits &= bits - 1) {
             int sq = 64 * w + __builtin_ctzll(bits);
-            if (gen_piece(&g, sq) && !pass_from)
+            if (gen_piece(g, sq) && !pass_from)
                 pass_from = sq;
         }
     if (pass_from)
-        push(&g, pass_from, pass_from, 0, CHU_MF_PASS);
-    return g.n;
+        push(g, pass_from, pass_from, 0, CHU_MF_PASS);
+    return g->n;
+}
+
+int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades, int all_igui)
+{
+    gen_ctx g = gen_start(p, out, trades, all_igui);
+    return gen_all(&g);
 }
 
 int chu_gen_moves(const chu_pos *p, gv_move *out)
@@ -481,20 +492,13 @@ int chu_gen_moves(const chu_pos *p, gv_move *out)
     return chu_gen_moves_ex(p, out, 1, 0);
 }
 
-/* Does m capture anything in p (the piece on its destination, or on a lion's first step)? */
-static inline int captures_in(const chu_pos *p, gv_move m)
-{
-    int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m);
-    return (to != from && p->board[to]) || (mid && p->board[mid]);
-}
-
+/* The moves of chu_gen_moves that capture nothing, in its order: the same generation,
+ * dropping each capture before its checks (counter-strike, lion trading, igui). */
 int chu_gen_quiets(const chu_pos *p, gv_move *out)
 {
-    int n = chu_gen_moves(p, out), k = 0;
-    for (int i = 0; i < n; i++)
-        if (!captures_in(p, out[i]))
-            out[k++] = out[i];
-    return k;
+    gen_ctx g = gen_start(p, out, 1, 0);
+    g.quiet = 1;
+    return gen_all(&g);
 }
 
 int chu_is_move(const chu_pos *p, gv_move m)
