@@ -308,11 +308,14 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply, int in_check)
     /* Step 2. In check near the horizon: every move is an answer; otherwise stand pat
      * and look at noisy moves only. */
     int check = qply < QS_EVASION_PLIES && (in_check >= 0 ? in_check : h_in_check(a));
-    int best, stand = e ? e->eval : a->h->eval_first ? ev : h_eval(a), n;
+    int best, n = 0;
     if (check) {
         n = node_moves(a, P->moves);
         if (n == 0)
             return terminal_score(a, ply);
+    }
+    int stand = e ? e->eval : a->h->eval_first ? ev : h_eval(a);
+    if (check) {
         best = -(GV_MATE - ply);   /* stand is only stored, for later visits */
     } else {
         if (stand >= beta) {

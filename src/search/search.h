@@ -131,7 +131,8 @@ typedef struct gv_ab_hooks {
      * (Exac): quiescence and depth-1 nodes, which are mostly new positions, then evaluate
      * before they probe the table, while the line the parent prefetched is on its way.
      * The results are the same either way; with an expensive eval (Chu) the evaluations
-     * wasted on table hits cost more than the wait. */
+     * wasted on table hits cost more than the wait. Set only when eval accepts every
+     * state quick_end found not over (it then also sees states with no legal move). */
     int eval_first;
 } gv_ab_hooks;
 
