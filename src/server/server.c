@@ -22,6 +22,7 @@
 #include "core/gv_core.h"
 #include "server/hub.h"
 #include "server/server.h"
+#include "server/ws_msg.h"
 
 enum {
     MAX_BODY = 64 * 1024,
@@ -390,31 +391,22 @@ static void ws_watch(server *s, pss *p, const char *id, int since)
 
 static void ws_message(server *s, pss *p, const char *text, size_t len)
 {
-    json_error_t je;
-    json_t *o = json_loadb(text, len, 0, &je);
-    const char *type = o ? json_string_value(json_object_get(o, "type")) : NULL;
-    if (!o || !json_is_object(o) || !type) {
-        ws_error(p, "send JSON like {\"type\": \"watch\", \"game\": ID, \"since\": N}");
-    } else if (!strcmp(type, "watch")) {
+    gv_ws_msg m;
+    gv_ws_msg_parse(text, len, &m);
+    if (m.type == GV_WS_WATCH) {
         drain_notifications(s);
-        const char *id = json_string_value(json_object_get(o, "game"));
-        json_t *since = json_object_get(o, "since");
-        if (!id || (since && !json_is_integer(since)))
-            ws_error(p, "watch needs \"game\" (an id) and optionally \"since\" (a move number)");
-        else
-            ws_watch(s, p, id, since ? (int)json_integer_value(since) : 0);
-    } else if (!strcmp(type, "unwatch")) {
+        ws_watch(s, p, m.game, m.since);
+    } else if (m.type == GV_WS_UNWATCH) {
         if (p->game[0])
             gv_hub_unwatch(s->hub, p->game, p);
         p->game[0] = 0;
-    } else if (!strcmp(type, "ping")) {
+    } else if (m.type == GV_WS_PING) {
         json_t *r = json_object();
         json_object_set_new(r, "type", json_string("pong"));
         ws_send_json(p, r);
     } else {
-        ws_error(p, "unknown message type: use watch, unwatch or ping");
+        ws_error(p, m.error);
     }
-    json_decref(o);
 }
 
 static int ws_receive(server *s, struct lws *wsi, pss *p, const char *in, size_t len)
