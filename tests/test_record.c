@@ -568,6 +568,41 @@ static void test_fuzz_readers_never_crash(void)
     free(buf);
 }
 
+/* A tag value with a control character (tab included) cannot be written back, so no
+ * reader takes one: KIF headers, USI-list tags and Exaç tags alike. */
+static void test_tag_values_with_control_characters_are_refused(void)
+{
+    static const struct {
+        const char *game, *text;
+    } cases[] = {
+        {"chu", "\xe5\x85\x88\xe6\x89\x8b\xef\xbc\x9a" "Al\x01ice\n"
+                "\xe6\x89\x8b\xe6\x95\xb0----\xe6\x8c\x87\xe6\x89\x8b--\n"},
+        {"chu", "\xe6\xa3\x8b\xe6\x88\xa6\xef\xbc\x9a" "a\tb\n"
+                "\xe6\x89\x8b\xe6\x95\xb0----\xe6\x8c\x87\xe6\x89\x8b--\n"},
+        {"chu", "[Game \"Chu Shogi\"]\n[Sente \"Al\x05ice\"]\n\n1. 7i7h\n"},
+        {"exac", "[Game \"Exac\"]\n[First \"Al\x05ice\"]\n[Result \"*\"]\n\n*\n"},
+        {"exac", "[Game \"Exac\"]\n[Event \"a\tb\"]\n\n*\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gv_record r;
+        char err[GV_ERRLEN] = "";
+        CHECK_EQ_INT(gv_record_read(cases[i].text, cases[i].game, &r, err, sizeof err), -1);
+        if (!strstr(err, "control character"))
+            fprintf(stderr, "  case %zu: %s\n", i, err);
+        CHECK(strstr(err, "control character") != NULL);
+        CHECK(r.moves == NULL);
+    }
+    /* The same records without the control character are read. */
+    gv_record r;
+    char err[GV_ERRLEN];
+    CHECK_EQ_INT(gv_record_read("[Game \"Exac\"]\n[First \"Alice\"]\n[Result \"*\"]\n\n*\n",
+                                "exac", &r, err, sizeof err), 0);
+    gv_record_free(&r);
+    CHECK_EQ_INT(gv_record_read("[Game \"Chu Shogi\"]\n[Sente \"Alice\"]\n\n1. 7i7h\n", "chu",
+                                &r, err, sizeof err), 0);
+    gv_record_free(&r);
+}
+
 const t_case record_tests[] = {
     T(test_random_games_round_trip_in_every_format),
     T(test_shogiops_kif_samples_read_as_their_usi_moves),
@@ -577,5 +612,6 @@ const t_case record_tests[] = {
     T(test_detection_and_formats),
     T(test_save_and_resume),
     T(test_fuzz_readers_never_crash),
+    T(test_tag_values_with_control_characters_are_refused),
     {0},
 };

@@ -95,6 +95,10 @@ int gv_read_tag(const char **sp, int line, int utf8_names, char *name, size_t nl
                           line, name);
         if (*s == '"')
             break;
+        /* A value the writers can write back: no control characters (PGN's rule). */
+        if ((unsigned char)*s < 32 || *s == 127)
+            return gv_err(err, errlen, "line %d: tag %s: the value holds a control character",
+                          line, name);
         if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
             s++;
         if (n + 1 >= vlen)

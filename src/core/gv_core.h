@@ -51,9 +51,9 @@ int gv_parse_u64(const char *s, uint64_t *out);
 int gv_parse_int(const char *s, long lo, long hi, long *out, char *err, size_t errlen);
 
 /* Reads a PGN-style tag pair `[Name "value"]` at *s (which points at '['); `\"` and `\\`
- * escape inside the value. Names are letters, digits and '_' (and bytes >= 0x80 when
- * utf8_names). On success *s is past the ']' and 0 is returned; otherwise -1 with
- * "line L: ..." in err. */
+ * escape inside the value, which holds no control character (tab included). Names are
+ * letters, digits and '_' (and bytes >= 0x80 when utf8_names). On success *s is past the
+ * ']' and 0 is returned; otherwise -1 with "line L: ..." in err. */
 int gv_read_tag(const char **s, int line, int utf8_names, char *name, size_t nlen, char *value,
                 size_t vlen, char *err, size_t errlen);
 

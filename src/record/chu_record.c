@@ -354,6 +354,9 @@ static int put_field(char *field, size_t cap, const char *value, int line, const
     if (strlen(value) >= cap)
         return gv_err(err, errlen, "line %d: tag %s: value longer than %zu bytes", line, name,
                       cap - 1);
+    if (!value_ok(value))   /* what the writers refuse is refused here */
+        return gv_err(err, errlen, "line %d: tag %s: the value holds a control character",
+                      line, name);
     memcpy(field, value, strlen(value) + 1);
     return 0;
 }
