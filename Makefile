@@ -3,7 +3,7 @@ BUILD   ?= build
 ASAN    ?= build-asan
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps check check-release check-asan bench run clean
+.PHONY: all deps check check-release check-asan bench run fuzz clean
 
 # The release build is profile-guided (PGO=0 turns that off): the library is first built
 # instrumented in $(PGO_BUILD), `gravulien bench` runs on it (again whenever that build
@@ -49,9 +49,27 @@ bench: all
 	bench/ws-bench.sh $(BUILD)/gravulien $(WATCHERS)
 	bench/multi-bench.sh $(BUILD)/gravulien
 
+# The fuzzers (docs/fuzzing.md; not part of check): every parser's libFuzzer target, built
+# with clang in $(FUZZ_BUILD) (ASan + UBSan), run one after another from its corpus in
+# tests/fuzz/corpus/, each for FUZZ_TIME seconds or FUZZ_RUNS executions, whichever ends
+# first. FUZZ_TARGETS picks some (e.g. "api ws"); FUZZ_MERGE=1 then shrinks each corpus
+# in the tree to the inputs that cover what the old and the new ones cover.
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_TIME    ?= 300
+FUZZ_RUNS    ?= 10000000
+FUZZ_TARGETS ?=
+FUZZ_MERGE   ?= 0
+fuzz:
+	@scripts/deps.sh fuzz
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DGV_PGO=OFF -DGV_SANITIZE=ON -DGV_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
+	FUZZ_TIME=$(FUZZ_TIME) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_TARGETS="$(FUZZ_TARGETS)" \
+	  FUZZ_MERGE=$(FUZZ_MERGE) tests/fuzz/run.sh $(FUZZ_BUILD)
+
 # The main job: the game server (SQLite store gravulien.db in this directory); prints its URL.
 run: all
 	$(BUILD)/gravulien serve --db gravulien.db
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(PGO_BUILD)
+	rm -rf $(BUILD) $(ASAN) $(PGO_BUILD) $(FUZZ_BUILD)

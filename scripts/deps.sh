@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs the Debian packages and npm modules the build and tests need, when missing.
+# Installs the Debian packages and npm modules the build and tests need, when missing
+# (`scripts/deps.sh fuzz`: also clang and libFuzzer, for `make fuzz`).
 # Safe to run repeatedly; does nothing when everything is present.
 set -e
 cd "$(dirname "$0")/.."
@@ -32,6 +33,12 @@ command -v tmux >/dev/null 2>&1 || need="$need tmux"   # the terminal test of 'g
 # so the Chu pieces' kanji are drawn (headless Chromium has no other).
 [ -x /usr/bin/chromium ] || need="$need chromium"
 [ -d /usr/share/fonts/opentype/ipafont-gothic ] || need="$need fonts-ipafont-gothic"
+# `make fuzz` only (scripts/deps.sh fuzz): clang and its libFuzzer runtime.
+if [ "${1:-}" = fuzz ]; then
+  command -v clang >/dev/null 2>&1 || need="$need clang"
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 || \
+    need="$need libclang-rt-dev"
+fi
 
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then
@@ -44,6 +51,9 @@ if [ -n "$need" ]; then
     exit 1
   fi
 fi
+
+# The npm modules below are for the tests of `make check` only.
+[ "${1:-}" = fuzz ] && exit 0
 
 # shogiops: the independent Chu Shogi rules library (GPL, test-only) used as a reference.
 if [ ! -f tests/shogiops/node_modules/shogiops/package.json ]; then

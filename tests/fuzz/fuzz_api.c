@@ -1,0 +1,254 @@
+/* libFuzzer target for the HTTP API's requests (gv_api_handle, api.c): methods, paths,
+ * query strings and JSON bodies, on a hub over a SQLite store in a temporary file.
+ *
+ * Input: requests separated by an empty line; each is "METHOD PATH[?QUERY]" on its first
+ * line and the body (possibly empty) on the lines after it. In paths, queries and bodies,
+ * "$ID" stands for the id of the last game this input created and "$T0".."$T5" for its
+ * seats' tokens, so that an input can create a game and then act on it.
+ *
+ * The hub's AI threads are stopped at once: AI seats are created and wait for ever (the
+ * searches are not parsers, and would make the runs slow and unrepeatable). The store is
+ * emptied (closed, deleted, opened again) once STORE_GAMES games were created in it.
+ *
+ * Promises: no crash or undefined behaviour; every reply is a status 200..599 with a body;
+ * a JSON reply is one object, and an error reply says "error" and "code"; a GET, and any
+ * refused request (4xx), leaves the last game created unchanged (status, moves, position,
+ * seats, draw offers, result). */
+#include "fuzz.h"
+
+#include <jansson.h>
+#include <unistd.h>
+
+#include "core/gv_core.h"
+#include "game/game.h"
+#include "server/hub.h"
+#include "server/store.h"
+
+enum {
+    MAX_REQUESTS = 8,
+    STORE_GAMES = 64,       /* games created before the store is emptied */
+    MAX_INPUT = 16 * 1024,
+};
+
+static char dir[64], db[96];
+static gv_store *store;
+static gv_hub *hub;
+static int created;         /* games created in the store now open */
+
+static void remove_store(void)
+{
+    static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; i < 4; i++) {
+        char p[128];
+        snprintf(p, sizeof p, "%s%s", db, ext[i]);
+        unlink(p);
+    }
+}
+
+static void close_store(void)
+{
+    gv_hub_free(hub);
+    hub = NULL;
+    if (store)
+        store->ops->close(store);
+    store = NULL;
+    remove_store();
+}
+
+static void at_exit(void)
+{
+    close_store();
+    rmdir(dir);
+}
+
+static void open_store(void)
+{
+    char err[GV_ERRLEN];
+    close_store();
+    store = gv_store_sqlite_open(db, err, sizeof err);
+    if (!store)
+        fprintf(stderr, "fuzz: store: %s\n", err);
+    MUST(store);
+    gv_hub_config cfg = {.store = store, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 1};
+    hub = gv_hub_new(&cfg, err, sizeof err);
+    MUST(hub);
+    gv_hub_stop(hub);
+    created = 0;
+}
+
+static void setup(void)
+{
+    gv_games_init();
+    /* A memory file system when there is one: SQLite syncs every write. */
+    snprintf(dir, sizeof dir, "%s/gv-fuzz-api-XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+    MUST(mkdtemp(dir));
+    snprintf(db, sizeof db, "%s/api.db", dir);
+    atexit(at_exit);
+    open_store();
+}
+
+/* ---- The last game created and its tokens ------------------------------------------ */
+
+static char last_id[GV_STORE_ID], last_tok[GV_HUB_MAX_SEATS][GV_HUB_TOKEN];
+
+static void remember_game(const char *body)
+{
+    json_t *o = json_loads(body, 0, NULL);
+    MUST(o);
+    const char *id = json_string_value(json_object_get(o, "id"));
+    MUST(id && strlen(id) < sizeof last_id);
+    snprintf(last_id, sizeof last_id, "%s", id);
+    memset(last_tok, 0, sizeof last_tok);
+    json_t *t;
+    size_t i;
+    json_array_foreach(json_object_get(o, "tokens"), i, t) {
+        json_int_t seat = json_integer_value(json_object_get(t, "seat"));
+        const char *tok = json_string_value(json_object_get(t, "token"));
+        MUST(seat >= 0 && seat < GV_HUB_MAX_SEATS && tok && strlen(tok) < GV_HUB_TOKEN);
+        snprintf(last_tok[seat], sizeof last_tok[seat], "%s", tok);
+    }
+    json_decref(o);
+}
+
+/* text with $ID and $T0..$T5 replaced (malloc'd). */
+static char *substitute(const char *text)
+{
+    size_t n = strlen(text), cap = n + 1, k = 0;
+    for (const char *p = text; (p = strchr(p, '$')); p++)
+        cap += GV_HUB_TOKEN;
+    char *out = malloc(cap);
+    MUST(out);
+    for (const char *p = text; *p;) {
+        const char *rep = NULL;
+        size_t skip = 0;
+        if (!strncmp(p, "$ID", 3))
+            rep = last_id, skip = 3;
+        else if (p[0] == '$' && p[1] == 'T' && p[2] >= '0' && p[2] < '0' + GV_HUB_MAX_SEATS)
+            rep = last_tok[p[2] - '0'], skip = 3;
+        if (rep) {
+            size_t rl = strlen(rep);
+            memcpy(out + k, rep, rl);
+            k += rl;
+            p += skip;
+        } else {
+            out[k++] = *p++;
+        }
+    }
+    out[k] = 0;
+    return out;
+}
+
+/* What a request must not change in a game. */
+typedef struct snapshot {
+    int found;
+    room_status status;
+    int nmoves, nseats;
+    unsigned draw_offers;
+    gv_status result;
+    int winner;
+    int joined[GV_HUB_MAX_SEATS];
+    char names[GV_HUB_MAX_SEATS][GV_HUB_NAME];
+    char position[GV_MAX_TEXT];
+} snapshot;
+
+static void take(snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!last_id[0])
+        return;
+    char err[GV_ERRLEN];
+    room *r = gv_hub_room(hub, last_id, err, sizeof err);
+    if (!r)
+        return;
+    s->found = 1;
+    s->status = r->status;
+    s->nmoves = r->nmoves;
+    s->nseats = r->nseats;
+    s->draw_offers = r->draw_offers;
+    s->result = r->result.status;
+    s->winner = r->result.status == GV_WIN ? r->result.winner : -1;
+    for (int i = 0; i < r->nseats; i++) {
+        s->joined[i] = r->seats[i].joined;
+        snprintf(s->names[i], sizeof s->names[i], "%s", r->seats[i].name);
+    }
+    MUST(r->g->get_position(r->st, s->position, sizeof s->position) > 0);
+}
+
+/* ---- One request ---------------------------------------------------------------------- */
+
+static void check_reply(const gv_reply *out)
+{
+    MUST(out->status >= 200 && out->status <= 599);
+    MUST(out->body && out->content_type);
+    MUST(out->len == strlen(out->body));
+    if (strcmp(out->content_type, "application/json") != 0)
+        return;
+    json_error_t je;
+    json_t *o = json_loadb(out->body, out->len, 0, &je);
+    MUST(o && json_is_object(o));
+    if (out->status >= 400) {
+        MUST(json_is_string(json_object_get(o, "error")));
+        MUST(json_is_string(json_object_get(o, "code")));
+    }
+    json_decref(o);
+}
+
+static void request(char *req)
+{
+    /* "METHOD PATH?QUERY" then the body. */
+    char *nl = strchr(req, '\n'), *body = NULL;
+    if (nl) {
+        *nl = 0;
+        body = nl + 1;
+    }
+    char *sp = strchr(req, ' ');
+    if (!sp)
+        return;
+    *sp = 0;
+    const char *method = req;
+    char *path = substitute(sp + 1), *query = strchr(path, '?');
+    if (query)
+        *query++ = 0;
+    char *b = body && *body ? substitute(body) : NULL;
+
+    snapshot before, after;
+    take(&before);
+    gv_reply out;
+    gv_api_handle(hub, method, path, query, b, b ? strlen(b) : 0, &out);
+    check_reply(&out);
+    if (out.status == 201 && !strcmp(method, "POST") && !strcmp(path, "/api/games")) {
+        remember_game(out.body);
+        created++;
+    } else if (before.found && (out.status >= 400 || !strcmp(method, "GET"))) {
+        take(&after);
+        MUST(after.found);
+        MUST(memcmp(&before, &after, sizeof before) == 0);
+    }
+    free(out.body);
+    free(b);
+    free(path);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!hub)
+        setup();
+    if (size > MAX_INPUT)
+        return 0;
+    if (created >= STORE_GAMES)
+        open_store();
+    last_id[0] = 0;
+    memset(last_tok, 0, sizeof last_tok);
+    char *text = fuzz_text(data, size);
+    char *p = text;
+    for (int i = 0; i < MAX_REQUESTS && p && *p; i++) {
+        char *sep = strstr(p, "\n\n");
+        if (sep)
+            *sep = 0;
+        request(p);
+        p = sep ? sep + 2 : NULL;
+    }
+    gv_hub_poll(hub);
+    free(text);
+    return 0;
+}
