@@ -1,7 +1,8 @@
 /* Deterministic mutation fuzzer for every registered game's text inputs (set_position and
  * parse_move): no crash (run it under ASan/UBSan), a refusal leaves the state unchanged,
  * an accepted position re-reads to the same text, an accepted move is legal. No external
- * tools; seeded, so a failure replays. tests/fuzz/chu_fuzz.c is the libFuzzer variant. */
+ * tools; seeded, so a failure replays. tests/fuzz/fuzz_game.c is the libFuzzer variant
+ * (docs/fuzzing.md). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
