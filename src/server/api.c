@@ -627,12 +627,26 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
                 }
             }
             reply_json(out, 200, hub_view(h, r, seat));
+        } else if (!strcmp(action, "you")) {
+            /* A seat's private part alone (for a page that follows the public part from
+             * the WebSocket's events): small whatever the number of moves. */
+            char token[64] = "";
+            query_get(query, "token", token, sizeof token);
+            int seat = seat_for(r, token, out);
+            if (seat < 0)
+                return;
+            json_t *o = json_object();
+            json_object_set_new(o, "id", json_string(r->id));
+            json_object_set_new(o, "n", json_integer(r->nmoves));
+            json_object_set_new(o, "status", json_string(hub_status_name(r->status)));
+            json_object_set_new(o, "you", hub_you(r, seat));
+            reply_json(out, 200, o);
         } else if (!strcmp(action, "record")) {
             record(r, query, out);
         } else if (!strcmp(action, "positions")) {
             positions(r, out);
         } else {
-            reply_error(out, 404, "not_found", "GET /api/games/ID, /api/games/ID/record or /api/games/ID/positions");
+            reply_error(out, 404, "not_found", "GET /api/games/ID, /api/games/ID/you, /api/games/ID/record or /api/games/ID/positions");
         }
         return;
     }

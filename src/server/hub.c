@@ -450,14 +450,18 @@ json_t *hub_view(gv_hub *h, room *r, int seat)
     json_object_set_new(o, "moves", ms);
     json_object_set_new(o, "agreed_draws", json_boolean(r->g->agreed_draws));
     hub_view_extra(r, o);
-    if (seat >= 0) {
-        json_t *y = json_object();
-        json_object_set_new(y, "seat", json_integer(seat));
-        json_object_set_new(y, "legal_moves", legal_json(r, seat));
-        hub_view_private(r, seat, y);
-        json_object_set_new(o, "you", y);
-    }
+    if (seat >= 0)
+        json_object_set_new(o, "you", hub_you(r, seat));
     return o;
+}
+
+json_t *hub_you(room *r, int seat)
+{
+    json_t *y = json_object();
+    json_object_set_new(y, "seat", json_integer(seat));
+    json_object_set_new(y, "legal_moves", legal_json(r, seat));
+    hub_view_private(r, seat, y);
+    return y;
 }
 
 /* The stored config: everything needed to rebuild the room (tokens included). */
@@ -545,12 +549,13 @@ json_t *hub_listing_json(const gv_stored_game *g)
 
 /* ---- events to watchers ------------------------------------------------------------ */
 
+/* One event, written once, to every watcher of r. */
 static void send_event(gv_hub *h, room *r, json_t *ev)
 {
     if (r->watchers.n && h->cfg.broadcast) {
         char *t = json_dumps(ev, JSON_COMPACT);
         if (t) {
-            h->cfg.broadcast(h->cfg.ctx, &r->watchers, t, strlen(t));
+            h->cfg.broadcast(h->cfg.ctx, r->watchers.v, r->watchers.n, t, strlen(t));
             free(t);
         }
     }
@@ -565,10 +570,22 @@ static json_t *event(const room *r, const char *type)
     return o;
 }
 
+/* A move: the summary, the move, and what the game adds to the public view (Exaç's
+ * pieces, Grav's board and phase): everything a page showing the game needs to follow it
+ * without asking for the view again. */
 static json_t *move_event(const room *r, int i)
 {
     json_t *o = event(r, "move");
     json_object_set_new(o, "move", move_json(r, i));
+    hub_view_extra(r, o);
+    return o;
+}
+
+/* A seat taken: the summary and the seats (names, who joined). */
+static json_t *join_event(const room *r)
+{
+    json_t *o = event(r, "join");
+    json_object_set_new(o, "seats", seats_json(r));
     return o;
 }
 
@@ -1051,7 +1068,7 @@ static int join_once(gv_hub *h, room *r, int seat, const char *name, char *err, 
         r->status = st;
         return rc;
     }
-    send_event(h, r, event(r, "join"));
+    send_event(h, r, join_event(r));
     after_change(h, r);
     return 0;
 }
@@ -1406,7 +1423,7 @@ static int hub_sync(gv_hub *h, room *r)
     for (int i = n0; i < r->nmoves; i++)
         send_event(h, r, move_event(r, i));
     if (joined != joined0)
-        send_event(h, r, event(r, "join"));
+        send_event(h, r, join_event(r));
     if (r->draw_offers != offers0 && r->status != ROOM_FINISHED)
         send_event(h, r, event(r, "draw"));
     if (r->status == ROOM_FINISHED && st0 != ROOM_FINISHED)
@@ -1559,41 +1576,102 @@ void gv_hub_free(gv_hub *h)
 
 /* ---- watchers ---------------------------------------------------------------------- */
 
-int gv_hub_watch(gv_hub *h, const char *id, int since, void *w,
-                 void (*send)(void *w, const char *text, size_t len), char *err,
+typedef struct textbuf {
+    char *s;
+    size_t n, cap;
+    int failed;
+} textbuf;
+
+static void tb_put(textbuf *b, const char *t, size_t len)
+{
+    if (b->failed)
+        return;
+    if (b->n + len + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap < b->n + len + 1)
+            cap *= 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) {
+            b->failed = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, t, len);
+    b->n += len;
+    b->s[b->n] = 0;
+}
+
+static void tb_puts(textbuf *b, const char *t)
+{
+    tb_put(b, t, strlen(t));
+}
+
+/* The catch-up: moves since+1..n in "moves" messages of at most GV_HUB_CATCHUP_MOVES
+ * moves, each message ending after the move that takes it past GV_HUB_CATCHUP_BYTES. */
+static void send_catch_up(room *r, int since, gv_hub_watcher *w,
+                          void (*send)(gv_hub_watcher *w, const char *text, size_t len))
+{
+    textbuf b = {0};
+    json_t *idj = json_string(r->id);
+    char *idt = idj ? json_dumps(idj, JSON_ENCODE_ANY) : NULL;
+    json_decref(idj);
+    if (!idt)
+        return;
+    for (int i = since; i < r->nmoves;) {
+        b.n = 0;
+        tb_puts(&b, "{\"type\":\"moves\",\"id\":");
+        tb_puts(&b, idt);
+        tb_puts(&b, ",\"moves\":[");
+        for (int k = 0; i < r->nmoves && k < GV_HUB_CATCHUP_MOVES &&
+                        b.n < GV_HUB_CATCHUP_BYTES; k++, i++) {
+            json_t *m = move_json(r, i);
+            char *t = json_dumps(m, JSON_COMPACT);
+            json_decref(m);
+            if (!t) {
+                b.failed = 1;
+                break;
+            }
+            if (k)
+                tb_puts(&b, ",");
+            tb_puts(&b, t);
+            free(t);
+        }
+        tb_puts(&b, "],\"catch_up\":true}");
+        if (b.failed)
+            break;
+        send(w, b.s, b.n);
+    }
+    free(b.s);
+    free(idt);
+}
+
+int gv_hub_watch(gv_hub *h, const char *id, int since, gv_hub_watcher *w,
+                 void (*send)(gv_hub_watcher *w, const char *text, size_t len), char *err,
                  size_t errlen)
 {
     room *r = gv_hub_room(h, id, err, errlen);
+    if (w->room != r)
+        gv_hub_unwatch(h, w);
     if (!r)
         return -1;
     hub_watchers *ws = &r->watchers;
-    for (int i = 0; i < ws->n; i++)
-        if (ws->v[i] == w)
-            return 0;
-    if (ws->n == ws->cap) {
-        int cap = ws->cap ? 2 * ws->cap : 8;
-        void **nv = realloc(ws->v, (size_t)cap * sizeof *nv);
-        if (!nv)
-            return gv_err(err, errlen, "out of memory");
-        ws->v = nv;
-        ws->cap = cap;
+    if (!w->room) {
+        if (ws->n == ws->cap) {
+            int cap = ws->cap ? 2 * ws->cap : 8;
+            gv_hub_watcher **nv = realloc(ws->v, (size_t)cap * sizeof *nv);
+            if (!nv)
+                return gv_err(err, errlen, "out of memory");
+            ws->v = nv;
+            ws->cap = cap;
+        }
+        w->room = r;
+        w->index = ws->n;
+        ws->v[ws->n++] = w;
     }
-    ws->v[ws->n++] = w;
-    if (since < 0)
-        since = 0;
-    /* Catch-up: every move after `since`, then the state as it is now. */
-    for (int i = since; i < r->nmoves; i++) {
-        json_t *ev = json_object();
-        json_object_set_new(ev, "type", json_string("move"));
-        json_object_set_new(ev, "id", json_string(r->id));
-        json_object_set_new(ev, "move", move_json(r, i));
-        json_object_set_new(ev, "catch_up", json_true());
-        char *t = json_dumps(ev, JSON_COMPACT);
-        if (t)
-            send(w, t, strlen(t));
-        free(t);
-        json_decref(ev);
-    }
+    /* Catch-up: the moves after `since` in batches, then the state as it is now. */
+    send_catch_up(r, since < 0 ? 0 : since, w, send);
     json_t *st = state_event(h, r);
     char *t = json_dumps(st, JSON_COMPACT);
     if (t)
@@ -1603,15 +1681,19 @@ int gv_hub_watch(gv_hub *h, const char *id, int since, void *w,
     return 0;
 }
 
-void gv_hub_unwatch(gv_hub *h, const char *id, void *w)
+void gv_hub_unwatch(gv_hub *h, gv_hub_watcher *w)
 {
-    room *r = find_room(h, id);
+    (void)h;
+    room *r = w->room;
     if (!r)
         return;
     hub_watchers *ws = &r->watchers;
-    for (int i = 0; i < ws->n; i++)
-        if (ws->v[i] == w) {
-            ws->v[i] = ws->v[--ws->n];
-            return;
-        }
+    int i = w->index;
+    if (i >= 0 && i < ws->n && ws->v[i] == w) {
+        gv_hub_watcher *last = ws->v[--ws->n];
+        ws->v[i] = last;
+        last->index = i;
+    }
+    w->room = NULL;
+    w->index = -1;
 }

@@ -42,9 +42,20 @@ typedef struct hub_move {
     int64_t clocks[GV_HUB_MAX_SEATS];
 } hub_move;
 
-/* A watcher: an opaque connection the server layer owns. */
+struct room;
+
+/* A watcher: the server layer embeds one in each connection that may watch a game and
+ * hands the hub a pointer to it. The hub keeps a room's watchers in an array and each
+ * handle remembers its place there, so that adding or removing one takes constant time
+ * whatever the number of watchers (removal moves the last one into the hole). Zero it
+ * (or set room = NULL) before first use; the fields are the hub's. */
+typedef struct gv_hub_watcher {
+    struct room *room;           /* the room watched; NULL: none */
+    int index;                   /* its place in room->watchers.v */
+} gv_hub_watcher;
+
 typedef struct hub_watchers {
-    void **v;
+    gv_hub_watcher **v;
     int n, cap;
 } hub_watchers;
 
@@ -84,8 +95,10 @@ typedef struct gv_hub_config {
     int max_ai_games;
     /* Wakes the event loop from a worker thread (it then calls gv_hub_poll). */
     void (*wake)(void *ctx);
-    /* Sends text to every watcher in w (the server layer queues it per connection). */
-    void (*broadcast)(void *ctx, const hub_watchers *w, const char *text, size_t len);
+    /* Sends text to each of the n watchers in w: one event, the same bytes for all (the
+     * server layer shares them between its connections). */
+    void (*broadcast)(void *ctx, gv_hub_watcher *const *w, int n, const char *text,
+                      size_t len);
     void *ctx;
 } gv_hub_config;
 
@@ -118,12 +131,18 @@ typedef struct gv_reply {
 void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *query,
                    const char *body, size_t bodylen, gv_reply *out);
 
-/* WebSocket watchers. gv_hub_watch adds w to the game's watchers and sends it (through
- * send) everything after move number since; returns 0, or -1 with a message. */
-int gv_hub_watch(gv_hub *h, const char *id, int since, void *w,
-                 void (*send)(void *w, const char *text, size_t len), char *err,
+/* WebSocket watchers. gv_hub_watch makes w a watcher of game id (leaving the game it
+ * watched before, if any) and sends it, through send, the moves after move number since
+ * in "moves" messages of at most GV_HUB_CATCHUP_MOVES moves and about
+ * GV_HUB_CATCHUP_BYTES bytes each, then the game's public state; every event after that
+ * goes to it through the broadcast callback. Returns 0, or -1 with a message (w then
+ * watches nothing). gv_hub_unwatch: w watches nothing (it may watch nothing already).
+ * Both take constant time. */
+enum { GV_HUB_CATCHUP_MOVES = 250, GV_HUB_CATCHUP_BYTES = 32 * 1024 };
+int gv_hub_watch(gv_hub *h, const char *id, int since, gv_hub_watcher *w,
+                 void (*send)(gv_hub_watcher *w, const char *text, size_t len), char *err,
                  size_t errlen);
-void gv_hub_unwatch(gv_hub *h, const char *id, void *w);
+void gv_hub_unwatch(gv_hub *h, gv_hub_watcher *w);
 
 /* Another server process sharing the store changed game id (n: its move count then, or -1
  * when unknown): the game is brought up to date if this process holds it. */

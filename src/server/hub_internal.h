@@ -42,6 +42,8 @@ uint64_t hub_random_u64(void);   /* from the system's entropy */
 
 /* The game as seat (-1: a watcher) may see it. */
 json_t *hub_view(gv_hub *h, room *r, int seat);
+/* What only seat may see: the view's "you" (its legal moves, and the game's private part). */
+json_t *hub_you(room *r, int seat);
 json_t *hub_result_json(const room *r);
 /* A listing entry from a stored row (tokens left out). */
 json_t *hub_listing_json(const gv_stored_game *g);

@@ -6,13 +6,17 @@
  * a pass follows the sockets that are ready, not all 10,000 of them, as poll's does); the
  * server owns it (lws's libev plugin joins it as a "foreign" loop), so that SIGINT and
  * SIGTERM, watched by the loop itself, end it and the shutdown below runs as it would
- * after lws_service. A message to many watchers is built once and
- * shared (reference counted); each connection keeps a short queue of pending messages
- * and a connection that falls too far behind is closed. */
+ * after lws_service. An event for many watchers is built once; it is written at once to
+ * each watcher's socket that can take it (nothing waiting before it, in lws or here), from
+ * one shared buffer, and queued (one reference-counted copy for all) for the others, which
+ * get it when their socket is writable. A watcher with too many events waiting is closed;
+ * what the server sends a connection in answer to its own request (a watch's catch-up,
+ * an error, a pong) is not counted against it. */
 #include <ev.h>
 #include <jansson.h>
 #include <libwebsockets.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,13 +30,19 @@
 enum {
     MAX_BODY = 64 * 1024,
     MAX_WS_MSG = 4096,
-    MAX_QUEUE = 512,          /* messages pending on one watcher before it is dropped */
+    MAX_QUEUE = 512,          /* events pending on one watcher before it is dropped */
+    MAX_REPLY_BYTES = 32 << 20,   /* replies pending on one connection (a catch-up is ~100
+                                   * bytes a move, twice: its batches and the state) */
+    MAX_QUEUE_ALL = 16384,    /* messages of any kind pending on one connection */
+    SLOW_CLOSE_SECS = 10,     /* a connection closed as too slow that cannot even take the
+                               * close frame is dropped after this */
     WS_MSGS_PER_SEC = 20,     /* what a watcher may send */
     RATE_BUCKETS = 4096,
 };
 
 typedef struct msg {
     int refs;
+    unsigned char reply;      /* the connection's own reply, not an event */
     size_t len;
     unsigned char data[];     /* LWS_PRE bytes of room, then the text */
 } msg;
@@ -54,10 +64,14 @@ typedef struct http_req {
 typedef struct pss {
     struct lws *wsi;
     http_req *http;
-    char game[GV_STORE_ID];
-    msg **q;
-    unsigned short qhead, qn, qcap;
-    unsigned char closing;
+    gv_hub_watcher watch;     /* the game watched (its place among the game's watchers) */
+    msg **q;                  /* messages waiting for the socket: a ring, oldest first */
+    unsigned qhead, qn, qcap;
+    unsigned qevents;         /* of them, events (the rest are replies) */
+    size_t qreply;            /* bytes of replies among them */
+    unsigned char open;       /* the WebSocket is established */
+    unsigned char closing;    /* too slow: closed at the next chance */
+    unsigned char peer_closed;   /* the client closed: nothing more is written */
     char *rx;                 /* a message arriving in fragments */
     unsigned short rxlen;
     unsigned short window_msgs;
@@ -78,6 +92,8 @@ typedef struct server {
     rate_slot rates[RATE_BUCKETS];
     char web[512];
     long nws;                 /* open WebSocket connections */
+    unsigned char *out;       /* LWS_PRE + an event being written to many sockets */
+    size_t outcap;
     gv_store *store;
     struct lws *notify_wsi;   /* the store's notification socket in the loop (a dup) */
     int listening;            /* the store's notifications arrive */
@@ -96,12 +112,13 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
 
 /* ---- watcher queues ---------------------------------------------------------------- */
 
-static msg *msg_new(const char *text, size_t len, int refs)
+static msg *msg_new(const char *text, size_t len, int reply)
 {
     msg *m = malloc(sizeof *m + LWS_PRE + len);
     if (!m)
         return NULL;
-    m->refs = refs;
+    m->refs = 1;
+    m->reply = (unsigned char)reply;
     m->len = len;
     memcpy(m->data + LWS_PRE, text, len);
     return m;
@@ -113,68 +130,144 @@ static void msg_unref(msg *m)
         free(m);
 }
 
+static pss *pss_of(gv_hub_watcher *w)
+{
+    return (pss *)(void *)((char *)w - offsetof(pss, watch));
+}
+
 static void queue_clear(pss *p)
 {
-    for (int i = 0; i < p->qn; i++)
+    for (unsigned i = 0; i < p->qn; i++)
         msg_unref(p->q[(p->qhead + i) % p->qcap]);
     free(p->q);
     p->q = NULL;
-    p->qhead = p->qn = p->qcap = 0;
+    p->qhead = p->qn = p->qcap = p->qevents = 0;
+    p->qreply = 0;
 }
 
-/* Queues m on p (taking one reference); 0, or -1 when p is too far behind. */
+static msg *queue_pop(pss *p)
+{
+    msg *m = p->q[p->qhead];
+    p->qhead = (p->qhead + 1) % p->qcap;
+    p->qn--;
+    if (m->reply)
+        p->qreply -= m->len;
+    else
+        p->qevents--;
+    return m;
+}
+
+/* p is closed as too slow: with a close frame (1008) when its socket next takes one, or
+ * without after SLOW_CLOSE_SECS. */
+static void too_slow(pss *p)
+{
+    if (p->closing)
+        return;
+    p->closing = 1;
+    lws_set_timeout(p->wsi, PENDING_TIMEOUT_USER_OK, SLOW_CLOSE_SECS);
+    lws_callback_on_writable(p->wsi);
+}
+
+/* Queues m on p (one more reference); 0, or -1 when p is too far behind. */
 static int enqueue(pss *p, msg *m)
 {
-    if (p->closing || p->qn >= MAX_QUEUE) {
-        if (!p->closing) {
-            p->closing = 1;
-            lws_callback_on_writable(p->wsi);
-        }
-        msg_unref(m);
+    if (p->closing)
+        return -1;
+    if (m->reply ? p->qreply + m->len > MAX_REPLY_BYTES : p->qevents >= MAX_QUEUE) {
+        too_slow(p);
+        return -1;
+    }
+    if (p->qn >= MAX_QUEUE_ALL) {
+        too_slow(p);
         return -1;
     }
     if (p->qn == p->qcap) {
-        int cap = p->qcap ? 2 * p->qcap : 4;
+        unsigned cap = p->qcap ? 2 * p->qcap : 4;
         msg **nq = malloc((size_t)cap * sizeof *nq);
-        if (!nq) {
-            msg_unref(m);
+        if (!nq)
             return -1;
-        }
-        for (int i = 0; i < p->qn; i++)
+        for (unsigned i = 0; i < p->qn; i++)
             nq[i] = p->q[(p->qhead + i) % p->qcap];
         free(p->q);
         p->q = nq;
         p->qhead = 0;
-        p->qcap = (unsigned short)cap;
+        p->qcap = cap;
     }
     p->q[(p->qhead + p->qn) % p->qcap] = m;
+    m->refs++;
     p->qn++;
-    lws_callback_on_writable(p->wsi);
+    if (m->reply)
+        p->qreply += m->len;
+    else
+        p->qevents++;
+    /* A queue that was not empty already has a writable callback coming. */
+    if (p->qn == 1)
+        lws_callback_on_writable(p->wsi);
     return 0;
 }
 
-static void send_one(void *w, const char *text, size_t len)
+/* The connection's own reply (the hub's catch-up and state, an error, a pong). */
+static void send_reply(pss *p, const char *text, size_t len)
 {
     msg *m = msg_new(text, len, 1);
-    if (m)
-        enqueue(w, m);
-}
-
-static void broadcast(void *ctx, const hub_watchers *w, const char *text, size_t len)
-{
-    (void)ctx;
-    msg *m = msg_new(text, len, w->n);
     if (!m)
         return;
-    for (int i = 0; i < w->n; i++)
-        enqueue(w->v[i], m);
+    enqueue(p, m);
+    msg_unref(m);
+}
+
+static void send_to_watcher(gv_hub_watcher *w, const char *text, size_t len)
+{
+    send_reply(pss_of(w), text, len);
+}
+
+/* One event to n watchers. A socket with nothing waiting before the event (not in lws's
+ * buffer, not in the queue) is written at once, from one buffer for all (lws puts the
+ * frame header in the LWS_PRE bytes before it: the same bytes for every socket; what a
+ * full socket does not take, lws keeps and sends when it can, and lws_write returns the
+ * whole length). lws 4.1 allows lws_write outside the WRITEABLE callback when nothing of
+ * that connection is buffered (lws_partial_buffered). Writing at once saves, per watcher,
+ * the two changes of its epoll interest (POLLOUT on, then off) and the pass through the
+ * loop that a writable callback costs. The others get the event queued (one copy shared
+ * by reference). */
+static void broadcast(void *ctx, gv_hub_watcher *const *w, int n, const char *text,
+                      size_t len)
+{
+    server *s = ctx;
+    if (s->outcap < LWS_PRE + len) {
+        size_t cap = LWS_PRE + len + 4096;
+        unsigned char *nb = realloc(s->out, cap);
+        if (!nb)
+            return;
+        s->out = nb;
+        s->outcap = cap;
+    }
+    memcpy(s->out + LWS_PRE, text, len);
+    msg *m = NULL;
+    for (int i = 0; i < n; i++) {
+        pss *p = pss_of(w[i]);
+        if (p->closing || p->peer_closed || !p->open)
+            continue;
+        if (!p->qn && !lws_partial_buffered(p->wsi)) {
+            if (lws_write(p->wsi, s->out + LWS_PRE, len, LWS_WRITE_TEXT) < (int)len) {
+                /* The socket failed: lws closes it from the loop. */
+                p->peer_closed = 1;
+                lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
+            }
+            continue;
+        }
+        if (!m && !(m = msg_new(text, len, 0)))
+            return;
+        enqueue(p, m);
+    }
+    msg_unref(m);
 }
 
 static void ws_send_json(pss *p, json_t *o)
 {
     char *t = json_dumps(o, JSON_COMPACT);
     if (t)
-        send_one(p, t, strlen(t));
+        send_reply(p, t, strlen(t));
     free(t);
     json_decref(o);
 }
@@ -375,17 +468,18 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
 
 /* ---- WebSocket --------------------------------------------------------------------- */
 
+/* Watches game id from move number since (the catch-up and the state are queued as
+ * replies); what the connection watched before is left. */
 static void ws_watch(server *s, pss *p, const char *id, int since)
 {
     char err[GV_ERRLEN];
-    if (p->game[0])
-        gv_hub_unwatch(s->hub, p->game, p);
-    p->game[0] = 0;
-    if (strlen(id) >= sizeof p->game || gv_hub_watch(s->hub, id, since, p, send_one, err, sizeof err) < 0) {
-        ws_error(p, strlen(id) >= sizeof p->game ? "no such game" : err);
+    if (strlen(id) >= GV_STORE_ID) {
+        gv_hub_unwatch(s->hub, &p->watch);
+        ws_error(p, "no such game");
         return;
     }
-    snprintf(p->game, sizeof p->game, "%s", id);
+    if (gv_hub_watch(s->hub, id, since, &p->watch, send_to_watcher, err, sizeof err) < 0)
+        ws_error(p, err);
 }
 
 static void ws_message(server *s, pss *p, const char *text, size_t len)
@@ -404,9 +498,7 @@ static void ws_message(server *s, pss *p, const char *text, size_t len)
         else
             ws_watch(s, p, id, since ? (int)json_integer_value(since) : 0);
     } else if (!strcmp(type, "unwatch")) {
-        if (p->game[0])
-            gv_hub_unwatch(s->hub, p->game, p);
-        p->game[0] = 0;
+        gv_hub_unwatch(s->hub, &p->watch);
     } else if (!strcmp(type, "ping")) {
         json_t *r = json_object();
         json_object_set_new(r, "type", json_string("pong"));
@@ -634,6 +726,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         http_free(p);
         memset(p, 0, sizeof *p);
         p->wsi = wsi;
+        p->open = 1;
         s->nws++;
         char id[64] = "", since[16] = "";
         /* lws returns a pointer to the value inside buf, which holds "name=value". */
@@ -652,23 +745,27 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                              (unsigned char *)"too slow", 8);
             return -1;
         }
-        if (!p->qn)
-            return 0;
-        msg *m = p->q[p->qhead];
-        p->qhead = (unsigned short)((p->qhead + 1) % p->qcap);
-        p->qn--;
-        int n = lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
-        msg_unref(m);
-        if (n < (int)0)
-            return -1;
-        if (p->qn)
+        /* What is queued, until lws has to keep part of a message (the socket is full):
+         * it calls again once that is sent. */
+        while (p->qn && !p->peer_closed && !lws_partial_buffered(wsi)) {
+            msg *m = queue_pop(p);
+            int want = (int)m->len;
+            int n = lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
+            msg_unref(m);
+            if (n < want)
+                return -1;
+        }
+        if (p->qn && !p->peer_closed)
             lws_callback_on_writable(wsi);
         return 0;
     }
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        /* lws answers the close; nothing else may follow it. */
+        p->peer_closed = 1;
+        return 0;
     case LWS_CALLBACK_CLOSED:
-        if (p->game[0])
-            gv_hub_unwatch(s->hub, p->game, p);
-        p->game[0] = 0;
+        gv_hub_unwatch(s->hub, &p->watch);
+        p->open = 0;
         queue_clear(p);
         free(p->rx);
         p->rx = NULL;
@@ -680,8 +777,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     return lws_callback_http_dummy(wsi, reason, user, in, len);
 }
 
+/* rx_buffer_size 1024: each WebSocket connection gets a receive buffer of that size.
+ * tx_packet_size: what one send() may carry; without it lws sends at most rx_buffer_size
+ * bytes per send and per pass through the loop (a 300 KB state or reply, 300 passes). */
 static const struct lws_protocols protocols[] = {
-    {"gravulien", callback, sizeof(pss), 1024, 0, NULL, 0},
+    {"gravulien", callback, sizeof(pss), 1024, 0, NULL, 64 * 1024},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -828,6 +928,7 @@ int gv_serve(const gv_serve_opts *o)
     lws_sul_cancel(&s->tick);
     lws_context_destroy(s->ctx);
     s->ctx = NULL;
+    free(s->out);
     /* A second signal during the rest of the shutdown is ignored, as before. */
     ev_signal_stop(loop, &sigint);
     ev_signal_stop(loop, &sigterm);
