@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "game/game.h"
 #include "record/record.h"
 #include "server/hub.h"
+#include "server/hub_internal.h"
 #include "server/store.h"
 #include "tharness.h"
 
@@ -3549,6 +3551,426 @@ static void test_api_wrong_types(void)
         fn();                                                                        \
         report_checks(#fn, before, t0);                                              \
     }
+/* ---- watchers ----------------------------------------------------------------------- */
+
+/* A watcher as the server layer has one: the hub's handle embedded in a connection. */
+typedef struct tw {
+    int tag;
+    gv_hub_watcher w;
+    int events;                 /* broadcasts received */
+    json_t *msgs;               /* replies received (parsed), when kept */
+} tw;
+
+static tw *tw_of(gv_hub_watcher *w)
+{
+    return (tw *)(void *)((char *)w - offsetof(tw, w));
+}
+
+typedef struct tw_log {
+    long deliveries;
+    json_t *last;               /* the last event (parsed) */
+} tw_log;
+
+static void tw_broadcast(void *ctx, gv_hub_watcher *const *w, int n, const char *text,
+                         size_t len)
+{
+    tw_log *l = ctx;
+    for (int i = 0; i < n; i++)
+        tw_of(w[i])->events++;
+    l->deliveries += n;
+    json_decref(l->last);
+    l->last = json_loadb(text, len, 0, NULL);
+}
+
+static void tw_send(gv_hub_watcher *w, const char *text, size_t len)
+{
+    tw *t = tw_of(w);
+    if (!t->msgs)
+        return;
+    json_t *m = json_loadb(text, len, 0, NULL);
+    CHECK(m != NULL);
+    CHECK_EQ_INT(len < (size_t)GV_HUB_CATCHUP_BYTES + 4096 || !strcmp(jstr(m, "type"), "state"), 1);
+    json_array_append_new(t->msgs, m ? m : json_null());
+}
+
+static void tw_send_none(gv_hub_watcher *w, const char *text, size_t len)
+{
+    (void)w;
+    (void)text;
+    (void)len;
+}
+
+static int env_watch(env *e, tw_log *log)
+{
+    char err[GV_ERRLEN];
+    memset(e, 0, sizeof *e);
+    temp_db(e->path, sizeof e->path);
+    /* Thousands of moves, each committed: in memory where the machine has it. */
+    if (!is_pg_url(e->path) && access("/dev/shm", W_OK) == 0) {
+        snprintf(e->path, sizeof e->path, "/dev/shm/gv-test-watch-%d-XXXXXX", (int)getpid());
+        int fd = mkstemp(e->path);
+        if (fd >= 0)
+            close(fd);
+        unlink(e->path);
+    }
+    e->s = gv_store_open(e->path, err, sizeof err);
+    CHECK(e->s != NULL);
+    if (!e->s)
+        return -1;
+    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20,
+                         .broadcast = tw_broadcast, .ctx = log};
+    e->h = gv_hub_new(&cfg, err, sizeof err);
+    CHECK(e->h != NULL);
+    return e->h ? 0 : -1;
+}
+
+/* A legal move of seat from GET .../you (small whatever the game's length), picked by k
+ * as pick_move does; NULL when the seat has none. */
+static char *you_move(gv_hub *h, const char *id, const char *token, unsigned k)
+{
+    char path[128], q[128];
+    snprintf(path, sizeof path, "/api/games/%s/you", id);
+    snprintf(q, sizeof q, "token=%s", token);
+    json_t *y = NULL;
+    CHECK_EQ_INT(call(h, "GET", path, q, NULL, &y), 200);
+    const char *m = pick_move(y, k);
+    char *r = m ? strdup(m) : NULL;
+    json_decref(y);
+    return r;
+}
+
+/* Pieces on the board part of a position text (letters before the first space). */
+static int pieces_in(const char *pos)
+{
+    int n = 0;
+    for (; *pos && *pos != ' '; pos++)
+        n += (*pos >= 'a' && *pos <= 'z') || (*pos >= 'A' && *pos <= 'Z');
+    return n;
+}
+
+/* How much a long game wants move m (higher first; <0: never): no resignation, a pass
+ * only when nothing else is left; in Grav an answer accepts; in Chu no capture, so that
+ * the game goes on for as long as the test needs. */
+static int keep_going_score(room *r, gv_move m, const char *text, int before, char *pos)
+{
+    if (strstr(text, "resign"))
+        return -1;
+    if (strstr(text, "pass"))
+        return 0;
+    if (!strcmp(r->g->name, "grav"))
+        return strstr(text, "accept") ? 4 : strstr(text, "place") ? 3 :
+               strstr(text, "declare 0") ? 2 : 1;
+    r->g->make(r->st, m);
+    gv_result res;
+    int ongoing = r->g->status(r->st, &res) == GV_ONGOING;
+    int quiet = r->g->get_position(r->st, pos, GV_MAX_TEXT) >= 0 && pieces_in(pos) == before;
+    r->g->unmake(r->st);
+    return ongoing ? 1 + 2 * quiet : 0;
+}
+
+/* A game of nseats people with n moves played through the hub (fewer if it ended).
+ * Returns the number played; the game's id in id. */
+static int long_game(env *e, const char *game, const char *opts, int nseats, int n, char *id,
+                     size_t idlen)
+{
+    json_t *seats = json_array();
+    for (int i = 0; i < nseats; i++)
+        json_array_append_new(seats, json_pack("{ss sb}", "type", "human", "you", 1));
+    json_t *req = json_pack("{ss so}", "game", game, "seats", seats);
+    if (opts)
+        json_object_set_new(req, "options", json_loads(opts, 0, NULL));
+    json_t *c = create(e->h, req, 201);
+    snprintf(id, idlen, "%s", c ? jstr(c, "id") : "");
+    json_decref(c);
+    char err[GV_ERRLEN];
+    room *r = gv_hub_room(e->h, id, err, sizeof err);
+    CHECK(r != NULL);
+    if (!r)
+        return 0;
+    gv_move *mv = malloc(GV_MAX_MOVES * sizeof *mv);
+    char *pos = malloc(GV_MAX_TEXT), text[GV_HUB_MOVE], best_text[GV_HUB_MOVE];
+    int played = 0;
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < n && r->status == ROOM_LIVE; i++) {
+        int k = r->g->legal_moves(r->st, mv);
+        int before = r->g->get_position(r->st, pos, GV_MAX_TEXT) >= 0 ? pieces_in(pos) : 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int best = -1, best_score = -1;
+        for (int t = 0; t < k && best_score < 4; t++) {
+            int j = (int)((x + (uint64_t)t * 7919) % (uint64_t)k);
+            if (r->g->write_move(r->st, mv[j], text, sizeof text) < 0)
+                continue;
+            int sc = keep_going_score(r, mv[j], text, before, pos);
+            if (sc > best_score) {
+                best_score = sc;
+                best = j;
+                snprintf(best_text, sizeof best_text, "%s", text);
+            }
+            if (sc >= 3 && strcmp(r->g->name, "grav"))
+                break;
+        }
+        if (best < 0)
+            break;
+        int seat = gv_move_player(r->g, r->st, mv[best]);
+        int rc = hub_play(e->h, r, seat, best_text, i + 1, err, sizeof err);
+        CHECK_EQ_INT(rc, 0);
+        if (rc) {
+            fprintf(stderr, "  %s move %d '%s': %s\n", game, i + 1, best_text, err);
+            break;
+        }
+        played++;
+    }
+    free(mv);
+    free(pos);
+    return played;
+}
+
+/* The catch-up after since: batches of at most GV_HUB_CATCHUP_MOVES moves that together
+ * are exactly moves since+1..n of the view, then the state. */
+static void check_catch_up(gv_hub *h, const char *id, int since)
+{
+    json_t *v = get_view(h, id, NULL);
+    int n = (int)jint(v, "n");
+    tw t = {.msgs = json_array()};
+    char err[GV_ERRLEN];
+    CHECK_EQ_INT(gv_hub_watch(h, id, since, &t.w, tw_send, err, sizeof err), 0);
+    size_t nm = json_array_size(t.msgs);
+    CHECK(nm >= 1);
+    int next = (since < 0 ? 0 : since) + 1, batches = 0, ok = 1;
+    for (size_t i = 0; i + 1 < nm; i++) {
+        json_t *m = json_array_get(t.msgs, i);
+        json_t *a = json_object_get(m, "moves");
+        ok &= !strcmp(jstr(m, "type"), "moves") && !strcmp(jstr(m, "id"), id) &&
+              json_is_true(json_object_get(m, "catch_up")) && json_array_size(a) >= 1 &&
+              json_array_size(a) <= GV_HUB_CATCHUP_MOVES;
+        size_t k;
+        json_t *mv;
+        json_array_foreach(a, k, mv) {
+            json_t *want = json_array_get(json_object_get(v, "moves"), (size_t)next - 1);
+            ok &= want && json_equal(mv, want);
+            next++;
+        }
+        batches++;
+    }
+    CHECK_EQ_INT(ok, 1);
+    CHECK_EQ_INT(next - 1, n > since ? n : (since < 0 ? 0 : since));
+    int expect = n > since ? (n - (since < 0 ? 0 : since) + GV_HUB_CATCHUP_MOVES - 1) / GV_HUB_CATCHUP_MOVES : 0;
+    CHECK(batches >= expect);
+    json_t *st = json_array_get(t.msgs, nm - 1);
+    CHECK_STR(jstr(st, "type"), "state");
+    CHECK_EQ_INT(jint(st, "n"), n);
+    gv_hub_unwatch(h, &t.w);
+    CHECK(t.w.room == NULL);
+    json_decref(t.msgs);
+    json_decref(v);
+}
+
+/* A long game is caught up in batches (a 600-ply Chu game, a 3,000-action Grav game),
+ * from any move; the watcher then gets the live events. */
+static void test_watch_catch_up_batched(void)
+{
+    env e;
+    tw_log log = {0};
+    if (env_watch(&e, &log))
+        return;
+    char chu[32], grav[32];
+    CHECK_EQ_INT(long_game(&e, "chu", NULL, 2, 600, chu, sizeof chu), 600);
+    /* Grav: six players on 23x23 with rules that refuse little; each stone is a
+     * placement and five answers. */
+    CHECK_EQ_INT(long_game(&e, "grav", "{\"size\":\"23\",\"players\":\"6\",\"a\":\"1000\","
+                           "\"b\":\"2\",\"c\":\"4\",\"d\":\"1\",\"e\":\"44\"}", 6, 3000,
+                           grav, sizeof grav), 3000);
+    const int sinces[] = {0, -3, 1, 249, 250, 251, 599, 600, 900};
+    for (size_t i = 0; i < sizeof sinces / sizeof *sinces; i++)
+        check_catch_up(e.h, chu, sinces[i]);
+    check_catch_up(e.h, grav, 0);
+    check_catch_up(e.h, grav, 2999);
+    /* After its catch-up a watcher gets the next move as an event; a watch of another
+     * game leaves this one, a failed watch leaves any. */
+    tw t = {0};
+    char err[GV_ERRLEN];
+    CHECK_EQ_INT(gv_hub_watch(e.h, grav, 0, &t.w, tw_send_none, err, sizeof err), 0);
+    json_t *c = get_view(e.h, chu, NULL);
+    CHECK_STR(jstr(c, "status"), "live");
+    json_decref(c);
+    CHECK_EQ_INT(gv_hub_watch(e.h, chu, 600, &t.w, tw_send_none, err, sizeof err), 0);
+    CHECK(t.w.room != NULL && !strcmp(t.w.room->id, chu));
+    CHECK_EQ_INT(gv_hub_watch(e.h, "nosuchgame", 0, &t.w, tw_send_none, err, sizeof err), -1);
+    CHECK(t.w.room == NULL);
+    json_decref(log.last);
+    env_end(&e);
+}
+
+/* Watching and leaving take constant time and keep every watcher reachable: 20,000
+ * watchers come and go in a shuffled order, each event reaches exactly those watching. */
+static void test_watch_unwatch_many(void)
+{
+    env e;
+    tw_log log = {0};
+    if (env_watch(&e, &log))
+        return;
+    json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "exac", "seats", "type",
+                                      "human", "you", 1, "type", "human", "you", 1), 201);
+    char id[32];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    const char *tok[2] = {token_of(c, 0), token_of(c, 1)};
+    enum { N = 20000 };
+    tw *ws = calloc(N, sizeof *ws);
+    int *order = malloc(N * sizeof *order);
+    char err[GV_ERRLEN];
+    for (int i = 0; i < N; i++) {
+        ws[i].tag = i;
+        order[i] = i;
+        CHECK_EQ_INT(gv_hub_watch(e.h, id, 0, &ws[i].w, tw_send_none, err, sizeof err), 0);
+    }
+    /* Watching the same game again adds nothing. */
+    CHECK_EQ_INT(gv_hub_watch(e.h, id, 0, &ws[7].w, tw_send_none, err, sizeof err), 0);
+    room *r = ws[0].w.room;
+    CHECK(r != NULL);
+    CHECK_EQ_INT(r->watchers.n, N);
+    uint64_t x = 12345;
+    for (int i = N - 1; i > 0; i--) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int j = (int)((x >> 33) % (uint64_t)(i + 1));
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < N / 2; i++)
+        gv_hub_unwatch(e.h, &ws[order[i]].w);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    CHECK(ms < 50);
+    gv_hub_unwatch(e.h, &ws[order[0]].w);   /* leaving twice is harmless */
+    CHECK_EQ_INT(r->watchers.n, N - N / 2);
+    int consistent = 1;
+    for (int i = 0; i < r->watchers.n; i++)
+        consistent &= r->watchers.v[i]->index == i && r->watchers.v[i]->room == r;
+    CHECK_EQ_INT(consistent, 1);
+    char *m = you_move(e.h, id, tok[0], 3);
+    json_t *o = NULL;
+    CHECK_EQ_INT(play(e.h, id, tok[0], m, 1, &o), 200);
+    free(m);
+    json_decref(o);
+    int right = 1;
+    for (int i = 0; i < N; i++)
+        right &= ws[i].events == (ws[i].w.room ? 1 : 0);
+    CHECK_EQ_INT(right, 1);
+    CHECK_EQ_INT(log.deliveries, N - N / 2);
+    /* Everyone leaves, in the other order; an event then reaches nobody. */
+    for (int i = N - 1; i >= 0; i--)
+        gv_hub_unwatch(e.h, &ws[order[i]].w);
+    CHECK_EQ_INT(r->watchers.n, 0);
+    m = you_move(e.h, id, tok[1], 5);
+    CHECK_EQ_INT(play(e.h, id, tok[1], m, 2, &o), 200);
+    free(m);
+    json_decref(o);
+    CHECK_EQ_INT(log.deliveries, N - N / 2);
+    free(ws);
+    free(order);
+    json_decref(c);
+    json_decref(log.last);
+    env_end(&e);
+}
+
+/* A move event carries what the public view shows of the game after it (the summary and
+ * the game's own part: Exaç's pieces, Grav's board and phase), a join event the seats;
+ * GET .../you is the seat's own part alone. */
+static void test_events_carry_the_view(void)
+{
+    env e;
+    tw_log log = {0};
+    if (env_watch(&e, &log))
+        return;
+    static const char *const games[] = {"chu", "exac", "grav"};
+    static const char *const keys[] = {"status", "n",      "to_move", "position", "clocks",
+                                       "result", "draw_offers", "exac", "grav", NULL};
+    for (int g = 0; g < 3; g++) {
+        json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss}] s{sisi}}", "game", games[g], "seats",
+                                          "type", "human", "you", 1, "type", "human", "clock",
+                                          "initial", 300, "increment", 1), 201);
+        char id[32];
+        snprintf(id, sizeof id, "%s", jstr(c, "id"));
+        const char *tok[2] = {token_of(c, 0), token_of(c, 1)};
+        tw t = {0};
+        char err[GV_ERRLEN];
+        CHECK_EQ_INT(gv_hub_watch(e.h, id, 0, &t.w, tw_send_none, err, sizeof err), 0);
+        json_t *o = NULL;
+        CHECK_EQ_INT(action(e.h, id, "join", json_pack("{ssss}", "token", tok[1], "name", "Bo"), &o), 200);
+        json_decref(o);
+        CHECK_STR(jstr(log.last, "type"), "join");
+        json_t *v = get_view(e.h, id, NULL);
+        /* The seats as the view has them (clock_ms, which runs, left out). */
+        json_t *sa = json_deep_copy(json_object_get(log.last, "seats"));
+        json_t *sb = json_deep_copy(json_object_get(v, "seats"));
+        size_t i;
+        json_t *x;
+        json_array_foreach(sa, i, x) json_object_del(x, "clock_ms");
+        json_array_foreach(sb, i, x) json_object_del(x, "clock_ms");
+        CHECK(json_equal(sa, sb));
+        json_decref(sa);
+        json_decref(sb);
+        json_decref(v);
+        for (int k = 0; k < 4; k++) {
+            char *m = NULL;
+            int seat = 0;
+            for (; seat < 2 && !m; seat++)
+                m = you_move(e.h, id, tok[seat], (unsigned)k * 13);
+            CHECK(m != NULL);
+            if (!m)
+                break;
+            CHECK_EQ_INT(play(e.h, id, tok[seat - 1], m, k + 1, &o), 200);
+            free(m);
+            json_decref(o);
+            json_t *ev = log.last;
+            v = get_view(e.h, id, NULL);
+            CHECK_STR(jstr(ev, "type"), "move");
+            CHECK_EQ_INT(jint(ev, "move.n"), k + 1);
+            CHECK(json_equal(json_object_get(ev, "move"),
+                             json_array_get(json_object_get(v, "moves"), (size_t)k)));
+            for (int q = 0; keys[q]; q++) {
+                if (!strcmp(keys[q], "clocks"))   /* the running clock moves on */
+                    continue;
+                json_t *a = json_object_get(ev, keys[q]), *b = json_object_get(v, keys[q]);
+                if (!json_equal(a, b) && !(a == NULL && b == NULL)) {
+                    fprintf(stderr, "  %s: event and view differ in %s\n", games[g], keys[q]);
+                    CHECK(0);
+                }
+            }
+            CHECK((json_object_get(ev, games[g]) != NULL) == (g > 0));
+            json_decref(v);
+        }
+        /* GET .../you: the seat's part of the view, and nothing else of size. */
+        char path[64], q[96];
+        snprintf(path, sizeof path, "/api/games/%s/you", id);
+        for (int seat = 0; seat < 2; seat++) {
+            snprintf(q, sizeof q, "token=%s", tok[seat]);
+            json_t *y = NULL;
+            CHECK_EQ_INT(call(e.h, "GET", path, q, NULL, &y), 200);
+            v = get_view(e.h, id, tok[seat]);
+            CHECK(json_equal(json_object_get(y, "you"), json_object_get(v, "you")));
+            CHECK_EQ_INT(jint(y, "n"), jint(v, "n"));
+            CHECK_STR(jstr(y, "status"), jstr(v, "status"));
+            CHECK(json_object_get(y, "moves") == NULL);
+            json_decref(y);
+            json_decref(v);
+        }
+        json_t *y = NULL;
+        CHECK_EQ_INT(call(e.h, "GET", path, NULL, NULL, &y), 403);
+        CHECK_STR(err_code(y), "no_token");
+        json_decref(y);
+        CHECK_EQ_INT(call(e.h, "GET", path, "token=00000000000000000000000000000000", NULL, &y), 403);
+        CHECK_STR(err_code(y), "bad_token");
+        json_decref(y);
+        gv_hub_unwatch(e.h, &t.w);
+        json_decref(c);
+    }
+    json_decref(log.last);
+    env_end(&e);
+}
+
 WRAP(test_store_moves_are_numbered_and_kept)
 WRAP(test_store_schema_migrates_once)
 WRAP(test_store_conflicts_updates_and_listing)
@@ -3571,6 +3993,9 @@ WRAP(test_store_migrates_from_version_1)
 WRAP(test_grav_secrecy_and_hints)
 WRAP(test_api_wrong_types)
 WRAP(test_api_fuzz)
+WRAP(test_watch_catch_up_batched)
+WRAP(test_watch_unwatch_many)
+WRAP(test_events_carry_the_view)
 
 #define TC(fn) {NULL, #fn, fn##_counted}
 
@@ -3597,5 +4022,8 @@ const t_case server_tests[] = {
     TC(test_grav_secrecy_and_hints),
     TC(test_api_wrong_types),
     TC(test_api_fuzz),
+    TC(test_watch_catch_up_batched),
+    TC(test_watch_unwatch_many),
+    TC(test_events_carry_the_view),
     {0},
 };
