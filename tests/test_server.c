@@ -18,6 +18,7 @@
 #include "game/game.h"
 #include "record/record.h"
 #include "server/hub.h"
+#include "server/hub_internal.h"
 #include "server/store.h"
 #include "tharness.h"
 
@@ -919,6 +920,9 @@ typedef struct env {
     gv_hub *h;
 } env;
 
+/* How long a game may stay idle in memory in the hubs env_open makes (0: the default). */
+static int64_t env_idle_ms;
+
 static int env_open(env *e)
 {
     char err[GV_ERRLEN];
@@ -929,7 +933,8 @@ static int env_open(env *e)
         fprintf(stderr, "  store: %s\n", err);
         return -1;
     }
-    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20};
+    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20,
+                         .idle_ms = env_idle_ms};
     e->h = gv_hub_new(&cfg, err, sizeof err);
     CHECK(e->h != NULL);
     if (!e->h) {
@@ -2340,12 +2345,21 @@ static void test_ai_only_cap(void)
     CHECK(strstr(jstr(o, "error"), "--max-ai-games") != NULL);
     json_decref(o);
     CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), before);
-    json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss si}]}", "game", "exac", "seats", "type",
-                                      "human", "you", 1, "type", "ai", "level", 1), 201);
+    /* A game of a person against the AI shares the same threads: it counts too. */
+    CHECK_EQ_INT(post_json(e.h, "/api/games",
+                           json_pack("{ss s[{ss sb}{ss si}]}", "game", "exac", "seats", "type",
+                                     "human", "you", 1, "type", "ai", "level", 1), &o), 503);
+    CHECK_STR(err_code(o), "busy");
+    json_decref(o);
+    /* Games of people only take no AI time: never refused. */
+    json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "exac", "seats", "type",
+                                      "human", "you", 1, "type", "human", "you", 1), 201);
     json_decref(c);
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), before + 1);
     gv_hub_stop(e.h);
     env_end(&e);
 }
+
 
 static void test_restart_keeps_games(void)
 {
@@ -3541,6 +3555,194 @@ static void test_api_wrong_types(void)
 }
 
 /* Wraps each test to count its checks and time. */
+/* The AI threads' time is shared: a search that starts while others wait thinks for a fair
+ * share of the normal time (at least 50 ms); its own smaller limit stands. */
+static void test_ai_share_time(void)
+{
+    gv_go go = {0};
+    hub_share_time(&go, 1000, 0, 2);
+    CHECK_EQ_INT(go.movetime_ms, 0);   /* nobody waits: untouched */
+    hub_share_time(&go, 1000, 2, 2);
+    CHECK_EQ_INT(go.movetime_ms, 500);
+    memset(&go, 0, sizeof go);
+    hub_share_time(&go, 1000, 60, 2);
+    CHECK_EQ_INT(go.movetime_ms, 50);
+    go.movetime_ms = 100;
+    hub_share_time(&go, 1000, 2, 2);
+    CHECK_EQ_INT(go.movetime_ms, 100);
+    memset(&go, 0, sizeof go);
+    go.has_time = 1;
+    go.time_ms[0] = 60000;              /* the clock would give ~2 s: the share is less */
+    hub_share_time(&go, 1000, 2, 2);
+    CHECK_EQ_INT(go.movetime_ms, 500);
+    memset(&go, 0, sizeof go);
+    go.has_time = 1;
+    go.time_ms[1] = 3000;               /* the clock would give ~100 ms: kept */
+    hub_share_time(&go, 1000, 2, 2);
+    CHECK_EQ_INT(go.movetime_ms, 0);
+}
+
+/* Games nobody asks for leave memory when nothing runs in them (open games, finished
+ * games, live games without a clock waiting for a person), and come back unchanged when
+ * asked for; a game with a running clock stays. */
+static void test_idle_games_leave_memory(void)
+{
+    env e;
+    env_idle_ms = 30;
+    int ok = env_new(&e) == 0;
+    env_idle_ms = 0;
+    if (!ok)
+        return;
+    gv_hub *h = e.h;
+    json_t *open = create(h, json_pack("{ss s[{ss sb}{ss}]}", "game", "chu", "seats", "type",
+                                       "human", "you", 1, "type", "human"), 201);
+    json_t *live = create(h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "exac", "seats", "type",
+                                       "human", "you", 1, "type", "human", "you", 1), 201);
+    json_t *clock = create(h, json_pack("{ss s[{ss sb}{ss sb}] s{si}}", "game", "exac", "seats",
+                                        "type", "human", "you", 1, "type", "human", "you", 1,
+                                        "clock", "initial", 600), 201);
+    char ids[3][16];
+    snprintf(ids[0], 16, "%s", jstr(open, "id"));
+    snprintf(ids[1], 16, "%s", jstr(live, "id"));
+    snprintf(ids[2], 16, "%s", jstr(clock, "id"));
+    json_t *v = get_view(h, ids[1], token_of(live, 0));
+    CHECK_EQ_INT(play(h, ids[1], token_of(live, 0), jstr(v, "you.legal_moves.0"), 1, NULL), 200);
+    json_decref(v);
+    char *before[2] = {snap(h, ids[0]), snap(h, ids[1])};
+    CHECK_EQ_INT(gv_hub_rooms(h), 3);
+    struct timespec ts = {0, 80 * 1000000};
+    nanosleep(&ts, NULL);
+    gv_hub_poll(h);
+    CHECK_EQ_INT(gv_hub_rooms(h), 1);   /* the clocked game only */
+    for (int i = 0; i < 2; i++) {
+        CHECK_SAME_SNAP(h, ids[i], before[i]);
+        free(before[i]);
+    }
+    CHECK_EQ_INT(gv_hub_rooms(h), 3);
+    /* The game read back goes on. */
+    v = get_view(h, ids[1], token_of(live, 1));
+    CHECK_EQ_INT(play(h, ids[1], token_of(live, 1), jstr(v, "you.legal_moves.0"), 2, NULL), 200);
+    json_decref(v);
+    json_decref(open);
+    json_decref(live);
+    json_decref(clock);
+    env_end(&e);
+}
+
+/* What a hostile client sends through the API is refused with the right status and changes
+ * nothing: options named twice, names with control characters, moves out of turn in every
+ * game, a draw declined or withdrawn that nobody offered, numbers that would wrap, query
+ * values too long for their field. */
+static void test_api_hostile_requests(void)
+{
+    env e;
+    if (env_new(&e) < 0)
+        return;
+    gv_hub *h = e.h;
+    json_t *o = NULL;
+    long long games = sql_int(e.path, "SELECT count(*) FROM games");
+    static const char *const twice[][2] = {{"grav", "players=2,players=6"},
+                                           {"grav", "size=11,size=13"},
+                                           {"chu", "repetition=on,repetition=on"},
+                                           {"exac", "quiet_limit=50,repetition=off,quiet_limit=60"}};
+    for (size_t i = 0; i < sizeof twice / sizeof *twice; i++) {
+        CHECK_EQ_INT(post_json(h, "/api/games", json_pack("{ss ss}", "game", twice[i][0], "options",
+                                                          twice[i][1]), &o), 400);
+        CHECK_STR(err_code(o), "bad_options");
+        CHECK(strstr(jstr(o, "error"), "twice") != NULL);
+        json_decref(o);
+    }
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), games);
+    /* Names: no control character (tab, newline, escape, DEL), in a seat or a join. */
+    static const char *const bad_names[] = {"a\tb", "a\nb", "x\x7f", "\x1b[31mred", "\r"};
+    for (size_t i = 0; i < sizeof bad_names / sizeof *bad_names; i++) {
+        CHECK_EQ_INT(post_json(h, "/api/games", json_pack("{ss s[{ss sb ss}{ss}]}", "game", "chu",
+                                                          "seats", "type", "human", "you", 1,
+                                                          "name", bad_names[i], "type", "human"),
+                               &o), 400);
+        CHECK_STR(err_code(o), "bad_seats");
+        json_decref(o);
+    }
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), games);
+    json_t *c = create(h, json_pack("{ss s[{ss sb ss}{ss}]}", "game", "chu", "seats", "type",
+                                    "human", "you", 1, "name", "Ãnal åäºº",
+                                    "type", "human"), 201);
+    char id[16], path[64];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    for (size_t i = 0; i < sizeof bad_names / sizeof *bad_names; i++) {
+        CHECK_EQ_INT(action(h, id, "join", json_pack("{ssss}", "token", token_of(c, 1), "name",
+                                                     bad_names[i]), &o), 400);
+        CHECK_STR(err_code(o), "bad_request");
+        json_decref(o);
+    }
+    CHECK_EQ_INT(action(h, id, "join", json_pack("{ssss}", "token", token_of(c, 1), "name", "Bo"),
+                        NULL), 200);
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    CHECK_EQ_INT(call(h, "GET", path, NULL, NULL, NULL), 200);
+    /* A name stored before names were checked: the record is still written (as a space). */
+    CHECK_EQ_INT(sql_exec(e.path, "UPDATE games SET config = replace(config, 'Bo', 'B\\to')"), 0);
+    env_restart(&e);
+    h = e.h;
+    gv_reply rep;
+    gv_api_handle(h, "GET", path, NULL, NULL, 0, &rep);
+    CHECK_EQ_INT(rep.status, 200);
+    CHECK(rep.body && strstr(rep.body, "B o") != NULL);
+    free(rep.body);
+    /* Out of turn is 409 in every game, whatever the text. */
+    CHECK_EQ_INT(play(h, id, token_of(c, 1), "7d7e", 0, &o), 409);
+    CHECK_STR(err_code(o), "not_your_turn");
+    json_decref(o);
+    CHECK_EQ_INT(play(h, id, token_of(c, 1), "nonsense", 0, &o), 409);
+    json_decref(o);
+    grav_game G;
+    grav_new(h, &G, "size=5");
+    char *gsnap = snap(h, G.id);
+    CHECK_EQ_INT(play(h, G.id, G.t[1], "2 place a1", 0, &o), 409);
+    CHECK_STR(err_code(o), "not_your_turn");
+    json_decref(o);
+    CHECK_EQ_INT(play(h, G.id, G.t[1], "1 place a1", 0, &o), 409);
+    json_decref(o);
+    CHECK_SAME_SNAP(h, G.id, gsnap);
+    free(gsnap);
+    /* A draw declined or withdrawn that nobody offered: refused, the row not rewritten. */
+    char *csnap = snap(h, id);
+    CHECK_EQ_INT(action(h, id, "draw", json_pack("{ssss}", "token", token_of(c, 1), "action",
+                                                 "decline"), &o), 422);
+    CHECK_STR(err_code(o), "refused");
+    json_decref(o);
+    CHECK_EQ_INT(action(h, id, "draw", json_pack("{ssss}", "token", token_of(c, 0), "action",
+                                                 "withdraw"), &o), 422);
+    json_decref(o);
+    CHECK_SAME_SNAP(h, id, csnap);
+    free(csnap);
+    /* Numbers of a listing: decimal digits in range, never wrapped or cut. */
+    static const char *const bad_q[] = {"offset=4294967297", "offset=-1", "limit=0", "limit=201",
+                                        "limit=1e2", "limit=0x10", "limit= 5", "offset=18446744073709551617",
+                                        "limit=00000000000000000000000000005", "status=finishedXXXXXXXXXXXX"};
+    for (size_t i = 0; i < sizeof bad_q / sizeof *bad_q; i++) {
+        CHECK_EQ_INT(call(h, "GET", "/api/games", bad_q[i], NULL, &o), 400);
+        json_decref(o);
+    }
+    CHECK_EQ_INT(call(h, "GET", "/api/games", "limit=200&offset=0", NULL, NULL), 200);
+    /* A value too long for its field is refused, not cut short into another meaning. */
+    char q[700] = "token=";
+    memset(q + 6, 'a', 600);
+    q[606] = 0;
+    snprintf(path, sizeof path, "/api/games/%s", id);
+    CHECK_EQ_INT(call(h, "GET", path, q, NULL, &o), 403);
+    CHECK_STR(err_code(o), "bad_token");
+    json_decref(o);
+    char tq[128];
+    snprintf(tq, sizeof tq, "token=%s%s", token_of(c, 0), "0123456789abcdef0123456789abcdef");
+    CHECK_EQ_INT(call(h, "GET", path, tq, NULL, &o), 403);
+    json_decref(o);
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    CHECK_EQ_INT(call(h, "GET", path, "format=kifkifkifkifkifkifkif", NULL, &o), 400);
+    json_decref(o);
+    json_decref(c);
+    env_end(&e);
+}
+
 #define WRAP(fn)                                                                     \
     static void fn##_counted(void)                                                   \
     {                                                                                \
@@ -3566,6 +3768,9 @@ WRAP(test_api_create_options)
 WRAP(test_api_listing)
 WRAP(test_restart_keeps_games)
 WRAP(test_ai_only_cap)
+WRAP(test_ai_share_time)
+WRAP(test_idle_games_leave_memory)
+WRAP(test_api_hostile_requests)
 WRAP(test_two_hubs_no_lost_update)
 WRAP(test_store_migrates_from_version_1)
 WRAP(test_grav_secrecy_and_hints)
@@ -3593,6 +3798,9 @@ const t_case server_tests[] = {
     TC(test_api_listing),
     TC(test_restart_keeps_games),
     TC(test_ai_only_cap),
+    TC(test_ai_share_time),
+    TC(test_idle_games_leave_memory),
+    TC(test_api_hostile_requests),
     TC(test_two_hubs_no_lost_update),
     TC(test_grav_secrecy_and_hints),
     TC(test_api_wrong_types),

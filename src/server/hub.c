@@ -16,6 +16,8 @@
 
 enum { HUB_BUCKETS = 4096 };
 enum { HUB_IDLE_MS = 600000, HUB_TAKEOVER_MS = 3000 };
+/* The least an AI search is given when many wait for the threads (share_time). */
+enum { HUB_MIN_THINK_MS = 50 };
 
 /* ---- AI worker pool ----------------------------------------------------------------- */
 
@@ -30,6 +32,7 @@ typedef struct ai_job {
     int level, hash_mb;
     uint64_t seed;
     gv_go go;
+    int background;                 /* a game of AI players only: served after the others */
     gv_move best;
     int ok;
     char err[GV_ERRLEN + 64];
@@ -45,7 +48,9 @@ struct gv_hub {
     int nworkers;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    ai_job *todo, *todo_tail, *done;
+    /* Queued AI turns: [0] games with people, served first; [1] games of AI players only. */
+    ai_job *todo[2], *todo_tail[2], *done;
+    int waiting;                    /* jobs queued, not yet searching */
     int running;                    /* jobs queued or searching */
     int stopped;                    /* the workers were joined */
     int64_t last_sweep;
@@ -144,19 +149,49 @@ static void ai_run(gv_hub *h, ai_job *j)
     gv_engine_free(e);
 }
 
+/* The thinking time of a search that starts while `waiting` others wait for the
+ * `workers` threads: the normal time while there are threads to spare, else a fair share
+ * of it, so that every queued turn comes within about the normal time (60 AI games' turns
+ * at once take a few seconds in all, not a minute). A clock's own budget is kept when it
+ * is the smaller. (hub_internal.h) */
+void hub_share_time(gv_go *go, int64_t normal_ms, int waiting, int workers)
+{
+    if (waiting <= 0)
+        return;
+    int64_t share = normal_ms * workers / (waiting + workers);
+    if (share < HUB_MIN_THINK_MS)
+        share = HUB_MIN_THINK_MS;
+    if (go->has_time) {
+        /* What the clock would give, roughly (the engine spends about a 30th of it). */
+        int64_t left = 0;
+        for (int i = 0; i < GV_ENGINE_MAX_SIDES; i++)
+            if (go->time_ms[i] > left)
+                left = go->time_ms[i];
+        if (left / 30 <= share)
+            return;
+    } else if (go->movetime_ms > 0 && go->movetime_ms <= share) {
+        return;
+    }
+    go->movetime_ms = share;
+}
+
 static void *ai_worker(void *arg)
 {
     gv_hub *h = arg;
     pthread_mutex_lock(&h->mu);
     for (;;) {
-        while (!h->todo && !h->quit)
+        while (!h->todo[0] && !h->todo[1] && !h->quit)
             pthread_cond_wait(&h->cv, &h->mu);
         if (h->quit)
             break;
-        ai_job *j = h->todo;
-        h->todo = j->next;
-        if (!h->todo)
-            h->todo_tail = NULL;
+        int k = h->todo[0] ? 0 : 1;
+        ai_job *j = h->todo[k];
+        h->todo[k] = j->next;
+        if (!h->todo[k])
+            h->todo_tail[k] = NULL;
+        h->waiting--;
+        hub_share_time(&j->go, h->cfg.ai_movetime_ms > 0 ? h->cfg.ai_movetime_ms : 1000, h->waiting,
+                   h->nworkers);
         pthread_mutex_unlock(&h->mu);
         ai_run(h, j);
         pthread_mutex_lock(&h->mu);
@@ -602,10 +637,11 @@ static int save_room(gv_hub *h, room *r, char *err, size_t errlen)
 {
     gv_stored_game g;
     stored_row(r, &g);
+    g.updated = gv_store_now_ms();   /* the same time in memory and in the store */
     int rc = h->cfg.store->ops->update_game(h->cfg.store, &g, err, errlen);
     gv_stored_game_free(&g);
     if (rc == GV_STORE_OK) {
-        r->updated = gv_store_now_ms();
+        r->updated = g.updated;
         r->rev++;
     }
     if (rc == GV_STORE_CONFLICT)
@@ -619,6 +655,7 @@ enum { HUB_WRITE_TRIES = 3 };
 /* ---- turns ------------------------------------------------------------------------- */
 
 static void start_ai(gv_hub *h, room *r);
+static int ai_only(const room *r);
 static int hub_sync(gv_hub *h, room *r);
 
 /* After any change: start the next AI turn if one is due. */
@@ -695,6 +732,7 @@ again:;
     gv_stored_game g;
     stored_row(r, &g);
     g.nmoves = sm.n;
+    g.updated = hm.at;
     int rc = h->cfg.store->ops->append_move(h->cfg.store, r->id, &sm, &g, err, errlen);
     free(sm.clocks);
     gv_stored_game_free(&g);
@@ -721,7 +759,7 @@ again:;
     }
     r->rev++;
     r->moves[r->nmoves++] = hm;
-    r->updated = gv_store_now_ms();
+    r->updated = hm.at;
     r->ai_retry_at = 0;   /* this process made the move: an AI turn after it is ours */
     if (mover_turn || hub_to_move_seat(r) != seat)
         r->turn_start = now;
@@ -763,12 +801,14 @@ static void start_ai(gv_hub *h, room *r)
         j->go.movetime_ms = h->cfg.ai_movetime_ms > 0 ? h->cfg.ai_movetime_ms : 1000;
     }
     r->ai_pending = 1;
+    int k = j->background = ai_only(r);
     pthread_mutex_lock(&h->mu);
-    if (h->todo_tail)
-        h->todo_tail->next = j;
+    if (h->todo_tail[k])
+        h->todo_tail[k]->next = j;
     else
-        h->todo = j;
-    h->todo_tail = j;
+        h->todo[k] = j;
+    h->todo_tail[k] = j;
+    h->waiting++;
     h->running++;
     pthread_cond_signal(&h->cv);
     pthread_mutex_unlock(&h->mu);
@@ -838,6 +878,18 @@ static void flag_fall(gv_hub *h, room *r)
     send_event(h, r, event(r, "end"));
 }
 
+/* May r leave memory when idle? Finished and open games may, and live games without a
+ * clock waiting for a person (nothing happens in them until that person comes back);
+ * not a game with watchers, an AI turn, or a running clock (whose flag must fall). */
+static int may_leave(const room *r)
+{
+    if (r->watchers.n || r->ai_pending || r->ai_retry_at)
+        return 0;
+    if (r->status != ROOM_LIVE)
+        return 1;
+    return r->tc_initial_ms <= 0 && !r->seats[hub_to_move_seat(r)].ai;
+}
+
 void gv_hub_poll(gv_hub *h)
 {
     pthread_mutex_lock(&h->mu);
@@ -854,7 +906,8 @@ void gv_hub_poll(gv_hub *h)
         done = next;
     }
     int64_t now = gv_hub_mono_ms();
-    int sweep = now - h->last_sweep >= 10000;
+    int64_t idle = h->cfg.idle_ms > 0 ? h->cfg.idle_ms : HUB_IDLE_MS;
+    int sweep = now - h->last_sweep >= (idle < 10000 ? idle : 10000);
     if (sweep)
         h->last_sweep = now;
     for (int b = 0; b < HUB_BUCKETS; b++)
@@ -865,10 +918,9 @@ void gv_hub_poll(gv_hub *h)
                 flag_fall(h, r);
             if (r->ai_retry_at && now >= r->ai_retry_at)
                 after_change(h, r);
-            /* A finished game nobody watched or asked for in ten minutes leaves memory
-             * (the store has it). */
-            if (sweep && r->status == ROOM_FINISHED && !r->watchers.n && !r->ai_pending &&
-                now - r->last_access > HUB_IDLE_MS) {
+            /* A game nobody watched or asked for in ten minutes leaves memory (the store
+             * has it; it is read again when someone asks) unless something runs in it. */
+            if (sweep && now - r->last_access > idle && may_leave(r)) {
                 *link = r->next;
                 h->nrooms--;
                 room_free(r);
@@ -925,13 +977,22 @@ static int ai_only(const room *r)
     return 1;
 }
 
-/* Live games in memory whose seats are all AI players. */
-static int ai_only_games(const gv_hub *h)
+/* Has r an AI seat? */
+static int has_ai(const room *r)
+{
+    for (int i = 0; i < r->nseats; i++)
+        if (r->seats[i].ai)
+            return 1;
+    return 0;
+}
+
+/* Live games in memory with an AI seat: what shares the AI threads. */
+static int ai_games(const gv_hub *h)
 {
     int n = 0;
     for (int b = 0; b < HUB_BUCKETS; b++)
         for (const room *r = h->bucket[b]; r; r = r->next)
-            n += r->status == ROOM_LIVE && ai_only(r);
+            n += r->status == ROOM_LIVE && has_ai(r);
     return n;
 }
 
@@ -981,11 +1042,11 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
             waiting += !s->joined;
         }
     }
-    if (ai_only(r) && h->cfg.max_ai_games > 0 && ai_only_games(h) >= h->cfg.max_ai_games) {
+    if (has_ai(r) && h->cfg.max_ai_games > 0 && ai_games(h) >= h->cfg.max_ai_games) {
         room_free(r);
-        return gv_err(err, errlen, "this server already plays %d games between AI players "
+        return gv_err(err, errlen, "this server already plays %d games with AI players "
                       "(its limit, --max-ai-games); try again when one has ended",
-                      h->cfg.max_ai_games), -4;
+                      h->cfg.max_ai_games), HUB_BUSY;
     }
     do
         new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10);
@@ -1073,7 +1134,22 @@ int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t e
     HUB_RETRY(join_once(h, r, seat, name, err, errlen));
 }
 
-/* Returns 0, -1 (illegal: message), -2 (out of date), -3 (store failed). */
+/* Has seat a move to make now, other than resigning (which Grav allows at any time)? */
+static int can_act(room *r, int seat)
+{
+    gv_move *mv = malloc(GV_MAX_MOVES * sizeof *mv), resign = 0;
+    if (!mv)
+        return 1;
+    int has_resign = r->g->resign_move && r->g->resign_move(r->st, seat, &resign) == 0;
+    int n = r->g->legal_moves(r->st, mv), ok = 0;
+    for (int i = 0; i < n && !ok; i++)
+        ok = gv_move_player(r->g, r->st, mv[i]) == seat && !(has_resign && mv[i] == resign);
+    free(mv);
+    return ok;
+}
+
+/* Returns 0, HUB_REFUSED (illegal: message), HUB_NOT_TURN, HUB_STALE (out of date) or
+ * HUB_STORE (store failed). */
 int hub_play(gv_hub *h, room *r, int seat, const char *text, int expect_n, char *err,
              size_t errlen)
 {
@@ -1088,11 +1164,12 @@ int hub_play(gv_hub *h, room *r, int seat, const char *text, int expect_n, char 
                       "is at move %d", expect_n, r->nmoves + 1), -2;
     gv_move m;
     if (r->g->parse_move(r->st, text, &m, err, errlen) < 0)
-        return -1;
+        return can_act(r, seat) ? HUB_REFUSED
+                                : (gv_err(err, errlen, "it is not your turn"), HUB_NOT_TURN);
     int who = gv_move_player(r->g, r->st, m);
     if (who != seat)
         return gv_err(err, errlen, "it is not your turn: %s is for seat %d, you hold seat %d",
-                      text, who, seat);
+                      text, who, seat), can_act(r, seat) ? HUB_REFUSED : HUB_NOT_TURN;
     int rc = apply_move(h, r, m, seat, 0, err, errlen);
     return rc == -2 ? -2 : rc < 0 ? -3 : 0;
 }
@@ -1152,6 +1229,11 @@ static int draw_once(gv_hub *h, room *r, int seat, const char *action, char *err
             r->draw_offers |= 1u << seat;
         }
     } else if (!strcmp(action, "decline") || !strcmp(action, "withdraw")) {
+        /* Nothing to decline or withdraw changes nothing (no write, no event). */
+        int mine = !strcmp(action, "withdraw");
+        if (!(r->draw_offers >> (mine ? seat : other) & 1))
+            return gv_err(err, errlen, mine ? "you have no draw offer to withdraw"
+                                            : "there is no draw offer to decline");
         r->draw_offers = 0;
     } else {
         return gv_err(err, errlen, "draw action '%s': use offer, accept, decline or withdraw",
@@ -1184,10 +1266,16 @@ char *hub_record(room *r, int format, char *err, size_t errlen)
     gv_record_meta_init(&meta);
     for (int i = 0; i < 2 && i < r->nseats; i++) {
         const hub_seat *s = &r->seats[i];
-        if (s->ai)
+        if (s->ai) {
             snprintf(meta.players[i], sizeof meta.players[i], "Gravulien level %d", s->level);
-        else
+        } else {
+            /* A name stored before names were checked may hold control characters, which
+             * no record format takes: they are written as spaces. */
             snprintf(meta.players[i], sizeof meta.players[i], "%s", s->name[0] ? s->name : "?");
+            for (char *c = meta.players[i]; *c; c++)
+                if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                    *c = ' ';
+        }
     }
     snprintf(meta.site, sizeof meta.site, "gravulien serve, game %s", r->id);
     time_t t = (time_t)(r->created / 1000);
@@ -1536,11 +1624,12 @@ void gv_hub_free(gv_hub *h)
         return;
     gv_hub_stop(h);
     free(h->workers);
-    for (ai_job *j = h->todo; j;) {
-        ai_job *n = j->next;
-        job_free(j);
-        j = n;
-    }
+    for (int k = 0; k < 2; k++)
+        for (ai_job *j = h->todo[k]; j;) {
+            ai_job *n = j->next;
+            job_free(j);
+            j = n;
+        }
     for (ai_job *j = h->done; j;) {
         ai_job *n = j->next;
         job_free(j);

@@ -79,9 +79,13 @@ typedef struct gv_hub_config {
     int ai_threads;                 /* worker threads for AI moves (default 2) */
     int ai_hash_mb;                 /* transposition table per AI search (default 16) */
     int64_t ai_movetime_ms;         /* AI thinking time in games without a clock */
-    /* Live games of AI seats only this process holds at once (0: no limit): more are
-     * refused at creation, so that games with people keep the AI threads' time. */
+    /* Live games with an AI seat this process holds at once (0: no limit): more are
+     * refused at creation. AI turns share the threads: games with people first, and each
+     * search gets a fair share of ai_movetime_ms while others wait. */
     int max_ai_games;
+    /* A game nobody has asked for or watched in this long leaves memory when nothing runs
+     * in it (0: ten minutes). */
+    int64_t idle_ms;
     /* Wakes the event loop from a worker thread (it then calls gv_hub_poll). */
     void (*wake)(void *ctx);
     /* Sends text to every watcher in w (the server layer queues it per connection). */

@@ -71,7 +71,8 @@ typedef struct gv_store_ops {
     const char *name;
     void (*close)(gv_store *s);
     int (*create_game)(gv_store *s, const gv_stored_game *g, char *err, size_t errlen);
-    /* Replaces status, config and result of game g->id (updated is set, rev grows by 1);
+    /* Replaces status, config and result of game g->id (updated is set: to g->updated when
+     * it is given, else now; rev grows by 1);
      * GV_STORE_CONFLICT when the row's revision is no longer g->rev. */
     int (*update_game)(gv_store *s, const gv_stored_game *g, char *err, size_t errlen);
     /* In one transaction: inserts the move (GV_STORE_CONFLICT when its number exists or

@@ -206,7 +206,7 @@ static int update_row(sq_store *s, const gv_stored_game *g, char *err, size_t er
     bind_text(q, 2, g->status);
     bind_text(q, 3, g->config);
     bind_text(q, 4, g->result);
-    sqlite3_bind_int64(q, 5, gv_store_now_ms());
+    sqlite3_bind_int64(q, 5, g->updated > 0 ? g->updated : gv_store_now_ms());
     sqlite3_bind_int64(q, 6, g->rev);
     int rc = sqlite3_step(q);
     sqlite3_reset(q);
@@ -271,7 +271,7 @@ static int sq_append_move(gv_store *base, const char *id, const gv_stored_move *
             q = stmt(s, ST_TOUCH);
             bind_text(q, 1, id);
             sqlite3_bind_int(q, 2, m->n);
-            sqlite3_bind_int64(q, 3, gv_store_now_ms());
+            sqlite3_bind_int64(q, 3, m->at > 0 ? m->at : gv_store_now_ms());
             if (sqlite3_step(q) != SQLITE_DONE)
                 rc = db_err(s, err, errlen, "updating a game");
             sqlite3_reset(q);
