@@ -3743,6 +3743,66 @@ static void test_api_hostile_requests(void)
     env_end(&e);
 }
 
+
+/* /positions is paged (200 a reply): a long game's replay costs the loop a page at a
+ * time, and the pages put together are every position once. */
+static void test_api_positions_paged(void)
+{
+    env e;
+    if (env_new(&e) < 0)
+        return;
+    gv_hub *h = e.h;
+    json_t *c = create(h, json_pack("{ss ss s[{ss sb}{ss sb}]}", "game", "grav", "options",
+                                    "size=13,seed=7", "seats", "type", "human", "you", 1, "type",
+                                    "human", "you", 1), 201);
+    char id[16], path[64];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    int n = 0;
+    for (; n < 450; n++) {
+        json_t *v = get_view(h, id, NULL);
+        const char *tok = token_of(c, (int)jint(v, "to_move"));
+        json_decref(v);
+        v = get_view(h, id, tok);
+        const char *m = pick_move(v, (unsigned)n);
+        int st = m ? play(h, id, tok, m, n + 1, NULL) : 0;
+        json_decref(v);
+        if (st != 200)
+            break;
+    }
+    CHECK(n > 400);
+    snprintf(path, sizeof path, "/api/games/%s/positions", id);
+    json_t *o = NULL;
+    long long from = 0, seen = 0;
+    for (int page = 0; page < 10 && from >= 0; page++) {
+        char q[32];
+        snprintf(q, sizeof q, "from=%lld", from);
+        CHECK_EQ_INT(call(h, "GET", path, q, NULL, &o), 200);
+        json_t *a = json_object_get(o, "positions");
+        CHECK(json_array_size(a) <= 200 && json_array_size(a) > 0);
+        for (size_t i = 0; i < json_array_size(a); i++)
+            CHECK_EQ_INT(jint(json_array_get(a, i), "n"), seen++);
+        CHECK_EQ_INT(jint(o, "n"), n);
+        json_t *next = json_object_get(o, "next");
+        from = json_is_integer(next) ? json_integer_value(next) : -1;
+        json_decref(o);
+    }
+    CHECK_EQ_INT(seen, n + 1);
+    /* A page from the middle is what the whole replay has there. */
+    CHECK_EQ_INT(call(h, "GET", path, "from=250&limit=3", NULL, &o), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(o, "positions")), 3);
+    CHECK_EQ_INT(jint(o, "positions.0.n"), 250);
+    CHECK_EQ_INT(jint(o, "next"), 253);
+    json_decref(o);
+    static const char *const bad[] = {"from=-1", "limit=0", "limit=201", "from=99999",
+                                      "from=4294967296"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_EQ_INT(call(h, "GET", path, bad[i], NULL, &o), 400);
+        json_decref(o);
+    }
+    json_decref(c);
+    env_end(&e);
+}
+
 #define WRAP(fn)                                                                     \
     static void fn##_counted(void)                                                   \
     {                                                                                \
@@ -3771,6 +3831,7 @@ WRAP(test_ai_only_cap)
 WRAP(test_ai_share_time)
 WRAP(test_idle_games_leave_memory)
 WRAP(test_api_hostile_requests)
+WRAP(test_api_positions_paged)
 WRAP(test_two_hubs_no_lost_update)
 WRAP(test_store_migrates_from_version_1)
 WRAP(test_grav_secrecy_and_hints)
@@ -3801,6 +3862,7 @@ const t_case server_tests[] = {
     TC(test_ai_share_time),
     TC(test_idle_games_leave_memory),
     TC(test_api_hostile_requests),
+    TC(test_api_positions_paged),
     TC(test_two_hubs_no_lost_update),
     TC(test_grav_secrecy_and_hints),
     TC(test_api_wrong_types),

@@ -12,7 +12,7 @@
 #include "record/record.h"
 #include "server/hub_internal.h"
 
-enum { API_MAX_BODY = 64 * 1024, API_MAX_LIST = 200 };
+enum { API_MAX_BODY = 64 * 1024, API_MAX_LIST = 200, API_MAX_POSITIONS = 200 };
 
 static void reply_json(gv_reply *out, int status, json_t *o)
 {
@@ -546,12 +546,25 @@ static void record(room *r, const char *query, gv_reply *out)
     snprintf(out->filename, sizeof out->filename, "gravulien-%s-%s.%s", r->g->name, r->id, ext[f]);
 }
 
-/* GET /api/games/ID/positions: the position after each move (n = 0 is the start), each
- * with what the game adds to a view (Exac roles, Grav board and marks), computed by
- * replaying the moves through the rules core on a copy, for the page's replay. */
-static void positions(room *r, gv_reply *out)
+/* GET /api/games/ID/positions?from=N&limit=M: the positions after moves from .. from+M-1
+ * (n = 0 is the start; at most API_MAX_POSITIONS a reply, "next" says where the rest
+ * begins), each with what the game adds to a view (Exac roles, Grav board and marks),
+ * computed by replaying the moves through the rules core on a copy, for the page's
+ * replay. The page size bounds the work one request costs the event loop. */
+static void positions(room *r, const char *query, gv_reply *out)
 {
-    char err[GV_ERRLEN];
+    char err[GV_ERRLEN], num[16];
+    long long from = 0, limit = API_MAX_POSITIONS;
+    if ((query_get(query, "from", num, sizeof num) != 0 && !whole_number(num, 0, INT_MAX, &from)) ||
+        (query_get(query, "limit", num, sizeof num) != 0 &&
+         !whole_number(num, 1, API_MAX_POSITIONS, &limit))) {
+        reply_error(out, 400, "bad_request", "from is a move number 0..n and limit 1..200");
+        return;
+    }
+    if (from > r->nmoves) {
+        reply_error(out, 400, "bad_request", "from is past the last move");
+        return;
+    }
     void *st = calloc(1, r->g->state_size);
     char *buf = malloc(GV_MAX_TEXT);
     if (!st || !buf) {
@@ -570,15 +583,18 @@ static void positions(room *r, gv_reply *out)
     room tmp = *r;
     tmp.st = st;
     json_t *a = json_array();
+    int last = (int)(from + limit - 1 < r->nmoves ? from + limit - 1 : r->nmoves);
     for (int i = 0;; i++) {
-        json_t *o = json_object();
-        json_object_set_new(o, "n", json_integer(i));
-        tmp.nmoves = i;
-        json_object_set_new(o, "position", r->g->get_position(st, buf, GV_MAX_TEXT) >= 0
-                                               ? json_string(buf) : json_null());
-        hub_view_extra(&tmp, o);
-        json_array_append_new(a, o);
-        if (i >= r->nmoves)
+        if (i >= from) {
+            json_t *o = json_object();
+            json_object_set_new(o, "n", json_integer(i));
+            tmp.nmoves = i;
+            json_object_set_new(o, "position", r->g->get_position(st, buf, GV_MAX_TEXT) >= 0
+                                                   ? json_string(buf) : json_null());
+            hub_view_extra(&tmp, o);
+            json_array_append_new(a, o);
+        }
+        if (i >= last)
             break;
         r->g->make(st, r->moves[i].m);
     }
@@ -587,7 +603,10 @@ static void positions(room *r, gv_reply *out)
     json_t *o = json_object();
     json_object_set_new(o, "id", json_string(r->id));
     json_object_set_new(o, "game", json_string(r->g->name));
+    json_object_set_new(o, "n", json_integer(r->nmoves));
+    json_object_set_new(o, "from", json_integer(from));
     json_object_set_new(o, "positions", a);
+    json_object_set_new(o, "next", last < r->nmoves ? json_integer(last + 1) : json_null());
     reply_json(out, 200, o);
 }
 
@@ -676,7 +695,7 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
         } else if (!strcmp(action, "record")) {
             record(r, query, out);
         } else if (!strcmp(action, "positions")) {
-            positions(r, out);
+            positions(r, query, out);
         } else {
             reply_error(out, 404, "not_found", "GET /api/games/ID, /api/games/ID/record or /api/games/ID/positions");
         }
