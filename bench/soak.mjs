@@ -394,6 +394,11 @@ async function main() {
     }
   }
 
+  // Whatever ends this process (Ctrl-C, a closed pipe, an exception), the server goes too.
+  process.on('exit', () => { if (srv && srv.proc.exitCode === null && srv.proc.signalCode === null) srv.proc.kill('SIGKILL'); });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(130));
+  process.stdout.on('error', () => process.exit(1));
+
   // ---- run -----------------------------------------------------------------------------------
   console.log(`soak: ${minutes} min against ${bin} (${usePg ? 'PostgreSQL' : 'SQLite'}), kill -9 every ${(KILL_MS / 1000).toFixed(0)} s; ` +
     `${HUMAN} human games, ${HVAI} human-vs-AI, ${AIAI} AI-vs-AI, ${WATCHERS} watchers; server ${SERVER_ARGS.join(' ')}`);

@@ -900,6 +900,13 @@ async function cleanup() {
   removeDir(dir);
 }
 
+// Whatever ends this process (ctest's timeout, Ctrl-C, an exception), its servers go too.
+process.on('exit', () => {
+  for (const s of [S, ...extraServers])
+    if (s && s.proc.exitCode === null && s.proc.signalCode === null) s.proc.kill('SIGKILL');
+});
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(130));
+
 const guard = setTimeout(async () => {
   check(false, 'the whole test finished within 210 s');
   await cleanup();
