@@ -37,7 +37,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -69,11 +69,14 @@ if (!isMainThread) {
     s.on('error', () => end(Infinity));
     s.on('close', () => end(Infinity));
   });
+  const late = [];               // how late this thread's own 50 ms sleeps ended: the machine's share
   const probing = (async () => {
     while (!stop) {
       const t = now();
       probes.push(t, await probe());
+      const s = now();
       await sleep(probeGap);
+      late.push(s, now() - s - probeGap);
     }
   })();
   const pinging = (async () => {
@@ -104,7 +107,7 @@ if (!isMainThread) {
     if (m.cmd !== 'stop') return;
     stop = true;
     await Promise.all([probing, pinging]);
-    parentPort.postMessage({ probes: Float64Array.from(probes), pongs: Float64Array.from(pongs) });
+    parentPort.postMessage({ probes: Float64Array.from(probes), pongs: Float64Array.from(pongs), late: Float64Array.from(late) });
   });
 } else {
   await main();
@@ -402,6 +405,7 @@ async function main() {
   // ---- run -----------------------------------------------------------------------------------
   console.log(`soak: ${minutes} min against ${bin} (${usePg ? 'PostgreSQL' : 'SQLite'}), kill -9 every ${(KILL_MS / 1000).toFixed(0)} s; ` +
     `${HUMAN} human games, ${HVAI} human-vs-AI, ${AIAI} AI-vs-AI, ${WATCHERS} watchers; server ${SERVER_ARGS.join(' ')}`);
+  const load0 = loadavg();
   srv = await startServer();
   const t0 = srv.seg.ready;
   const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { port, probeGap: 50, pingGap: 100 } });
@@ -516,6 +520,9 @@ async function main() {
     if (prev !== null && !overlapsDown(prev, t)) worstGap = Math.max(worstGap, t - prev);
     prev = t;
   }
+  const lateMs = [];
+  for (let i = 0; i < probeData.late.length; i += 2) if (probeData.late[i] >= t0) lateMs.push(probeData.late[i + 1]);
+  lateMs.sort((a, b) => a - b);
   const fmt = (v) => (v === Infinity ? 'no answer in 2 s' : `${v.toFixed(1)} ms`);
   const mb = (kb) => `${(kb / 1024).toFixed(1)} MB`;
   const verdict = (ok) => (ok ? 'ok' : 'MISSED');
@@ -536,6 +543,9 @@ async function main() {
   console.log(`  p50 ${fmt(pct(0.5))}, p99 ${fmt(pct(0.99))}, p99.9 ${fmt(pct(0.999))}, worst ${fmt(worstProbe)}; over ${STALL_MS} ms: ${over}` +
     `   target: none over ${STALL_MS} ms  ${verdict(worstProbe <= STALL_MS)}`);
   console.log(`  worst per process: ${segWorst.map((v) => fmt(v)).join(', ')}`);
+  console.log(`  for comparison, the probing thread's own 50 ms timers ended late by: p99 ${fmt(lateMs[Math.floor(lateMs.length * 0.99)] ?? 0)}, ` +
+    `worst ${fmt(lateMs[lateMs.length - 1] ?? 0)} (the machine's share: ${cpus().length} cores, load average ${load0.map((v) => v.toFixed(1)).join(' ')} at the start, ` +
+    `${loadavg().map((v) => v.toFixed(1)).join(' ')} at the end)`);
   console.log(`  WebSocket ping every 100 ms (${pongN} pongs): worst round trip ${fmt(worstRtt)}, worst gap between pongs ${fmt(worstGap)}` +
     `   target: round trip <= ${STALL_MS} ms, gap <= ${100 + STALL_MS} ms  ${verdict(worstRtt <= STALL_MS && worstGap <= 100 + STALL_MS)}`);
   console.log('memory, VmRSS (games in memory):');
@@ -555,16 +565,20 @@ async function main() {
     }
     const grow = first && last ? last[1] / first[1] : NaN;
     if (grow > 1.25) memOk = false;
+    const dGames = first && last ? last[2] - first[2] : 0;
+    const perGame = dGames > 0 ? ` (+${((last[1] - first[1]) / dGames).toFixed(0)} kB per game more in memory)` : '';
     const span = `${((s.ready - t0) / 60000).toFixed(1)}-${(((s.end ?? now()) - t0) / 60000).toFixed(1)} min`;
     console.log(`  process ${i + 1} (${span}, ${s.loaded} games loaded at start): ` +
       (first ? `after warm-up ${mb(first[1])} (${first[2]}), end ${mb(last[1])} (${last[2]}), ` : `no sample after warm-up, start ${mb(s.rss[0][1])}, `) +
-      `max ${mb(max)}, slope ${Number.isNaN(slope) ? '-' : `${slope >= 0 ? '+' : ''}${slope.toFixed(2)} MB/min`}`);
+      `max ${mb(max)}, slope ${Number.isNaN(slope) ? '-' : `${slope >= 0 ? '+' : ''}${slope.toFixed(2)} MB/min`}${perGame}`);
   });
   const f = segments[0].rss.find((r) => r[0] >= segments[0].ready + 30000);
   const lastSeg = segments.filter((s) => s.rss.length).pop();
   const l = lastSeg.rss[lastSeg.rss.length - 1];
   console.log(`  first process after warm-up ${f ? mb(f[1]) : '-'} -> last sample ${l ? mb(l[1]) : '-'}; max ${mb(Math.max(...segments.flatMap((s) => s.rss.map((r) => r[1]))))}` +
     `   target: flat (no process grows over 25 % after its warm-up)  ${verdict(memOk)}`);
+  console.log('  (a finished game stays in memory for ten minutes after its last request: in processes that live less than');
+  console.log('  that, RSS follows the games in memory; SOAK_KILL_EVERY=900 lets a long run reach the steady state)');
   if (!memOk) missed.push('memory');
   console.log(`restarts: ${[...restartsMs, ...(finalRestart !== null ? [finalRestart] : [])].map((v) => `${v.toFixed(0)} ms`).join(', ')} from kill -9 to the new process listening`);
   const durOk = finalRestart !== null && lostAcked === 0 && lostGames === 0;
