@@ -410,9 +410,9 @@ async function group2() {
   console.log(`-- 2. long replay (${elapsed()})`);
   long = await buildLong();
   if (!long) return;
+  const tw = Date.now();
   const w = wsOpen(`/ws?game=${long.id}&since=0`);
   await w.ready;
-  const tw = Date.now();
   await w.until((o) => o.msgs.some((m) => m.type === 'state'), 15000);
   const stIdx = w.msgs.findIndex((m) => m.type === 'state');
   const before = stIdx >= 0 ? w.msgs.slice(0, stIdx) : w.msgs;
