@@ -383,12 +383,12 @@ async function main() {
           }
         });
         ws.on('error', () => {});
-        ws.on('close', (code) => {
+        ws.on('close', (code, why) => {
           clearTimeout(stay);
           clearInterval(halt);
           if (!closedByUs) {
             const down = downs.length && now() - downs[downs.length - 1][1] < 1000;
-            const key = `${code}${down || killing ? ' (restart)' : ''}`;
+            const key = `${code}${why && why.length ? ` ${why}` : ''}${down || killing ? ' (restart)' : ''}`;
             stats.watchClosed[key] = (stats.watchClosed[key] || 0) + 1;
           }
           resolve();
