@@ -596,6 +596,44 @@ static void test_store_conflicts_updates_and_listing(void)
     remove_db(path);
 }
 
+/* Heartbeats: one row per process, rewritten in place; last_alive is the newest of all;
+ * rows silent for an hour go (never the newest). */
+static void test_store_heartbeats(void)
+{
+    char path[512], err[GV_ERRLEN];
+    temp_db(path, sizeof path);
+    gv_store *s = store_open(path);
+    if (!s)
+        return;
+    int64_t at = -1, t = gv_store_now_ms();
+    CHECK_EQ_INT(s->ops->last_alive(s, &at, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(at, 0);   /* no server ever ran */
+    /* Another handle writes the old ones (the first write of a handle removes old rows). */
+    gv_store *o = store_open(path);
+    if (o) {
+        CHECK_EQ_INT(o->ops->heartbeat(o, "old", t - 7200 * 1000, err, sizeof err), GV_STORE_OK);
+        CHECK_EQ_INT(o->ops->heartbeat(o, "mid", t - 1800 * 1000, err, sizeof err), GV_STORE_OK);
+        CHECK_EQ_INT(o->ops->heartbeat(o, "old", t - 7100 * 1000, err, sizeof err), GV_STORE_OK);
+        CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM heartbeats"), 2);
+        o->ops->close(o);
+    }
+    CHECK_EQ_INT(s->ops->last_alive(s, &at, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(at, t - 1800 * 1000);
+    CHECK_EQ_INT(s->ops->heartbeat(s, "me", t, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM heartbeats WHERE process = 'old'"), 0);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM heartbeats WHERE process = 'mid'"), 1);
+    CHECK_EQ_INT(s->ops->heartbeat(s, "me", t + 1000, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM heartbeats WHERE process = 'me'"), 1);
+    CHECK_EQ_INT(s->ops->last_alive(s, &at, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(at, t + 1000);
+    /* An older heartbeat of another process does not hide the newest. */
+    CHECK_EQ_INT(s->ops->heartbeat(s, "mid", t - 5, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(s->ops->last_alive(s, &at, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(at, t + 1000);
+    s->ops->close(s);
+    remove_db(path);
+}
+
 /* ---- the store on PostgreSQL only: races and notifications ------------------------- */
 
 /* Runs a store test on PostgreSQL (GV_TEST_PG), or says it is skipped. */
@@ -622,6 +660,7 @@ ON_PG(test_store_moves_are_numbered_and_kept)
 ON_PG(test_store_schema_migrates_once)
 ON_PG(test_store_migrates_from_version_1)
 ON_PG(test_store_conflicts_updates_and_listing)
+ON_PG(test_store_heartbeats)
 
 typedef struct race {
     const char *url;
@@ -2557,6 +2596,95 @@ static void test_restart_keeps_games(void)
     env_end(&e);
 }
 
+/* Sets the store as a server killed `down_ms` after the last heartbeat left it: the turns
+ * of a_id (after its one move) and b_id (since it went live) began 10 s ago, c_id went
+ * live before its start was recorded, and the last heartbeat is at turn start + beat_off. */
+static void crash_state(const char *path, const char *a_id, const char *b_id,
+                        const char *c_id, int64_t t, int64_t beat_off)
+{
+    char q[300];
+    snprintf(q, sizeof q, "UPDATE moves SET at = %lld WHERE game_id = '%s'",
+             (long long)(t - 10000), a_id);
+    CHECK_EQ_INT(sql_exec(path, q), 0);
+    snprintf(q, sizeof q, "UPDATE games SET config = json_set(config, '$.live_at', %lld)"
+             " WHERE id = '%s'", (long long)(t - 10000), b_id);
+    CHECK_EQ_INT(sql_exec(path, q), 0);
+    snprintf(q, sizeof q, "UPDATE games SET config = json_remove(config, '$.live_at')"
+             " WHERE id = '%s'", c_id);
+    CHECK_EQ_INT(sql_exec(path, q), 0);
+    CHECK_EQ_INT(sql_exec(path, "DELETE FROM heartbeats"), 0);
+    snprintf(q, sizeof q, "INSERT INTO heartbeats VALUES ('gone', %lld)",
+             (long long)(t - 10000 + beat_off));
+    CHECK_EQ_INT(sql_exec(path, q), 0);
+}
+
+/* The clock of seat in game id now, in ms. */
+static long long clock_now(gv_hub *h, const char *id, int seat)
+{
+    json_t *v = get_view(h, id, NULL);
+    char p[32];
+    snprintf(p, sizeof p, "seats.%d.clock_ms", seat);
+    long long ms = jint(v, p);
+    json_decref(v);
+    return ms;
+}
+
+/* Across a restart the side to move is charged from the start of its turn (its opponent's
+ * move, or the game going live) to the last heartbeat: not the time no server ran, never
+ * less than nothing, never more than the time since the turn began. */
+static void test_restart_charges_until_the_last_heartbeat(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    char id[3][16], tok[3][2][40];
+    for (int g = 0; g < 3; g++) {
+        json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss sb}] s{si}}", "game", "chu",
+                                          "seats", "type", "human", "you", 1, "type", "human",
+                                          "you", 1, "clock", "initial", 60), 201);
+        snprintf(id[g], sizeof id[g], "%s", jstr(c, "id"));
+        snprintf(tok[g][0], 40, "%s", token_of(c, 0));
+        snprintf(tok[g][1], 40, "%s", token_of(c, 1));
+        json_decref(c);
+    }
+    const char *atk[2] = {tok[0][0], tok[0][1]};
+    play_some(e.h, id[0], atk, 1, 0);   /* A: seat 1 to move; B and C: seat 0 */
+    json_t *v = get_view(e.h, id[0], NULL);
+    long long a_seat0 = jint(v, "moves.0.clocks.0");
+    json_decref(v);
+    /* beat_off: the last heartbeat after the turn began; want: the time charged. */
+    static const struct { int64_t beat_off, want; } cases[] = {
+        {4000, 4000},      /* alive 4 s into the turn, then down 6 s: 4 s charged */
+        {-1000, 0},        /* the last heartbeat before the turn began: nothing */
+        {100000, 10000},   /* a heartbeat past now (a clock set back): the 10 s since */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        env_shut(&e);
+        crash_state(e.path, id[0], id[1], id[2], gv_store_now_ms(), cases[k].beat_off);
+        if (env_open(&e))
+            break;
+        long long a = clock_now(e.h, id[0], 1), b = clock_now(e.h, id[1], 0);
+        long long want = 60000 - cases[k].want;
+        CHECK(a <= want && a > want - 1000);
+        CHECK(b <= want && b > want - 1000);
+        if (a > want || a <= want - 1000 || b > want || b <= want - 1000)
+            fprintf(stderr, "  case %zu: clocks %lld and %lld, expected %lld\n", k, a, b, want);
+        /* The seat not to move keeps its clock; a game without its start is charged nothing. */
+        CHECK_EQ_INT(clock_now(e.h, id[0], 0), a_seat0);
+        long long c = clock_now(e.h, id[2], 0);
+        CHECK(c <= 60000 && c > 59000);
+    }
+    /* Play goes on from the clock charged: seat 1 of A moves and is charged from there. */
+    if (e.h) {
+        play_some(e.h, id[0], atk, 1, 0);
+        v = get_view(e.h, id[0], NULL);
+        long long after = jint(v, "moves.1.clocks.1");
+        CHECK(after <= 50000 && after > 49000);
+        json_decref(v);
+    }
+    env_end(&e);
+}
+
 /* ---- Grav: what the views do not tell ---------------------------------------------- */
 
 /* a and b have the same keys everywhere, the same types, and the same values except at
@@ -3818,6 +3946,8 @@ WRAP(test_store_moves_are_numbered_and_kept_pg)
 WRAP(test_store_schema_migrates_once_pg)
 WRAP(test_store_migrates_from_version_1_pg)
 WRAP(test_store_conflicts_updates_and_listing_pg)
+WRAP(test_store_heartbeats)
+WRAP(test_store_heartbeats_pg)
 WRAP(test_store_pg_races)
 WRAP(test_store_pg_notifications)
 WRAP(test_api_meta_health_and_routes)
@@ -3827,6 +3957,7 @@ WRAP(test_api_grav_flow)
 WRAP(test_api_create_options)
 WRAP(test_api_listing)
 WRAP(test_restart_keeps_games)
+WRAP(test_restart_charges_until_the_last_heartbeat)
 WRAP(test_ai_only_cap)
 WRAP(test_ai_share_time)
 WRAP(test_idle_games_leave_memory)
@@ -3849,6 +3980,8 @@ const t_case server_tests[] = {
     TC(test_store_schema_migrates_once_pg),
     TC(test_store_migrates_from_version_1_pg),
     TC(test_store_conflicts_updates_and_listing_pg),
+    TC(test_store_heartbeats),
+    TC(test_store_heartbeats_pg),
     TC(test_store_pg_races),
     TC(test_store_pg_notifications),
     TC(test_api_meta_health_and_routes),
@@ -3858,6 +3991,7 @@ const t_case server_tests[] = {
     TC(test_api_create_options),
     TC(test_api_listing),
     TC(test_restart_keeps_games),
+    TC(test_restart_charges_until_the_last_heartbeat),
     TC(test_ai_only_cap),
     TC(test_ai_share_time),
     TC(test_idle_games_leave_memory),

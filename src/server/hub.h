@@ -64,6 +64,7 @@ typedef struct room {
     hub_move *moves;
     int nmoves, cap;
     int64_t turn_start;             /* monotonic ms the running clock started at */
+    int64_t live_at;                /* wall ms the game went live (0: not yet, or not known) */
     unsigned draw_offers;           /* bit per seat offering a draw */
     int ai_pending;                 /* an AI search runs for this room */
     int64_t ai_retry_at;            /* monotonic ms: try the AI again then (0: no retry due) */

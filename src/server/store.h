@@ -6,6 +6,7 @@
  *
  *   games(id, game, config, status, result, nmoves, created, updated, rev)
  *   moves(game_id, n, seat, move, clocks, at)      -- primary key (game_id, n)
+ *   heartbeats(process, at)                        -- primary key process
  *   schema_migrations(version, applied)
  *
  * config and result are JSON texts the server writes and reads (the store does not look
@@ -93,6 +94,19 @@ typedef struct gv_store_ops {
     /* The schema version in force. */
     int (*schema_version)(gv_store *s);
 
+    /* Liveness, so that a restart charges no clock for the time no server ran.
+     *
+     * heartbeat: process `proc` (an id of one server process's run) is alive at wall time
+     *          now_ms: its row of heartbeats is written (created, or rewritten in place).
+     *          Cheap: no notification, and not synced to disk on its own (SQLite writes it
+     *          with synchronous=NORMAL, the next move's commit syncs it; PostgreSQL commits
+     *          it with synchronous_commit off): a crash of the machine may lose the last
+     *          ones, which only makes the time charged shorter. Rows of processes silent
+     *          for an hour are removed now and then (the newest row always stays).
+     * last_alive: *at_ms = the newest heartbeat of any process (0 when there is none). */
+    int (*heartbeat)(gv_store *s, const char *proc, int64_t now_ms, char *err, size_t errlen);
+    int (*last_alive)(gv_store *s, int64_t *at_ms, char *err, size_t errlen);
+
     /* Change notifications between processes sharing one database, for a single-threaded
      * event loop. Optional: NULL in a backend without them (SQLite).
      *
@@ -142,7 +156,7 @@ gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen);
 #define GV_STORE_PG_CHANNEL "gravulien"
 
 /* The newest schema version this build knows. */
-enum { GV_STORE_SCHEMA = 2 };
+enum { GV_STORE_SCHEMA = 3 };
 
 void gv_stored_game_free(gv_stored_game *g);   /* frees config and result */
 int64_t gv_store_now_ms(void);                 /* wall clock, Unix milliseconds */

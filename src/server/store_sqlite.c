@@ -34,12 +34,16 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (game_id, n));",
     /* 2: the row's revision, the guard of joins, offers and results (store.h) */
     "ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;",
+    /* 3: when a server process was last alive (store.h, heartbeat) */
+    "CREATE TABLE IF NOT EXISTS heartbeats ("
+    "  process TEXT PRIMARY KEY,"
+    "  at INTEGER NOT NULL);",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "an SQLite migration for every schema version");
 
 enum { ST_CREATE, ST_UPDATE, ST_INSERT_MOVE, ST_LAST_N, ST_LOAD, ST_MOVES, ST_LIST, ST_LIST_ALL,
-       ST_TOUCH, ST_EXISTS, ST_COUNT };
+       ST_TOUCH, ST_EXISTS, ST_BEAT, ST_BEAT_PRUNE, ST_LAST_ALIVE, ST_COUNT };
 
 static const char *const sql[ST_COUNT] = {
     [ST_CREATE] = "INSERT INTO games(id, game, config, status, result, nmoves, created, updated)"
@@ -61,12 +65,20 @@ static const char *const sql[ST_COUNT] = {
                     " LIMIT ?2 OFFSET ?3",
     [ST_TOUCH] = "UPDATE games SET nmoves = ?2, updated = ?3, rev = rev + 1 WHERE id = ?1",
     [ST_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
+    [ST_BEAT] = "INSERT INTO heartbeats(process, at) VALUES (?1, ?2)"
+                " ON CONFLICT(process) DO UPDATE SET at = excluded.at",
+    [ST_BEAT_PRUNE] = "DELETE FROM heartbeats WHERE at < ?2 AND process <> ?1",
+    [ST_LAST_ALIVE] = "SELECT coalesce(max(at), 0) FROM heartbeats",
 };
+
+/* Rows of processes silent this long are removed (store.h, heartbeat). */
+enum { BEAT_KEEP_MS = 3600 * 1000 };
 
 typedef struct sq_store {
     gv_store base;
     sqlite3 *db;
     sqlite3_stmt *st[ST_COUNT];
+    int64_t pruned_at;   /* wall ms of the last removal of old heartbeats (0: none yet) */
 } sq_store;
 
 int64_t gv_store_now_ms(void)
@@ -379,6 +391,53 @@ static int sq_list_games(gv_store *base, const char *status, int limit, int offs
                                                  : db_err(s, err, errlen, "listing games");
 }
 
+/* One transaction with synchronous=NORMAL: in WAL mode its commit is not synced on its
+ * own (the next commit with synchronous=FULL, a move, syncs it along). */
+static int sq_heartbeat(gv_store *base, const char *proc, int64_t now_ms, char *err,
+                        size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    if (exec(s, "PRAGMA synchronous=NORMAL", err, errlen))
+        return GV_STORE_ERROR;
+    int rc = exec(s, "BEGIN IMMEDIATE", err, errlen);
+    if (rc == GV_STORE_OK) {
+        sqlite3_stmt *q = stmt(s, ST_BEAT);
+        bind_text(q, 1, proc);
+        sqlite3_bind_int64(q, 2, now_ms);
+        if (sqlite3_step(q) != SQLITE_DONE)
+            rc = db_err(s, err, errlen, "writing a heartbeat");
+        sqlite3_reset(q);
+        int prune = rc == GV_STORE_OK && now_ms - s->pruned_at >= BEAT_KEEP_MS;
+        if (prune) {
+            q = stmt(s, ST_BEAT_PRUNE);
+            bind_text(q, 1, proc);
+            sqlite3_bind_int64(q, 2, now_ms - BEAT_KEEP_MS);
+            if (sqlite3_step(q) != SQLITE_DONE)
+                rc = db_err(s, err, errlen, "removing old heartbeats");
+            sqlite3_reset(q);
+        }
+        if (rc == GV_STORE_OK && exec(s, "COMMIT", err, errlen))
+            rc = GV_STORE_ERROR;
+        if (rc != GV_STORE_OK)
+            exec(s, "ROLLBACK", NULL, 0);
+        else if (prune)
+            s->pruned_at = now_ms;
+    }
+    if (exec(s, "PRAGMA synchronous=FULL", rc ? NULL : err, rc ? 0 : errlen))
+        rc = GV_STORE_ERROR;
+    return rc;
+}
+
+static int sq_last_alive(gv_store *base, int64_t *at_ms, char *err, size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    sqlite3_stmt *q = stmt(s, ST_LAST_ALIVE);
+    int rc = sqlite3_step(q);
+    *at_ms = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    sqlite3_reset(q);
+    return rc == SQLITE_ROW ? GV_STORE_OK : db_err(s, err, errlen, "reading the heartbeats");
+}
+
 static const gv_store_ops sqlite_ops = {
     .name = "sqlite",
     .close = sq_close,
@@ -388,6 +447,8 @@ static const gv_store_ops sqlite_ops = {
     .load_game = sq_load_game,
     .list_games = sq_list_games,
     .schema_version = sq_schema_version,
+    .heartbeat = sq_heartbeat,
+    .last_alive = sq_last_alive,
 };
 
 gv_store *gv_store_sqlite_open(const char *path, char *err, size_t errlen)
