@@ -6,13 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/gv_core.h"
 #include "engine/engine.h"
 #include "record/record.h"
 #include "server/hub_internal.h"
+#include "server/secret.h"
+
+_Static_assert((int)GV_HUB_TOKEN_HASH == (int)GV_SHA256, "a seat keeps its token's SHA-256");
 
 enum { HUB_BUCKETS = 4096 };
 enum { HUB_IDLE_MS = 600000, HUB_TAKEOVER_MS = 3000 };
@@ -260,46 +263,43 @@ int gv_hub_rooms(const gv_hub *h)
     return h->nrooms;
 }
 
-static void random_bytes(unsigned char *buf, size_t n)
+/* The system's randomness (secret.h): 0, or -1 when it fails. There is no fallback: an id
+ * or a token is never made from anything guessable. */
+static int random_bytes(unsigned char *buf, size_t n)
 {
-    size_t got = 0;
-    while (got < n) {
-        ssize_t k = getrandom(buf + got, n - got, 0);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            /* No entropy source: fall back on time and address bits (never expected). */
-            uint64_t x = (uint64_t)gv_hub_mono_ms() ^ (uint64_t)(uintptr_t)buf;
-            for (; got < n; got++) {
-                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-                buf[got] = (unsigned char)(x >> 56);
-            }
-            return;
-        }
-        got += (size_t)k;
-    }
+    return gv_random_bytes(buf, n);
 }
 
 uint64_t hub_random_u64(void)
 {
     unsigned char b[8];
     uint64_t x = 0;
-    random_bytes(b, sizeof b);
+    if (random_bytes(b, sizeof b) < 0)
+        return 0;   /* the game's creation fails as well (hub_create needs randomness) */
     for (int i = 0; i < 8; i++)
         x = x << 8 | b[i];
     return x;
 }
 
-static void new_id(char *out, size_t len, const char *alphabet, size_t k)
+/* k random characters of alphabet (its size divides 256: no bias) into out. 0, or -1 when
+ * the system's randomness fails (out is then empty). */
+static int new_id(char *out, size_t len, const char *alphabet, size_t k)
 {
     unsigned char b[64];
     size_t na = strlen(alphabet);
     if (k >= len)
         k = len - 1;
-    random_bytes(b, k);
+    if (k > sizeof b)
+        k = sizeof b;
+    if (random_bytes(b, k) < 0) {
+        out[0] = 0;
+        return -1;
+    }
     for (size_t i = 0; i < k; i++)
         out[i] = alphabet[b[i] % na];
     out[k] = 0;
+    memset(b, 0, sizeof b);
+    return 0;
 }
 
 int hub_to_move_seat(const room *r)
@@ -501,7 +501,8 @@ json_t *hub_view(gv_hub *h, room *r, int seat)
     return o;
 }
 
-/* The stored config: everything needed to rebuild the room (tokens included). */
+/* The stored config: everything needed to rebuild the room (the tokens' hashes, not the
+ * tokens). */
 static char *config_text(const room *r)
 {
     json_t *o = json_object();
@@ -516,7 +517,12 @@ static char *config_text(const room *r)
         json_object_set_new(so, "ai", json_boolean(s->ai));
         json_object_set_new(so, "level", json_integer(s->level));
         json_object_set_new(so, "name", json_string(s->name));
-        json_object_set_new(so, "token", json_string(s->token));
+        if (s->has_token) {
+            /* Only the token's hash is stored: a copy of the database holds no seat. */
+            char hex[GV_SHA256_HEX];
+            gv_hex(s->token_hash, sizeof s->token_hash, hex);
+            json_object_set_new(so, "token_sha256", json_string(hex));
+        }
         json_object_set_new(so, "joined", json_boolean(s->joined));
         json_array_append_new(a, so);
     }
@@ -1034,6 +1040,17 @@ static int ai_games(const gv_hub *h)
     return n;
 }
 
+/* hub_create without the system's randomness: nothing is made (HUB_NO_RANDOM). */
+static int no_randomness(room *r, char *err, size_t errlen)
+{
+    int e = errno;
+    room_free(r);
+    gv_err(err, errlen, "the server cannot create a game now: its random number source "
+           "failed (getrandom: %s), and seat tokens and game ids are made only from it",
+           e ? strerror(e) : "no bytes");
+    return HUB_NO_RANDOM;
+}
+
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen)
 {
     const gv_game *g = ng->g;
@@ -1072,11 +1089,15 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
     for (int i = 0; i < r->nseats; i++) {
         hub_seat *s = &r->seats[i];
         s->clock_ms = r->tc_initial_ms;
+        s->has_token = 0;
         if (s->ai) {
             s->joined = 1;
             s->token[0] = 0;
         } else {
-            new_id(s->token, sizeof s->token, "0123456789abcdef", 32);
+            if (new_id(s->token, sizeof s->token, "0123456789abcdef", 32) < 0)
+                return no_randomness(r, err, errlen);
+            gv_token_hash(s->token, s->token_hash);
+            s->has_token = 1;
             waiting += !s->joined;
         }
     }
@@ -1087,7 +1108,8 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
                       h->cfg.max_ai_games), HUB_BUSY;
     }
     do
-        new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10);
+        if (new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10) < 0)
+            return no_randomness(r, err, errlen);
     while (find_room(h, r->id));
     r->created = r->updated = gv_store_now_ms();
     if (waiting)
@@ -1112,18 +1134,16 @@ int hub_seat_of(const room *r, const char *token)
 {
     if (!token || !*token)
         return -1;
+    /* The token's hash against every seat's, each compared in full whatever matches, so
+     * the time says nothing of the stored hashes. */
+    unsigned char h[GV_SHA256];
+    gv_token_hash(token, h);
+    int seat = -1;
     for (int i = 0; i < r->nseats; i++)
-        if (!r->seats[i].ai && r->seats[i].token[0]) {
-            /* Compare every byte whatever matches, so the time says nothing. */
-            const char *a = r->seats[i].token;
-            size_t la = strlen(a), lb = strlen(token);
-            unsigned diff = (unsigned)(la ^ lb);
-            for (size_t k = 0; k < la; k++)
-                diff |= (unsigned)(a[k] ^ (k < lb ? token[k] : 0));
-            if (!diff)
-                return i;
-        }
-    return -1;
+        if (!r->seats[i].ai && r->seats[i].has_token &&
+            gv_equal_ct(r->seats[i].token_hash, h, sizeof h))
+            seat = i;
+    return seat;
 }
 
 /* One try at an action that rewrites the game's row: 0, -1 (refused: message), -2 (another
@@ -1420,8 +1440,17 @@ static int load_game_row(void *vctx, const gv_stored_game *g)
         hub_seat *st = &r->seats[i];
         st->ai = json_is_true(json_object_get(so, "ai"));
         st->level = (int)json_integer_value(json_object_get(so, "level"));
+        st->token[0] = 0;
+        const char *th = json_string_value(json_object_get(so, "token_sha256"));
         const char *tk = json_string_value(json_object_get(so, "token"));
-        snprintf(st->token, sizeof st->token, "%s", tk ? tk : "");
+        if (th)
+            st->has_token = gv_unhex_sha256(th, st->token_hash) == 0;
+        else if (tk && *tk) {
+            /* A clear token an older version stored (the store hashes them when it
+             * migrates, so only a row written since by an older process has one). */
+            gv_token_hash(tk, st->token_hash);
+            st->has_token = 1;
+        }
         st->clock_ms = r->tc_initial_ms;
         r->nseats = (int)i + 1;
     }
@@ -1641,8 +1670,11 @@ gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen)
     h->cfg = *cfg;
     pthread_mutex_init(&h->mu, NULL);
     pthread_cond_init(&h->cv, NULL);
-    /* This run's heartbeat id (it only has to differ from other runs'). */
-    new_id(h->proc, sizeof h->proc, "0123456789abcdef", 16);
+    /* This run's heartbeat id: it only has to differ from other runs' (without the
+     * system's randomness, the process id and the time do). */
+    if (new_id(h->proc, sizeof h->proc, "0123456789abcdef", 16) < 0)
+        snprintf(h->proc, sizeof h->proc, "p%ld-%lld", (long)getpid(),
+                 (long long)gv_store_now_ms());
     /* Up to when a server ran, read before this process's first heartbeat. */
     int64_t alive = 0;
     if (cfg->store->ops->last_alive &&

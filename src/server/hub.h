@@ -17,6 +17,7 @@
 enum {
     GV_HUB_MAX_SEATS = 6,
     GV_HUB_TOKEN = 33,           /* 32 hex digits + NUL */
+    GV_HUB_TOKEN_HASH = 32,      /* its SHA-256 */
     GV_HUB_NAME = 48,
     GV_HUB_OPTIONS = 512,
     GV_HUB_START = 1024,
@@ -29,7 +30,11 @@ typedef struct hub_seat {
     int ai;                      /* 1: an AI player */
     int level;                   /* AI level 1..10 */
     char name[GV_HUB_NAME];
-    char token[GV_HUB_TOKEN];    /* humans: the secret in the seat's join link */
+    /* Humans: the secret in the seat's join link, in clear only in the process that made
+     * the game, for the reply that shows it once (empty once loaded from the store). */
+    char token[GV_HUB_TOKEN];
+    unsigned char token_hash[GV_HUB_TOKEN_HASH];   /* SHA-256 of the token: what is stored */
+    int has_token;               /* token_hash is set (humans) */
     int joined;                  /* a human has taken the seat (AI seats: always) */
     int64_t clock_ms;            /* time left (when the game has a clock) */
 } hub_seat;

@@ -10,14 +10,18 @@
  *   schema_migrations(version, applied)
  *
  * config and result are JSON texts the server writes and reads (the store does not look
- * inside them); clocks is a JSON array of every seat's clock after the move. The move
+ * inside them, except once: migrating to schema version 4 replaces the clear seat tokens
+ * older versions kept in config by their SHA-256, secret.h); clocks is a JSON array of
+ * every seat's clock after the move. The move
  * number n is the concurrency guard: appending a move whose number already exists fails
  * with GV_STORE_CONFLICT and changes nothing. rev, the row's revision, guards everything
  * else in the row: every write of the row adds 1, and a write that names a revision the
  * row no longer has fails with GV_STORE_CONFLICT, so two server processes cannot both
  * rewrite a game's seats, offers or result from what each read before the other wrote.
  *
- * SQLite (store_sqlite.c) is the default: one file, WAL mode, created on first start.
+ * SQLite (store_sqlite.c) is the default: one file, WAL mode, created on first start
+ * readable by its owner only (0600; the -wal and -shm files SQLite makes beside it take
+ * the same mode).
  * PostgreSQL (store_pg.c, "postgres://..." or "postgresql://..." URLs) has the same
  * schema with TEXT and BIGINT columns, the same migration versions (applied under an
  * advisory lock, so two servers starting at once do not both migrate) and the same
@@ -156,7 +160,7 @@ gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen);
 #define GV_STORE_PG_CHANNEL "gravulien"
 
 /* The newest schema version this build knows. */
-enum { GV_STORE_SCHEMA = 3 };
+enum { GV_STORE_SCHEMA = 4 };
 
 void gv_stored_game_free(gv_stored_game *g);   /* frees config and result */
 int64_t gv_store_now_ms(void);                 /* wall clock, Unix milliseconds */

@@ -24,6 +24,7 @@
 
 #include "core/gv_core.h"
 #include "game/game.h"
+#include "server/secret.h"
 #include "server/store.h"
 
 /* The schema of store_sqlite.c, version for version: TEXT stays TEXT, SQLite's INTEGER
@@ -54,6 +55,8 @@ static const char *const migrations[] = {
     "CREATE TABLE IF NOT EXISTS heartbeats ("
     "  process TEXT PRIMARY KEY,"
     "  at BIGINT NOT NULL);",
+    /* 4: the seats' tokens hashed in every stored config (hash_tokens, in C) */
+    "",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "a PostgreSQL migration for every schema version");
@@ -277,6 +280,34 @@ static int pg_schema_version(gv_store *base)
     return ready(s, NULL, 0) == GV_STORE_OK ? version_of(s) : -1;
 }
 
+/* Schema version 4, inside the migration's transaction: every config holding clear seat
+ * tokens (versions before it stored them) gets their hashes instead (secret.h). */
+static int hash_tokens(pg_store *s, char *err, size_t errlen)
+{
+    PGresult *r = PQexec(s->db, "SELECT id, config FROM games WHERE config LIKE '%\"token\"%'"
+                                " FOR UPDATE");
+    if (!ok_rows(r)) {
+        int rc = res_err(s, r, err, errlen, "reading the stored tokens");
+        PQclear(r);
+        return rc;
+    }
+    int rc = GV_STORE_OK;
+    for (int i = 0; rc == GV_STORE_OK && i < PQntuples(r); i++) {
+        char *hashed = gv_config_hash_tokens(PQgetvalue(r, i, 1));
+        if (!hashed)
+            continue;
+        const char *p[] = {PQgetvalue(r, i, 0), hashed};
+        PGresult *u = PQexecParams(s->db, "UPDATE games SET config = $2 WHERE id = $1", 2, NULL,
+                                   p, NULL, NULL, 0);
+        if (PQresultStatus(u) != PGRES_COMMAND_OK)
+            rc = res_err(s, u, err, errlen, "hashing the stored tokens");
+        PQclear(u);
+        free(hashed);
+    }
+    PQclear(r);
+    return rc;
+}
+
 static int migrate(pg_store *s, char *err, size_t errlen)
 {
     int newest = (int)(sizeof migrations / sizeof *migrations);
@@ -303,7 +334,8 @@ static int migrate(pg_store *s, char *err, size_t errlen)
         snprintf(ver, sizeof ver, "%d", v);
         snprintf(now, sizeof now, "%lld", (long long)gv_store_now_ms());
         const char *p[] = {ver, now};
-        if (exec(s, migrations[v - 1], err, errlen))
+        if ((migrations[v - 1][0] && exec(s, migrations[v - 1], err, errlen)) ||
+            (v == 4 && hash_tokens(s, err, errlen)))
             goto fail;
         PGresult *r = PQexecParams(s->db, "INSERT INTO schema_migrations VALUES ($1, $2)", 2,
                                    NULL, p, NULL, NULL, 0);

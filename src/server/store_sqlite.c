@@ -1,14 +1,17 @@
 /* SQLite backend of the store: one file in WAL mode, synchronous=FULL (a commit is on
  * disk before the move is acknowledged), statements prepared once. Used from one thread
  * (the server's event loop). */
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/gv_core.h"
 #include "game/game.h"
+#include "server/secret.h"
 #include "server/store.h"
 
 /* Schema versions, oldest first: migrations[v - 1] brings the schema to version v. */
@@ -38,6 +41,8 @@ static const char *const migrations[] = {
     "CREATE TABLE IF NOT EXISTS heartbeats ("
     "  process TEXT PRIMARY KEY,"
     "  at INTEGER NOT NULL);",
+    /* 4: the seats' tokens hashed in every stored config (hash_tokens, in C) */
+    "",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "an SQLite migration for every schema version");
@@ -146,6 +151,65 @@ static int sq_schema_version(gv_store *base)
     return version_of((sq_store *)base);
 }
 
+/* Schema version 4: every config holding clear seat tokens (versions before it stored
+ * them) gets their hashes instead (secret.h). Read first, then written: a statement
+ * reading the table is not stepped while the table changes. */
+static int hash_tokens(sq_store *s, char *err, size_t errlen)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "SELECT id, config FROM games WHERE config LIKE '%\"token\"%'",
+                           -1, &q, NULL) != SQLITE_OK)
+        return db_err(s, err, errlen, "reading the stored tokens");
+    sqlite3_stmt *upd = NULL;
+    char **ids = NULL, **cfgs = NULL;
+    size_t n = 0, cap = 0;
+    int rc = GV_STORE_OK, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *cfg = (const char *)sqlite3_column_text(q, 1);
+        char *hashed = gv_config_hash_tokens(cfg);
+        if (!hashed)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **ni = realloc(ids, cap * sizeof *ids);
+            char **nc = ni ? realloc(cfgs, cap * sizeof *cfgs) : NULL;
+            if (ni)
+                ids = ni;
+            if (nc)
+                cfgs = nc;
+            if (!ni || !nc) {
+                free(hashed);
+                rc = gv_err(err, errlen, "out of memory");
+                break;
+            }
+        }
+        ids[n] = strdup((const char *)sqlite3_column_text(q, 0));
+        cfgs[n++] = hashed;
+    }
+    if (rc == GV_STORE_OK && step != SQLITE_DONE)
+        rc = db_err(s, err, errlen, "reading the stored tokens");
+    sqlite3_finalize(q);
+    if (rc == GV_STORE_OK &&
+        sqlite3_prepare_v2(s->db, "UPDATE games SET config = ?2 WHERE id = ?1", -1, &upd,
+                           NULL) != SQLITE_OK)
+        rc = db_err(s, err, errlen, "hashing the stored tokens");
+    for (size_t i = 0; rc == GV_STORE_OK && i < n; i++) {
+        bind_text(upd, 1, ids[i]);
+        bind_text(upd, 2, cfgs[i]);
+        if (sqlite3_step(upd) != SQLITE_DONE)
+            rc = db_err(s, err, errlen, "hashing the stored tokens");
+        sqlite3_reset(upd);
+    }
+    sqlite3_finalize(upd);
+    for (size_t i = 0; i < n; i++) {
+        free(ids[i]);
+        free(cfgs[i]);
+    }
+    free(ids);
+    free(cfgs);
+    return rc;
+}
+
 static int migrate(sq_store *s, char *err, size_t errlen)
 {
     if (exec(s, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
@@ -163,7 +227,8 @@ static int migrate(sq_store *s, char *err, size_t errlen)
             return GV_STORE_ERROR;
         snprintf(q, sizeof q, "INSERT INTO schema_migrations VALUES (%d, %lld)", v,
                  (long long)gv_store_now_ms());
-        if (exec(s, migrations[v - 1], err, errlen) || exec(s, q, err, errlen)) {
+        if (exec(s, migrations[v - 1], err, errlen) || (v == 4 && hash_tokens(s, err, errlen)) ||
+            exec(s, q, err, errlen)) {
             exec(s, "ROLLBACK", NULL, 0);
             return GV_STORE_ERROR;
         }
@@ -457,6 +522,15 @@ gv_store *gv_store_sqlite_open(const char *path, char *err, size_t errlen)
     if (!s)
         return gv_err(err, errlen, "out of memory"), NULL;
     s->base.ops = &sqlite_ops;
+    /* A new database is made readable by its owner only: created empty here with mode 0600
+     * (SQLite makes an empty file a database), so that no moment sees it wider; the -wal
+     * and -shm files SQLite creates take the database file's mode. An existing file keeps
+     * the mode it has. */
+    if (strcmp(path, ":memory:") != 0 && strncmp(path, "file:", 5) != 0) {
+        int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            close(fd);   /* otherwise it exists, or SQLite says why it cannot be made */
+    }
     if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
         SQLITE_OK) {
         gv_err(err, errlen, "cannot open database %s: %s", path,
