@@ -104,9 +104,13 @@ typedef struct gv_hub_config {
 gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen);
 void gv_hub_free(gv_hub *h);
 /* Stops the AI threads (a search running is stopped); nothing wakes the loop afterwards.
- * gv_hub_free does it too; the server calls it before it tears its loop down. */
+ * With live games on the clock it writes a last heartbeat (store.h), so the store must
+ * still be open. gv_hub_free does it too; the server calls it before it tears its loop
+ * down. */
 void gv_hub_stop(gv_hub *h);
-/* Applies finished AI moves and flag falls. Call after a wake and every ~50 ms. */
+/* Applies finished AI moves and flag falls, and while live games with a clock are held
+ * writes this process's heartbeat about once a second (a restart charges the clocks up
+ * to the last one). Call after a wake and every ~50 ms. */
 void gv_hub_poll(gv_hub *h);
 /* Waits until no AI search runs (applying their moves); for tests and shutdown.
  * max_ms bounds the wait; returns 0 when idle. */
