@@ -342,7 +342,8 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
     int rc = hub_create(h, &ng, &r, err, sizeof err);
     if (rc < 0) {
         reply_error(out, rc == -1 ? 400 : 503,
-                    rc == -1 ? "bad_game" : rc == -4 ? "busy" : "store", err);
+                    rc == -1 ? "bad_game" : rc == -4 ? "busy"
+                    : rc == HUB_NO_RANDOM ? "no_randomness" : "store", err);
         return;
     }
     json_t *o = hub_view(h, r, -1);

@@ -6,18 +6,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/gv_core.h"
 #include "engine/engine.h"
 #include "record/record.h"
 #include "server/hub_internal.h"
+#include "server/secret.h"
+
+_Static_assert((int)GV_HUB_TOKEN_HASH == (int)GV_SHA256, "a seat keeps its token's SHA-256");
 
 enum { HUB_BUCKETS = 4096 };
 enum { HUB_IDLE_MS = 600000, HUB_TAKEOVER_MS = 3000 };
 /* The least an AI search is given when many wait for the threads (share_time). */
 enum { HUB_MIN_THINK_MS = 50 };
+/* Heartbeats (store.h) while games with a clock are held: a restart charges the side to
+ * move only up to the last one, so this is the precision of that charge. */
+enum { HUB_BEAT_MS = 1000 };
 
 /* ---- AI worker pool ----------------------------------------------------------------- */
 
@@ -54,6 +60,9 @@ struct gv_hub {
     int running;                    /* jobs queued or searching */
     int stopped;                    /* the workers were joined */
     int64_t last_sweep;
+    char proc[40];                  /* this process's heartbeat id */
+    int64_t last_beat;              /* monotonic ms of the last heartbeat written */
+    int beat_failed;                /* the last heartbeat failed (said once on stderr) */
 };
 
 int64_t gv_hub_mono_ms(void)
@@ -254,46 +263,43 @@ int gv_hub_rooms(const gv_hub *h)
     return h->nrooms;
 }
 
-static void random_bytes(unsigned char *buf, size_t n)
+/* The system's randomness (secret.h): 0, or -1 when it fails. There is no fallback: an id
+ * or a token is never made from anything guessable. */
+static int random_bytes(unsigned char *buf, size_t n)
 {
-    size_t got = 0;
-    while (got < n) {
-        ssize_t k = getrandom(buf + got, n - got, 0);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            /* No entropy source: fall back on time and address bits (never expected). */
-            uint64_t x = (uint64_t)gv_hub_mono_ms() ^ (uint64_t)(uintptr_t)buf;
-            for (; got < n; got++) {
-                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-                buf[got] = (unsigned char)(x >> 56);
-            }
-            return;
-        }
-        got += (size_t)k;
-    }
+    return gv_random_bytes(buf, n);
 }
 
 uint64_t hub_random_u64(void)
 {
     unsigned char b[8];
     uint64_t x = 0;
-    random_bytes(b, sizeof b);
+    if (random_bytes(b, sizeof b) < 0)
+        return 0;   /* the game's creation fails as well (hub_create needs randomness) */
     for (int i = 0; i < 8; i++)
         x = x << 8 | b[i];
     return x;
 }
 
-static void new_id(char *out, size_t len, const char *alphabet, size_t k)
+/* k random characters of alphabet (its size divides 256: no bias) into out. 0, or -1 when
+ * the system's randomness fails (out is then empty). */
+static int new_id(char *out, size_t len, const char *alphabet, size_t k)
 {
     unsigned char b[64];
     size_t na = strlen(alphabet);
     if (k >= len)
         k = len - 1;
-    random_bytes(b, k);
+    if (k > sizeof b)
+        k = sizeof b;
+    if (random_bytes(b, k) < 0) {
+        out[0] = 0;
+        return -1;
+    }
     for (size_t i = 0; i < k; i++)
         out[i] = alphabet[b[i] % na];
     out[k] = 0;
+    memset(b, 0, sizeof b);
+    return 0;
 }
 
 int hub_to_move_seat(const room *r)
@@ -495,7 +501,8 @@ json_t *hub_view(gv_hub *h, room *r, int seat)
     return o;
 }
 
-/* The stored config: everything needed to rebuild the room (tokens included). */
+/* The stored config: everything needed to rebuild the room (the tokens' hashes, not the
+ * tokens). */
 static char *config_text(const room *r)
 {
     json_t *o = json_object();
@@ -510,12 +517,19 @@ static char *config_text(const room *r)
         json_object_set_new(so, "ai", json_boolean(s->ai));
         json_object_set_new(so, "level", json_integer(s->level));
         json_object_set_new(so, "name", json_string(s->name));
-        json_object_set_new(so, "token", json_string(s->token));
+        if (s->has_token) {
+            /* Only the token's hash is stored: a copy of the database holds no seat. */
+            char hex[GV_SHA256_HEX];
+            gv_hex(s->token_hash, sizeof s->token_hash, hex);
+            json_object_set_new(so, "token_sha256", json_string(hex));
+        }
         json_object_set_new(so, "joined", json_boolean(s->joined));
         json_array_append_new(a, so);
     }
     json_object_set_new(o, "seats", a);
     json_object_set_new(o, "draw_offers", json_integer(r->draw_offers));
+    if (r->live_at > 0)
+        json_object_set_new(o, "live_at", json_integer(r->live_at));
     char *t = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     return t;
@@ -672,6 +686,7 @@ static void go_live(room *r)
 {
     r->status = ROOM_LIVE;
     r->turn_start = gv_hub_mono_ms();
+    r->live_at = gv_store_now_ms();   /* the first turn's start, kept in the config */
 }
 
 static void finish(room *r, gv_status status, int winner, const char *reason)
@@ -890,6 +905,32 @@ static int may_leave(const room *r)
     return r->tc_initial_ms <= 0 && !r->seats[hub_to_move_seat(r)].ai;
 }
 
+/* Live games with a clock in memory. */
+static int clocked_games(const gv_hub *h)
+{
+    int n = 0;
+    for (int b = 0; b < HUB_BUCKETS; b++)
+        for (const room *r = h->bucket[b]; r; r = r->next)
+            n += r->status == ROOM_LIVE && r->tc_initial_ms > 0;
+    return n;
+}
+
+/* Records in the store that this process is alive now (store.h, heartbeat). */
+static void heartbeat(gv_hub *h)
+{
+    gv_store *s = h->cfg.store;
+    char err[GV_ERRLEN];
+    h->last_beat = gv_hub_mono_ms();
+    if (!s->ops->heartbeat)
+        return;
+    if (s->ops->heartbeat(s, h->proc, gv_store_now_ms(), err, sizeof err) == GV_STORE_OK) {
+        h->beat_failed = 0;
+    } else if (!h->beat_failed) {
+        h->beat_failed = 1;
+        fprintf(stderr, "serve: heartbeat not stored: %s\n", err);
+    }
+}
+
 void gv_hub_poll(gv_hub *h)
 {
     pthread_mutex_lock(&h->mu);
@@ -907,7 +948,7 @@ void gv_hub_poll(gv_hub *h)
     }
     int64_t now = gv_hub_mono_ms();
     int64_t idle = h->cfg.idle_ms > 0 ? h->cfg.idle_ms : HUB_IDLE_MS;
-    int sweep = now - h->last_sweep >= (idle < 10000 ? idle : 10000);
+    int sweep = now - h->last_sweep >= (idle < 10000 ? idle : 10000), clocked = 0;
     if (sweep)
         h->last_sweep = now;
     for (int b = 0; b < HUB_BUCKETS; b++)
@@ -916,6 +957,7 @@ void gv_hub_poll(gv_hub *h)
             if (r->status == ROOM_LIVE && r->tc_initial_ms > 0 &&
                 hub_clock_left(r, hub_to_move_seat(r)) <= 0)
                 flag_fall(h, r);
+            clocked += r->status == ROOM_LIVE && r->tc_initial_ms > 0;
             if (r->ai_retry_at && now >= r->ai_retry_at)
                 after_change(h, r);
             /* A game nobody watched or asked for in ten minutes leaves memory (the store
@@ -928,6 +970,8 @@ void gv_hub_poll(gv_hub *h)
             }
             link = &r->next;
         }
+    if (clocked && now - h->last_beat >= HUB_BEAT_MS)
+        heartbeat(h);
 }
 
 int gv_hub_settle(gv_hub *h, int64_t max_ms)
@@ -996,6 +1040,17 @@ static int ai_games(const gv_hub *h)
     return n;
 }
 
+/* hub_create without the system's randomness: nothing is made (HUB_NO_RANDOM). */
+static int no_randomness(room *r, char *err, size_t errlen)
+{
+    int e = errno;
+    room_free(r);
+    gv_err(err, errlen, "the server cannot create a game now: its random number source "
+           "failed (getrandom: %s), and seat tokens and game ids are made only from it",
+           e ? strerror(e) : "no bytes");
+    return HUB_NO_RANDOM;
+}
+
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen)
 {
     const gv_game *g = ng->g;
@@ -1034,11 +1089,15 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
     for (int i = 0; i < r->nseats; i++) {
         hub_seat *s = &r->seats[i];
         s->clock_ms = r->tc_initial_ms;
+        s->has_token = 0;
         if (s->ai) {
             s->joined = 1;
             s->token[0] = 0;
         } else {
-            new_id(s->token, sizeof s->token, "0123456789abcdef", 32);
+            if (new_id(s->token, sizeof s->token, "0123456789abcdef", 32) < 0)
+                return no_randomness(r, err, errlen);
+            gv_token_hash(s->token, s->token_hash);
+            s->has_token = 1;
             waiting += !s->joined;
         }
     }
@@ -1049,7 +1108,8 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
                       h->cfg.max_ai_games), HUB_BUSY;
     }
     do
-        new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10);
+        if (new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10) < 0)
+            return no_randomness(r, err, errlen);
     while (find_room(h, r->id));
     r->created = r->updated = gv_store_now_ms();
     if (waiting)
@@ -1074,18 +1134,16 @@ int hub_seat_of(const room *r, const char *token)
 {
     if (!token || !*token)
         return -1;
+    /* The token's hash against every seat's, each compared in full whatever matches, so
+     * the time says nothing of the stored hashes. */
+    unsigned char h[GV_SHA256];
+    gv_token_hash(token, h);
+    int seat = -1;
     for (int i = 0; i < r->nseats; i++)
-        if (!r->seats[i].ai && r->seats[i].token[0]) {
-            /* Compare every byte whatever matches, so the time says nothing. */
-            const char *a = r->seats[i].token;
-            size_t la = strlen(a), lb = strlen(token);
-            unsigned diff = (unsigned)(la ^ lb);
-            for (size_t k = 0; k < la; k++)
-                diff |= (unsigned)(a[k] ^ (k < lb ? token[k] : 0));
-            if (!diff)
-                return i;
-        }
-    return -1;
+        if (!r->seats[i].ai && r->seats[i].has_token &&
+            gv_equal_ct(r->seats[i].token_hash, h, sizeof h))
+            seat = i;
+    return seat;
 }
 
 /* One try at an action that rewrites the game's row: 0, -1 (refused: message), -2 (another
@@ -1303,15 +1361,17 @@ typedef struct load_ctx {
     room *r;            /* loading: the new room; syncing: the room brought up to date */
     int sync;
     int first_new;      /* syncing: index of the first move read */
+    int64_t turn_at;    /* loading: wall ms the turn of the side to move began (0: unknown) */
     char err[GV_ERRLEN + 128];
     int failed;
 } load_ctx;
 
 /* What a stored row says that changes during a game: seats taken and named, draw offers,
- * status and result. */
+ * when it went live, status and result. */
 static void apply_row(room *r, const gv_stored_game *g, json_t *cfg)
 {
     r->draw_offers = (unsigned)json_integer_value(json_object_get(cfg, "draw_offers"));
+    r->live_at = json_integer_value(json_object_get(cfg, "live_at"));
     json_t *seats = json_object_get(cfg, "seats");
     size_t i;
     json_t *so;
@@ -1380,12 +1440,22 @@ static int load_game_row(void *vctx, const gv_stored_game *g)
         hub_seat *st = &r->seats[i];
         st->ai = json_is_true(json_object_get(so, "ai"));
         st->level = (int)json_integer_value(json_object_get(so, "level"));
+        st->token[0] = 0;
+        const char *th = json_string_value(json_object_get(so, "token_sha256"));
         const char *tk = json_string_value(json_object_get(so, "token"));
-        snprintf(st->token, sizeof st->token, "%s", tk ? tk : "");
+        if (th)
+            st->has_token = gv_unhex_sha256(th, st->token_hash) == 0;
+        else if (tk && *tk) {
+            /* A clear token an older version stored (the store hashes them when it
+             * migrates, so only a row written since by an older process has one). */
+            gv_token_hash(tk, st->token_hash);
+            st->has_token = 1;
+        }
         st->clock_ms = r->tc_initial_ms;
         r->nseats = (int)i + 1;
     }
     apply_row(r, g, cfg);
+    c->turn_at = r->live_at;   /* until a move says otherwise */
     json_decref(cfg);
     char err[GV_ERRLEN];
     if (game->init(r->st, r->options[0] ? r->options : NULL, err, sizeof err) < 0 ||
@@ -1438,12 +1508,29 @@ static int load_move_row(void *vctx, const gv_stored_move *sm)
             r->seats[i].clock_ms = hm->clocks[i];
     }
     json_decref(cl);
+    int before = hub_to_move_seat(r);
     r->g->make(r->st, m);
+    /* The turn's clock restarted with this move, as apply_move restarts it. */
+    if (before == sm->seat || hub_to_move_seat(r) != sm->seat)
+        c->turn_at = sm->at;
     return 0;
 }
 
-/* Loads game id from the store into memory (NULL with a message when it cannot). */
-static room *load_room(gv_hub *h, const char *id, char *err, size_t errlen)
+/* The time a live game's side to move has used of its clock when it is loaded: from the
+ * start of its turn (turn_at, wall ms) to `alive` (wall ms up to which a server process
+ * was alive: the last heartbeat; now when it is this process), never less than nothing
+ * nor more than the time since then. The time no server ran is charged to nobody. */
+static int64_t turn_used(int64_t turn_at, int64_t alive, int64_t now)
+{
+    if (turn_at <= 0)
+        return 0;   /* a game that went live before its start was recorded */
+    int64_t used = (alive < now ? alive : now) - turn_at;
+    return used > 0 ? used : 0;
+}
+
+/* Loads game id from the store into memory (NULL with a message when it cannot); alive as
+ * for turn_used. */
+static room *load_room(gv_hub *h, const char *id, int64_t alive, char *err, size_t errlen)
 {
     load_ctx c = {.h = h};
     int rc = h->cfg.store->ops->load_game(h->cfg.store, id, 0, load_game_row, load_move_row, &c,
@@ -1455,7 +1542,9 @@ static room *load_room(gv_hub *h, const char *id, char *err, size_t errlen)
         return NULL;
     }
     room *r = c.r;
-    r->turn_start = gv_hub_mono_ms();   /* time the server was down is not charged */
+    r->turn_start = gv_hub_mono_ms();
+    if (r->status == ROOM_LIVE && r->tc_initial_ms > 0)
+        r->turn_start -= turn_used(c.turn_at, alive, gv_store_now_ms());
     insert_room(h, r);
     return r;
 }
@@ -1544,7 +1633,10 @@ room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen)
     for (const char *p = id; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) || p - id > 20)
             return gv_err(err, errlen, "no game '%.40s'", id), NULL;
-    r = load_room(h, id, err, errlen);
+    /* A live game with a clock never leaves memory, and every one there was when this
+     * process started was loaded then: one read now went live (or was created by another
+     * process) while this one ran, so its clock has run all along. */
+    r = load_room(h, id, gv_store_now_ms(), err, errlen);
     if (r)
         after_change(h, r);
     return r;
@@ -1578,6 +1670,18 @@ gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen)
     h->cfg = *cfg;
     pthread_mutex_init(&h->mu, NULL);
     pthread_cond_init(&h->cv, NULL);
+    /* This run's heartbeat id: it only has to differ from other runs' (without the
+     * system's randomness, the process id and the time do). */
+    if (new_id(h->proc, sizeof h->proc, "0123456789abcdef", 16) < 0)
+        snprintf(h->proc, sizeof h->proc, "p%ld-%lld", (long)getpid(),
+                 (long long)gv_store_now_ms());
+    /* Up to when a server ran, read before this process's first heartbeat. */
+    int64_t alive = 0;
+    if (cfg->store->ops->last_alive &&
+        cfg->store->ops->last_alive(cfg->store, &alive, err, errlen) != GV_STORE_OK) {
+        gv_hub_free(h);
+        return NULL;
+    }
     /* Games in progress come back; their AI turns start once the workers run. */
     ids a = {0};
     if (cfg->store->ops->list_games(cfg->store, NULL, 0, 0, collect_id, &a, err, errlen) < 0) {
@@ -1587,7 +1691,7 @@ gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen)
     }
     for (int i = 0; i < a.n; i++) {
         char why[GV_ERRLEN];
-        if (!load_room(h, a.v[i], why, sizeof why))
+        if (!load_room(h, a.v[i], alive, why, sizeof why))
             fprintf(stderr, "serve: game %s not resumed: %s\n", a.v[i], why);
     }
     free(a.v);
@@ -1616,6 +1720,9 @@ void gv_hub_stop(gv_hub *h)
     for (int i = 0; i < h->nworkers; i++)
         pthread_join(h->workers[i], NULL);
     h->stopped = 1;
+    /* A clean stop: the clocks ran until now. */
+    if (clocked_games(h))
+        heartbeat(h);
 }
 
 void gv_hub_free(gv_hub *h)

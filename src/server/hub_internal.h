@@ -26,6 +26,8 @@ enum {
     HUB_STORE = -3,      /* the store failed */
     HUB_BUSY = -4,       /* hub_create: the AI players' capacity is taken (max_ai_games) */
     HUB_NOT_TURN = -5,   /* hub_play: the seat has nothing to play now (another's turn) */
+    HUB_NO_RANDOM = -6,  /* hub_create: the system's randomness failed (no id or token is
+                          * made without it) */
 };
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen);
 int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen);
@@ -45,7 +47,7 @@ int hub_to_move_seat(const room *r);
 int64_t hub_clock_left(const room *r, int seat);
 const char *hub_status_name(room_status s);
 gv_store *hub_store(gv_hub *h);
-uint64_t hub_random_u64(void);   /* from the system's entropy */
+uint64_t hub_random_u64(void);   /* from the system's entropy; 0 when it fails */
 
 /* Sets the thinking time of an AI search that starts while `waiting` other searches wait
  * for the `workers` threads: normal_ms while none wait, else a fair share of it (at least
