@@ -341,8 +341,8 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
     room *r;
     int rc = hub_create(h, &ng, &r, err, sizeof err);
     if (rc < 0) {
-        reply_error(out, rc == -1 ? 400 : 503,
-                    rc == -1 ? "bad_game" : rc == -4 ? "busy"
+        reply_error(out, rc == HUB_REFUSED ? 400 : 503,
+                    rc == HUB_REFUSED ? "bad_game" : rc == HUB_BUSY ? "busy"
                     : rc == HUB_NO_RANDOM ? "no_randomness" : "store", err);
         return;
     }
@@ -359,6 +359,8 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
         json_object_set_new(l, "link", json_string(link));
         json_object_set_new(l, "you", json_boolean(r->seats[i].joined));
         json_array_append_new(links, l);
+        /* Shown once, here: from now on only its hash is kept, in memory as in the store. */
+        memset(r->seats[i].token, 0, sizeof r->seats[i].token);
     }
     json_object_set_new(o, "tokens", links);
     reply_json(out, 201, o);

@@ -30,8 +30,8 @@ typedef struct hub_seat {
     int ai;                      /* 1: an AI player */
     int level;                   /* AI level 1..10 */
     char name[GV_HUB_NAME];
-    /* Humans: the secret in the seat's join link, in clear only in the process that made
-     * the game, for the reply that shows it once (empty once loaded from the store). */
+    /* Humans: the secret in the seat's join link, in clear only between the game's
+     * creation and the reply that shows it once (then wiped; empty when loaded). */
     char token[GV_HUB_TOKEN];
     unsigned char token_hash[GV_HUB_TOKEN_HASH];   /* SHA-256 of the token: what is stored */
     int has_token;               /* token_hash is set (humans) */
