@@ -769,8 +769,14 @@ export class GamePage {
   }
 
   async loadPositions() {
-    const r = await api(`/api/games/${this.id}/positions`);
-    this.positions = r.positions;
+    // Paged by the server (200 a reply): read until there is no next page.
+    let all = [], from = 0;
+    while (from !== null) {
+      const r = await api(`/api/games/${this.id}/positions?from=${from}`);
+      all = all.concat(r.positions);
+      from = r.next;
+    }
+    this.positions = all;
   }
 
   async goto(n) {

@@ -17,6 +17,7 @@
 enum {
     GV_HUB_MAX_SEATS = 6,
     GV_HUB_TOKEN = 33,           /* 32 hex digits + NUL */
+    GV_HUB_TOKEN_HASH = 32,      /* its SHA-256 */
     GV_HUB_NAME = 48,
     GV_HUB_OPTIONS = 512,
     GV_HUB_START = 1024,
@@ -29,7 +30,11 @@ typedef struct hub_seat {
     int ai;                      /* 1: an AI player */
     int level;                   /* AI level 1..10 */
     char name[GV_HUB_NAME];
-    char token[GV_HUB_TOKEN];    /* humans: the secret in the seat's join link */
+    /* Humans: the secret in the seat's join link, in clear only between the game's
+     * creation and the reply that shows it once (then wiped; empty when loaded). */
+    char token[GV_HUB_TOKEN];
+    unsigned char token_hash[GV_HUB_TOKEN_HASH];   /* SHA-256 of the token: what is stored */
+    int has_token;               /* token_hash is set (humans) */
     int joined;                  /* a human has taken the seat (AI seats: always) */
     int64_t clock_ms;            /* time left (when the game has a clock) */
 } hub_seat;
@@ -75,6 +80,7 @@ typedef struct room {
     hub_move *moves;
     int nmoves, cap;
     int64_t turn_start;             /* monotonic ms the running clock started at */
+    int64_t live_at;                /* wall ms the game went live (0: not yet, or not known) */
     unsigned draw_offers;           /* bit per seat offering a draw */
     int ai_pending;                 /* an AI search runs for this room */
     int64_t ai_retry_at;            /* monotonic ms: try the AI again then (0: no retry due) */
@@ -90,9 +96,13 @@ typedef struct gv_hub_config {
     int ai_threads;                 /* worker threads for AI moves (default 2) */
     int ai_hash_mb;                 /* transposition table per AI search (default 16) */
     int64_t ai_movetime_ms;         /* AI thinking time in games without a clock */
-    /* Live games of AI seats only this process holds at once (0: no limit): more are
-     * refused at creation, so that games with people keep the AI threads' time. */
+    /* Live games with an AI seat this process holds at once (0: no limit): more are
+     * refused at creation. AI turns share the threads: games with people first, and each
+     * search gets a fair share of ai_movetime_ms while others wait. */
     int max_ai_games;
+    /* A game nobody has asked for or watched in this long leaves memory when nothing runs
+     * in it (0: ten minutes). */
+    int64_t idle_ms;
     /* Wakes the event loop from a worker thread (it then calls gv_hub_poll). */
     void (*wake)(void *ctx);
     /* Sends text to each of the n watchers in w: one event, the same bytes for all (the
@@ -107,9 +117,13 @@ typedef struct gv_hub_config {
 gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen);
 void gv_hub_free(gv_hub *h);
 /* Stops the AI threads (a search running is stopped); nothing wakes the loop afterwards.
- * gv_hub_free does it too; the server calls it before it tears its loop down. */
+ * With live games on the clock it writes a last heartbeat (store.h), so the store must
+ * still be open. gv_hub_free does it too; the server calls it before it tears its loop
+ * down. */
 void gv_hub_stop(gv_hub *h);
-/* Applies finished AI moves and flag falls. Call after a wake and every ~50 ms. */
+/* Applies finished AI moves and flag falls, and while live games with a clock are held
+ * writes this process's heartbeat about once a second (a restart charges the clocks up
+ * to the last one). Call after a wake and every ~50 ms. */
 void gv_hub_poll(gv_hub *h);
 /* Waits until no AI search runs (applying their moves); for tests and shutdown.
  * max_ms bounds the wait; returns 0 when idle. */

@@ -542,7 +542,7 @@ async function gravWindow() {
   r = await act(A.id, 'hint', { token: A.T[1], point: 'b1' });
   check(isErr(r, 422, 'refused'), 'grav window: the placer\'s hint is refused in the window');
   r = await act(A.id, 'move', { token: A.T[1], move: '2 grav' });
-  check(isErr(r, 422, 'refused') && (await view(A.id)).json.n === 3, `grav window: the placer cannot call on its own stone (${r.status})`);
+  check(isErr(r, 409, 'not_your_turn') && (await view(A.id)).json.n === 3, `grav window: the placer cannot call on its own stone: not its turn (${r.status})`);
   r = await act(A.id, 'move', { token: A.T[1], move: '2 place e5' });
   check(r.status >= 400 && (await view(A.id)).json.n === 3, `grav window: the placer cannot place again (${r.status})`);
   // The calls: correct in A, wrong in B.

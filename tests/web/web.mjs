@@ -56,8 +56,14 @@ async function apiGet(base, path) {
 const dir = mkdtempSync(join(tmpdir(), 'gv-web-'));
 let server = await startServer(join(dir, 'web.db'));
 const base = server.url;
+// Chromium keeps crash reports and settings under HOME (~/.config/chromium, ~/.cache/dconf):
+// here they go to this run's directory, which is removed at the end.
+const browserHome = join(dir, 'home');
+mkdirSync(browserHome);
 const browser = await chromium.launch({ executablePath: chromePath, headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  env: { ...process.env, HOME: browserHome, XDG_CONFIG_HOME: join(browserHome, '.config'),
+    XDG_CACHE_HOME: join(browserHome, '.cache') } });
 
 const consoleErrors = [];
 async function newPage(label, viewport = { width: 1280, height: 900 }) {
