@@ -12,6 +12,7 @@
  * get it when their socket is writable. A watcher with too many events waiting is closed;
  * what the server sends a connection in answer to its own request (a watch's catch-up,
  * an error, a pong) is not counted against it. */
+#include <errno.h>
 #include <ev.h>
 #include <jansson.h>
 #include <libwebsockets.h>
@@ -26,6 +27,7 @@
 #include "core/gv_core.h"
 #include "server/hub.h"
 #include "server/server.h"
+#include "server/ws_frame.h"
 
 enum {
     MAX_BODY = 64 * 1024,
@@ -76,8 +78,12 @@ typedef struct pss {
     unsigned char open;       /* the WebSocket is established */
     unsigned char closing;    /* too slow: closed at the next chance */
     unsigned char peer_closed;   /* the client closed: nothing more is written */
-    char *rx;                 /* a message arriving in fragments */
-    unsigned short rxlen;
+    gv_ws_reader rd;          /* the client's frames, read here (ws_frame.h), not by lws */
+    ev_io rio;                /* the socket's readability, for rd */
+    unsigned short close_code;   /* closing, with this code: nothing but the close frame
+                                  * is sent any more */
+    const char *close_why;
+    unsigned char close_sent, close_answered;   /* our close frame / the client's */
     unsigned short window_msgs;
     int64_t window_start;
 } pss;
@@ -96,6 +102,7 @@ typedef struct server {
     rate_slot rates[RATE_BUCKETS];
     char web[512];
     long nws;                 /* open WebSocket connections */
+    struct ev_loop *loop;
     unsigned char *out;       /* LWS_PRE + an event being written to many sockets */
     size_t outcap;
     gv_store *store;
@@ -175,7 +182,7 @@ static void too_slow(pss *p)
 /* Queues m on p (one more reference); 0, or -1 when p is too far behind. */
 static int enqueue(pss *p, msg *m)
 {
-    if (p->closing)
+    if (p->closing || p->close_code)
         return -1;
     if (m->reply ? p->qreply + m->len > MAX_REPLY_BYTES : p->qevents >= MAX_QUEUE) {
         too_slow(p);
@@ -255,7 +262,7 @@ static void broadcast(void *ctx, gv_hub_watcher *const *w, int n, const char *te
         if (i + 4 < n)
             __builtin_prefetch(pss_of(w[i + 4])->wsi);
         pss *p = pss_of(w[i]);
-        if (p->closing || p->peer_closed || !p->open)
+        if (p->closing || p->peer_closed || !p->open || p->close_code)
             continue;
         if (!p->qn && !lws_partial_buffered(p->wsi)) {
             if (lws_write(p->wsi, s->out + LWS_PRE, len, LWS_WRITE_TEXT) < (int)len) {
@@ -646,38 +653,133 @@ static void ws_message(server *s, pss *p, const char *text, size_t len)
     json_decref(o);
 }
 
-static int ws_receive(server *s, struct lws *wsi, pss *p, const char *in, size_t len)
+/* The connection goes now (lws closes it from the loop, sending nothing more). */
+static void ws_kill(server *s, pss *p)
 {
+    ev_io_stop(s->loop, &p->rio);
+    p->peer_closed = 1;
+    lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
+}
+
+/* Sends p's close frame when lws holds nothing unsent for it (else from the writable
+ * callback); a close the client began ends the connection once the answer is out. */
+static void ws_send_close(server *s, pss *p)
+{
+    if (p->close_sent || lws_partial_buffered(p->wsi)) {
+        if (!p->close_sent)
+            lws_callback_on_writable(p->wsi);
+        return;
+    }
+    /* lws 4.1 sends a close frame only as it closes the connection, so the frame (a
+     * server's: unmasked) is written here, straight to the socket, which holds nothing of
+     * lws's before it. */
+    unsigned char f[4 + 123];
+    size_t rl = strlen(p->close_why);
+    if (rl > 123)
+        rl = 123;
+    f[0] = 0x88;
+    f[1] = (unsigned char)(2 + rl);
+    f[2] = (unsigned char)(p->close_code >> 8);
+    f[3] = (unsigned char)p->close_code;
+    memcpy(f + 4, p->close_why, rl);
+    p->close_sent = 1;
+    if (write(p->rio.fd, f, 4 + rl) != (ssize_t)(4 + rl) || p->close_answered)
+        ws_kill(s, p);
+}
+
+/* The close handshake, done here since the socket's reading is ours (RFC 6455 7): p's
+ * client broke the protocol, sent too much, or asked to close. Our close frame goes out
+ * (nothing after it); what the client still sends is read and dropped until its own
+ * close frame or its end of the connection, so that the socket is not closed with unread
+ * bytes (a reset, which makes the client drop what it has not read yet, our close frame
+ * included). A client that never answers is dropped after 5 s. */
+static void ws_close(server *s, pss *p, int code, const char *why)
+{
+    if (p->close_code)
+        return;
+    p->close_code = (unsigned short)code;
+    p->close_why = why;
+    lws_set_timeout(p->wsi, PENDING_TIMEOUT_CLOSE_ACK, 5);
+    ws_send_close(s, p);
+}
+
+/* What the client's frames deliver (gv_ws_sink). */
+static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
+{
+    pss *p = ctx;
+    server *s = the_server;
+    if (kind == GV_WS_CLOSE) {
+        /* The client's close: our answer (its code back) ends the connection; or the
+         * client's answer to ours, which ends it now. */
+        p->close_answered = 1;
+        if (p->close_sent)
+            ws_kill(s, p);
+        else
+            ws_close(s, p, code == GV_WS_NO_STATUS ? GV_WS_NORMAL : code, "");
+        return 1;
+    }
+    if (p->close_code)
+        return 0;   /* closing: what still comes is dropped */
+    if (kind == GV_WS_PING) {
+        unsigned char buf[LWS_PRE + 125];
+        memcpy(buf + LWS_PRE, data, len);
+        /* Answered at once when nothing waits to be written (else it is dropped: a
+         * client that pings a connection this busy learns it from the delay). */
+        if (!p->qn && !lws_partial_buffered(p->wsi))
+            lws_write(p->wsi, buf + LWS_PRE, len, LWS_WRITE_PONG);
+        return 0;
+    }
+    if (kind != GV_WS_TEXT)
+        return 0;
     int64_t now = gv_hub_mono_ms();
     if (now - p->window_start >= 1000) {
         p->window_start = now;
         p->window_msgs = 0;
     }
-    if (lws_is_first_fragment(wsi) && ++p->window_msgs > WS_MSGS_PER_SEC) {
-        lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION,
-                         (unsigned char *)"too many messages", 17);
-        return -1;
+    if (++p->window_msgs > WS_MSGS_PER_SEC) {
+        ws_close(s, p, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too many messages");
+        return 1;
     }
-    if (p->rxlen + len > MAX_WS_MSG) {
-        lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
-                         (unsigned char *)"message too large", 17);
-        return -1;
-    }
-    if (!p->rx && !lws_is_final_fragment(wsi))
-        p->rx = malloc(MAX_WS_MSG);
-    if (p->rx) {
-        memcpy(p->rx + p->rxlen, in, len);
-        p->rxlen = (unsigned short)(p->rxlen + len);
-        if (!lws_is_final_fragment(wsi))
-            return 0;
-        ws_message(s, p, p->rx, p->rxlen);
-        free(p->rx);
-        p->rx = NULL;
-        p->rxlen = 0;
-        return 0;
-    }
-    ws_message(s, p, in, len);
+    ws_message(s, p, data, len);
     return 0;
+}
+
+/* The client's socket has bytes: read them (a few reads at most, so that one busy client
+ * cannot hold the loop) and feed them to the frame reader. */
+static void ws_readable(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    pss *p = w->data;
+    server *s = the_server;
+    unsigned char buf[4096];
+    for (int k = 0; k < 4 && !p->peer_closed; k++) {
+        ssize_t n = read(w->fd, buf, sizeof buf);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            return;
+        if (n <= 0) {
+            ws_kill(s, p);   /* the client went away */
+            return;
+        }
+        const char *why = "";
+        int code = gv_ws_read(&p->rd, buf, (size_t)n, ws_frame, p, &why);
+        if (code) {
+            ws_close(s, p, code, why);
+            continue;   /* the rest is read and dropped */
+        }
+        if ((size_t)n < sizeof buf)
+            return;
+    }
+}
+
+/* The WebSocket is open: its reading is taken from lws (which would take unmasked frames)
+ * and given to ws_readable. */
+static void ws_take_reading(server *s, struct lws *wsi, pss *p)
+{
+    lws_rx_flow_control(wsi, 0);
+    ev_io_init(&p->rio, ws_readable, lws_get_socket_fd(wsi), EV_READ);
+    p->rio.data = p;
+    ev_io_start(s->loop, &p->rio);
 }
 
 /* ---- notifications from other server processes (PostgreSQL) ----------------------- */
@@ -837,6 +939,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         p->wsi = wsi;
         p->open = 1;
         s->nws++;
+        ws_take_reading(s, wsi, p);
         char id[64] = "", since[16] = "";
         /* lws returns a pointer to the value inside buf, which holds "name=value". */
         const char *gid = lws_get_urlarg_by_name(wsi, "game=", id, sizeof id);
@@ -847,8 +950,17 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     }
     case LWS_CALLBACK_RECEIVE:
-        return ws_receive(s, wsi, p, in, len);
+        /* lws reads nothing once the socket is ws_readable's: what it still hands over
+         * came with the handshake, before its answer (RFC 6455 4.1: a client waits for
+         * it), or is the client's answer to our close. */
+        if (!p->close_code)
+            ws_close(s, p, LWS_CLOSE_STATUS_PROTOCOL_ERR, "data before the handshake's answer");
+        return 0;
     case LWS_CALLBACK_SERVER_WRITEABLE: {
+        if (p->close_code) {
+            ws_send_close(s, p);
+            return 0;
+        }
         if (p->closing) {
             lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION,
                              (unsigned char *)"too slow", 8);
@@ -876,8 +988,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         gv_hub_unwatch(s->hub, &p->watch);
         p->open = 0;
         queue_clear(p);
-        free(p->rx);
-        p->rx = NULL;
+        ev_io_stop(s->loop, &p->rio);
+        gv_ws_reader_free(&p->rd);
         s->nws--;
         return 0;
     default:
@@ -971,6 +1083,7 @@ int gv_serve(const gv_serve_opts *o)
      * one LIBEV_FLAGS may name; libev's io_uring backend, for one, breaks lws). lws runs
      * in it through its libev plugin (Debian's libwebsockets-evlib-ev). */
     struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO | EVFLAG_NOENV);
+    s->loop = loop;
     if (!loop) {
         fprintf(stderr, "serve: cannot create the event loop\n");
         store->ops->close(store);
