@@ -16,6 +16,7 @@
 #include <ev.h>
 #include <jansson.h>
 #include <libwebsockets.h>
+#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -945,14 +946,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         const char *gid = lws_get_urlarg_by_name(wsi, "game=", id, sizeof id);
         if (gid) {
             const char *sv = lws_get_urlarg_by_name(wsi, "since=", since, sizeof since);
-            ws_watch(s, p, gid, sv ? atoi(sv) : 0);
+            /* A number past int is held at its end, never wrapped. */
+            long long v = sv ? strtoll(sv, NULL, 10) : 0;
+            ws_watch(s, p, gid, v < 0 ? 0 : v > INT_MAX ? INT_MAX : (int)v);
         }
         return 0;
     }
     case LWS_CALLBACK_RECEIVE:
         /* lws reads nothing once the socket is ws_readable's: what it still hands over
          * came with the handshake, before its answer (RFC 6455 4.1: a client waits for
-         * it), or is the client's answer to our close. */
+         * it). */
         if (!p->close_code)
             ws_close(s, p, LWS_CLOSE_STATUS_PROTOCOL_ERR, "data before the handshake's answer");
         return 0;
