@@ -18,7 +18,7 @@
 _Static_assert((int)GV_HUB_TOKEN_HASH == (int)GV_SHA256, "a seat keeps its token's SHA-256");
 
 enum { HUB_BUCKETS = 4096 };
-enum { HUB_IDLE_MS = 600000, HUB_TAKEOVER_MS = 3000 };
+enum { HUB_IDLE_MS = 120000, HUB_TAKEOVER_MS = 3000 };
 /* The least an AI search is given when many wait for the threads (share_time). */
 enum { HUB_MIN_THINK_MS = 50 };
 /* Heartbeats (store.h) while games with a clock are held: a restart charges the side to
@@ -977,7 +977,7 @@ void gv_hub_poll(gv_hub *h)
             clocked += r->status == ROOM_LIVE && r->tc_initial_ms > 0;
             if (r->ai_retry_at && now >= r->ai_retry_at)
                 after_change(h, r);
-            /* A game nobody watched or asked for in ten minutes leaves memory (the store
+            /* A game nobody watched or asked for in two minutes leaves memory (the store
              * has it; it is read again when someone asks) unless something runs in it. */
             if (sweep && now - r->last_access > idle && may_leave(r)) {
                 *link = r->next;

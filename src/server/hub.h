@@ -101,7 +101,7 @@ typedef struct gv_hub_config {
      * search gets a fair share of ai_movetime_ms while others wait. */
     int max_ai_games;
     /* A game nobody has asked for or watched in this long leaves memory when nothing runs
-     * in it (0: ten minutes). */
+     * in it (0: two minutes). */
     int64_t idle_ms;
     /* Wakes the event loop from a worker thread (it then calls gv_hub_poll). */
     void (*wake)(void *ctx);
