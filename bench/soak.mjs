@@ -13,7 +13,7 @@
 //   - AI against AI: SOAK_AIAI_GAMES (2) games, levels 1-3, followed by polling;
 //   - watchers: SOAK_WATCHERS (40) WebSocket clients, each watching a random game from a
 //     random move number for 3-15 s, then another;
-//   - every SOAK_KILL_EVERY seconds (default 180, at most a third of the run so that even
+//   - every SOAK_KILL_EVERY seconds (default 300, at most a third of the run so that even
 //     a short run has two), kill -9 of the server and a restart on the same database (the
 //     same port); and at the end one more, before the final check.
 //
@@ -24,9 +24,10 @@
 //     worst gap between two pongs. Samples that overlap a restart (from the kill until
 //     the new process printed its URL) are left out; target: no stall over 100 ms;
 //   - memory: the server's VmRSS (/proc/PID/status) every second; per process (restart
-//     segment): after its warm-up (30 s for the first, 10 s after a restart), at its end,
+//     segment): after its warm-up (150 s: the two minutes an idle game stays in memory,
+//     so that the games in memory have reached their steady number), at its end,
 //     its maximum, and the slope; next to the games in memory (/api/health), since a
-//     finished game stays in memory ten minutes after its last request; target: flat;
+//     finished game stays in memory two minutes after its last request; target: flat;
 //   - durability: every move that got a 200 must be in its game, with the same number and
 //     text, after the restarts (checked against each game's view at the end); the same for
 //     every move any reply, view or watcher event showed; target: 0 lost.
@@ -41,6 +42,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+// A process's memory is judged after this: an idle game's two minutes in memory, and a margin.
+const WARM_MS = 150000;
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;   // ms, the same clock in every thread
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -122,7 +126,7 @@ async function main() {
   const minutes = Number(process.argv[3] || process.env.SOAK_MINUTES || 30);
   const env = (k, d) => Number(process.env[k] || d);
   const RUN_MS = minutes * 60000;
-  const KILL_MS = Math.min(env('SOAK_KILL_EVERY', 180) * 1000, RUN_MS / 3);
+  const KILL_MS = Math.min(env('SOAK_KILL_EVERY', 300) * 1000, RUN_MS / 3);
   const HUMAN = env('SOAK_HUMAN_GAMES', 12);
   const HVAI = env('SOAK_HVAI_GAMES', 4);
   const AIAI = env('SOAK_AIAI_GAMES', 2);
@@ -551,7 +555,7 @@ async function main() {
   console.log('memory, VmRSS (games in memory):');
   let memOk = true;
   segments.forEach((s, i) => {
-    const warm = s.ready + (i === 0 ? 30000 : 10000);
+    const warm = s.ready + WARM_MS;
     const after = s.rss.filter((r) => r[0] >= warm);
     if (!s.rss.length) return;
     const max = s.rss.reduce((a, r) => Math.max(a, r[1]), 0);
@@ -577,8 +581,8 @@ async function main() {
   const l = lastSeg.rss[lastSeg.rss.length - 1];
   console.log(`  first process after warm-up ${f ? mb(f[1]) : '-'} -> last sample ${l ? mb(l[1]) : '-'}; max ${mb(Math.max(...segments.flatMap((s) => s.rss.map((r) => r[1]))))}` +
     `   target: flat (no process grows over 25 % after its warm-up)  ${verdict(memOk)}`);
-  console.log('  (a finished game stays in memory for ten minutes after its last request: in processes that live less than');
-  console.log('  that, RSS follows the games in memory; SOAK_KILL_EVERY=900 lets a long run reach the steady state)');
+  console.log('  (an idle game stays in memory two minutes after its last request: the warm-up lets the games in memory');
+  console.log('  reach their steady number first; a process that lives less than the warm-up is not judged)');
   if (!memOk) missed.push('memory');
   console.log(`restarts: ${[...restartsMs, ...(finalRestart !== null ? [finalRestart] : [])].map((v) => `${v.toFixed(0)} ms`).join(', ')} from kill -9 to the new process listening`);
   const durOk = finalRestart !== null && lostAcked === 0 && lostGames === 0;
