@@ -96,15 +96,15 @@ static void test_ws_messages_whole_and_split(void)
         const char *why = "";
         CHECK_EQ_INT(feed(&r, buf, k, steps[si], &g, &why), 0);
         CHECK_EQ_INT(g.n, 6);
-        CHECK_EQ_INT(g.kind[0], GV_WS_TEXT);
+        CHECK_EQ_INT(g.kind[0], GV_WSF_TEXT);
         CHECK(g.len[0] == 15 && !memcmp(g.data[0], "{\"type\":\"ping\"}", 15));
-        CHECK_EQ_INT(g.kind[1], GV_WS_PING);
+        CHECK_EQ_INT(g.kind[1], GV_WSF_PING);
         CHECK(g.len[1] == 2 && !memcmp(g.data[1], "p!", 2));
-        CHECK_EQ_INT(g.kind[2], GV_WS_TEXT);
+        CHECK_EQ_INT(g.kind[2], GV_WSF_TEXT);
         CHECK(g.len[2] == 12 && !memcmp(g.data[2], "hello w\xc3\xb6rld", 12));
-        CHECK(g.kind[3] == GV_WS_TEXT && g.len[3] == 300 && g.data[3][299] == 'x');
-        CHECK(g.kind[4] == GV_WS_TEXT && g.len[4] == 0);
-        CHECK_EQ_INT(g.kind[5], GV_WS_PONG);
+        CHECK(g.kind[3] == GV_WSF_TEXT && g.len[3] == 300 && g.data[3][299] == 'x');
+        CHECK(g.kind[4] == GV_WSF_TEXT && g.len[4] == 0);
+        CHECK_EQ_INT(g.kind[5], GV_WSF_PONG);
         /* An idle reader holds no message buffer. */
         CHECK(r.msg == NULL);
         gv_ws_reader_free(&r);
@@ -133,44 +133,44 @@ static void test_ws_protocol_errors(void)
 {
     size_t k;
     k = frame(buf, 1, 1, "hi", 2, 0, 0);
-    expect_close(buf, k, GV_WS_PROTOCOL, "unmasked");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "unmasked");
     k = frame(buf, 1, 1, "hi", 2, 1, 0x40);
-    expect_close(buf, k, GV_WS_PROTOCOL, "reserved bits");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "reserved bits");
     k = frame(buf, 1, 3, "hi", 2, 1, 0);
-    expect_close(buf, k, GV_WS_PROTOCOL, "reserved opcode");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "reserved opcode");
     k = frame(buf, 1, 0xb, "hi", 2, 1, 0);
-    expect_close(buf, k, GV_WS_PROTOCOL, "reserved opcode");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "reserved opcode");
     k = frame(buf, 1, 2, "hi", 2, 1, 0);
-    expect_close(buf, k, GV_WS_UNSUPPORTED, "binary");
+    expect_close(buf, k, GV_WSF_UNSUPPORTED, "binary");
     char c126[126];
     memset(c126, 'p', sizeof c126);
     k = frame(buf, 1, 9, c126, sizeof c126, 1, 0);
-    expect_close(buf, k, GV_WS_PROTOCOL, "125");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "125");
     k = frame(buf, 0, 9, "p", 1, 1, 0);
-    expect_close(buf, k, GV_WS_PROTOCOL, "fragmented control");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "fragmented control");
     k = frame(buf, 1, 0, "x", 1, 1, 0);
-    expect_close(buf, k, GV_WS_PROTOCOL, "continuation without");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "continuation without");
     k = frame(buf, 0, 1, "a", 1, 1, 0);
     k += frame(buf + k, 1, 1, "b", 1, 1, 0);
-    expect_close(buf, k, GV_WS_PROTOCOL, "inside");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "inside");
     /* Too large: one frame, or fragments adding up. */
-    static char big[GV_WS_MAX_MSG + 1];
+    static char big[GV_WSF_MAX_MSG + 1];
     memset(big, 'b', sizeof big);
     k = frame(buf, 1, 1, big, sizeof big, 1, 0);
-    expect_close(buf, k, GV_WS_TOO_BIG, "too large");
+    expect_close(buf, k, GV_WSF_TOO_BIG, "too large");
     k = frame(buf, 0, 1, big, 3000, 1, 0);
     k += frame(buf + k, 1, 0, big, 1097, 1, 0);
-    expect_close(buf, k, GV_WS_TOO_BIG, "too large");
+    expect_close(buf, k, GV_WSF_TOO_BIG, "too large");
     /* A 64-bit length with its top bit set. */
     unsigned char huge[14] = {0x81, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4};
-    expect_close(huge, sizeof huge, GV_WS_PROTOCOL, "length");
+    expect_close(huge, sizeof huge, GV_WSF_PROTOCOL, "length");
     /* Text that is not UTF-8: a stray continuation byte, an overlong '/', a surrogate,
      * past U+10FFFF, cut short. */
     static const char *const bad[] = {"\x80", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
                                       "ab\xe2\x82"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         k = frame(buf, 1, 1, bad[i], strlen(bad[i]), 1, 0);
-        expect_close(buf, k, GV_WS_BAD_DATA, "UTF-8");
+        expect_close(buf, k, GV_WSF_BAD_DATA, "UTF-8");
     }
     CHECK(gv_utf8_valid("\xf0\x9f\x98\x80 \xe5\x90\x8d \xc3\xa9", 11));
     CHECK(gv_utf8_valid("\xf4\x8f\xbf\xbf", 4));   /* U+10FFFF */
@@ -189,13 +189,13 @@ static void test_ws_close_frames(void)
     k += frame(buf + k, 1, 1, "late", 4, 1, 0);
     CHECK_EQ_INT(feed(&r, buf, k, 0, &g, &why), 0);
     CHECK_EQ_INT(g.n, 1);
-    CHECK(g.kind[0] == GV_WS_CLOSE && g.code[0] == 1000 && g.len[0] == 3);
+    CHECK(g.kind[0] == GV_WSF_CLOSE && g.code[0] == 1000 && g.len[0] == 3);
     gv_ws_reader_free(&r);
     /* An empty close: no status (1005). */
     memset(&g, 0, sizeof g);
     k = frame(buf, 1, 8, "", 0, 1, 0);
     CHECK_EQ_INT(feed(&r, buf, k, 1, &g, &why), 0);
-    CHECK(g.n == 1 && g.code[0] == GV_WS_NO_STATUS);
+    CHECK(g.n == 1 && g.code[0] == GV_WSF_NO_STATUS);
     gv_ws_reader_free(&r);
     memset(&g, 0, sizeof g);
     k = frame(buf, 1, 8, "\x0b\xb8", 2, 1, 0);   /* 3000: an application's code */
@@ -203,13 +203,13 @@ static void test_ws_close_frames(void)
     CHECK(g.n == 1 && g.code[0] == 3000);
     gv_ws_reader_free(&r);
     k = frame(buf, 1, 8, "\x03", 1, 1, 0);
-    expect_close(buf, k, GV_WS_PROTOCOL, "one byte");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "one byte");
     k = frame(buf, 1, 8, "\x03\xed", 2, 1, 0);   /* 1005 may not be sent */
-    expect_close(buf, k, GV_WS_PROTOCOL, "close code");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "close code");
     k = frame(buf, 1, 8, "\x03\xe7", 2, 1, 0);   /* 999 */
-    expect_close(buf, k, GV_WS_PROTOCOL, "close code");
+    expect_close(buf, k, GV_WSF_PROTOCOL, "close code");
     k = frame(buf, 1, 8, "\x03\xe8\xff", 3, 1, 0);
-    expect_close(buf, k, GV_WS_BAD_DATA, "UTF-8");
+    expect_close(buf, k, GV_WSF_BAD_DATA, "UTF-8");
 }
 
 /* A sink that stops (the connection is closing) stops the reading at once. */

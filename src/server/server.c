@@ -709,19 +709,19 @@ static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
 {
     pss *p = ctx;
     server *s = the_server;
-    if (kind == GV_WS_CLOSE) {
+    if (kind == GV_WSF_CLOSE) {
         /* The client's close: our answer (its code back) ends the connection; or the
          * client's answer to ours, which ends it now. */
         p->close_answered = 1;
         if (p->close_sent)
             ws_kill(s, p);
         else
-            ws_close(s, p, code == GV_WS_NO_STATUS ? GV_WS_NORMAL : code, "");
+            ws_close(s, p, code == GV_WSF_NO_STATUS ? GV_WSF_NORMAL : code, "");
         return 1;
     }
     if (p->close_code)
         return 0;   /* closing: what still comes is dropped */
-    if (kind == GV_WS_PING) {
+    if (kind == GV_WSF_PING) {
         unsigned char buf[LWS_PRE + 125];
         memcpy(buf + LWS_PRE, data, len);
         /* Answered at once when nothing waits to be written (else it is dropped: a
@@ -730,7 +730,7 @@ static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
             lws_write(p->wsi, buf + LWS_PRE, len, LWS_WRITE_PONG);
         return 0;
     }
-    if (kind != GV_WS_TEXT)
+    if (kind != GV_WSF_TEXT)
         return 0;
     int64_t now = gv_hub_mono_ms();
     if (now - p->window_start >= 1000) {

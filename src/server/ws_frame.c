@@ -65,36 +65,36 @@ static int header_done(gv_ws_reader *r, const char **why)
         for (int k = 2; k < 10; k++)
             n = n << 8 | h[k];
         if (n >> 63)
-            return fail(r, GV_WS_PROTOCOL, "frame length out of range", why);
+            return fail(r, GV_WSF_PROTOCOL, "frame length out of range", why);
     }
     memcpy(r->mask, h + r->hneed - 4, 4);
     r->mpos = 0;
     r->left = n;
     r->clen = 0;
     if (r->opcode & 8) {
-        if (r->opcode > GV_WS_PONG)
-            return fail(r, GV_WS_PROTOCOL, "reserved opcode", why);
+        if (r->opcode > GV_WSF_PONG)
+            return fail(r, GV_WSF_PROTOCOL, "reserved opcode", why);
         if (!r->fin)
-            return fail(r, GV_WS_PROTOCOL, "fragmented control frame", why);
+            return fail(r, GV_WSF_PROTOCOL, "fragmented control frame", why);
         if (n > sizeof r->ctl)
-            return fail(r, GV_WS_PROTOCOL, "control frame over 125 bytes", why);
+            return fail(r, GV_WSF_PROTOCOL, "control frame over 125 bytes", why);
         return 0;
     }
     if (r->opcode == 2)
-        return fail(r, GV_WS_UNSUPPORTED, "binary messages are not taken", why);
+        return fail(r, GV_WSF_UNSUPPORTED, "binary messages are not taken", why);
     if (r->opcode > 2)
-        return fail(r, GV_WS_PROTOCOL, "reserved opcode", why);
+        return fail(r, GV_WSF_PROTOCOL, "reserved opcode", why);
     if (r->opcode == 0 && !r->msg_op)
-        return fail(r, GV_WS_PROTOCOL, "continuation without a message", why);
+        return fail(r, GV_WSF_PROTOCOL, "continuation without a message", why);
     if (r->opcode == 1 && r->msg_op)
-        return fail(r, GV_WS_PROTOCOL, "new message inside a fragmented one", why);
-    if (n > GV_WS_MAX_MSG - r->mlen)
-        return fail(r, GV_WS_TOO_BIG, "message too large", why);
+        return fail(r, GV_WSF_PROTOCOL, "new message inside a fragmented one", why);
+    if (n > GV_WSF_MAX_MSG - r->mlen)
+        return fail(r, GV_WSF_TOO_BIG, "message too large", why);
     if (r->opcode == 1) {
         r->msg_op = 1;
         r->mlen = 0;
-        if (!r->msg && !(r->msg = malloc(GV_WS_MAX_MSG)))
-            return fail(r, GV_WS_TOO_BIG, "out of memory", why);
+        if (!r->msg && !(r->msg = malloc(GV_WSF_MAX_MSG)))
+            return fail(r, GV_WSF_TOO_BIG, "out of memory", why);
     }
     return 0;
 }
@@ -104,22 +104,22 @@ static int header_done(gv_ws_reader *r, const char **why)
 static int frame_done(gv_ws_reader *r, gv_ws_sink sink, void *ctx, const char **why)
 {
     r->hlen = r->hneed = 0;
-    if (r->opcode == GV_WS_CLOSE) {
-        int code = GV_WS_NO_STATUS;
+    if (r->opcode == GV_WSF_CLOSE) {
+        int code = GV_WSF_NO_STATUS;
         if (r->clen == 1)
-            return fail(r, GV_WS_PROTOCOL, "close frame of one byte", why);
+            return fail(r, GV_WSF_PROTOCOL, "close frame of one byte", why);
         if (r->clen >= 2) {
             code = r->ctl[0] << 8 | r->ctl[1];
             /* Codes a peer may send (7.4): 1000-1003, 1007-1011, and 3000-4999. */
             if (code < 1000 || (code > 1003 && code < 1007) || (code > 1011 && code < 3000) ||
                 code > 4999)
-                return fail(r, GV_WS_PROTOCOL, "invalid close code", why);
+                return fail(r, GV_WSF_PROTOCOL, "invalid close code", why);
             if (!gv_utf8_valid((const char *)r->ctl + 2, (size_t)r->clen - 2))
-                return fail(r, GV_WS_BAD_DATA, "close reason not UTF-8", why);
+                return fail(r, GV_WSF_BAD_DATA, "close reason not UTF-8", why);
         }
-        int rc = sink(ctx, GV_WS_CLOSE, r->clen >= 2 ? (const char *)r->ctl + 2 : "",
+        int rc = sink(ctx, GV_WSF_CLOSE, r->clen >= 2 ? (const char *)r->ctl + 2 : "",
                       r->clen >= 2 ? (size_t)r->clen - 2 : 0, code);
-        r->failed = GV_WS_NORMAL;   /* nothing may follow a close */
+        r->failed = GV_WSF_NORMAL;   /* nothing may follow a close */
         (void)rc;
         return -1;
     }
@@ -128,14 +128,14 @@ static int frame_done(gv_ws_reader *r, gv_ws_sink sink, void *ctx, const char **
     if (!r->fin)
         return 0;
     if (!gv_utf8_valid(r->msg, r->mlen))
-        return fail(r, GV_WS_BAD_DATA, "text that is not UTF-8", why);
+        return fail(r, GV_WSF_BAD_DATA, "text that is not UTF-8", why);
     size_t n = r->mlen;
     r->msg_op = 0;
     r->mlen = 0;
     /* The buffer goes back once the message is handed over (idle watchers hold none). */
     char *m = r->msg;
     r->msg = NULL;
-    int stop = sink(ctx, GV_WS_TEXT, m, n, 0);
+    int stop = sink(ctx, GV_WSF_TEXT, m, n, 0);
     free(m);
     return stop ? -1 : 0;
 }
@@ -150,9 +150,9 @@ int gv_ws_read(gv_ws_reader *r, const unsigned char *buf, size_t len, gv_ws_sink
             if (r->hlen == 2) {
                 unsigned char b0 = r->hdr[0], b1 = r->hdr[1];
                 if (b0 & 0x70)
-                    return fail(r, GV_WS_PROTOCOL, "reserved bits set", why);
+                    return fail(r, GV_WSF_PROTOCOL, "reserved bits set", why);
                 if (!(b1 & 0x80))
-                    return fail(r, GV_WS_PROTOCOL, "unmasked frame", why);
+                    return fail(r, GV_WSF_PROTOCOL, "unmasked frame", why);
                 r->fin = b0 >> 7;
                 r->opcode = b0 & 0x0f;
                 int len7 = b1 & 0x7f;
