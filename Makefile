@@ -3,7 +3,7 @@ BUILD   ?= build
 ASAN    ?= build-asan
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps check check-release check-asan bench run fuzz clean
+.PHONY: all deps check check-release check-asan bench soak run fuzz clean
 
 # The release build is profile-guided (PGO=0 turns that off): the library is first built
 # instrumented in $(PGO_BUILD), `gravulien bench` runs on it (again whenever that build
@@ -66,6 +66,14 @@ fuzz:
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
 	FUZZ_TIME=$(FUZZ_TIME) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_TARGETS="$(FUZZ_TARGETS)" \
 	  FUZZ_MERGE=$(FUZZ_MERGE) tests/fuzz/run.sh $(FUZZ_BUILD)
+
+# Soak: SOAK_MINUTES of mixed traffic (people, AI games, watchers) against one server that is
+# killed with SIGKILL every few minutes and restarted on the same database; prints the loop's
+# worst stall, memory over time and acknowledged moves lost, with the targets (bench/soak.mjs).
+# SOAK_DB=pg runs it on a throwaway PostgreSQL. Not part of `make check`.
+SOAK_MINUTES ?= 30
+soak: all
+	SOAK_MINUTES=$(SOAK_MINUTES) bench/soak.sh $(BUILD)/gravulien $(SOAK_MINUTES)
 
 # The main job: the game server (SQLite store gravulien.db in this directory); prints its URL.
 run: all

@@ -18,8 +18,8 @@
 //   (so half of its moves arrive from the other process through LISTEN/NOTIFY: "cross",
 //   the others were made on the watcher's own process: "local").
 // Measured: moves committed (200) per second of the run, the POST round trip, and the
-//   watcher latency = arrival of the move's live event ({"type":"move"} without
-//   catch_up) - the instant the POST was sent (one clock, one process). Errors: every
+//   watcher latency = arrival of the move's live event ({"type":"move"}; a catch-up
+//   comes as {"type":"moves"}) - the instant the POST was sent (one clock, one process). Errors: every
 //   non-200 (by status and code), failed requests, events missing after a 3 s grace.
 // Runs S, P, S, P, ... (runs of each) and prints the medians of every figure. All clients
 // and watchers share this one node process, so on a small machine the client's own CPU is
@@ -142,8 +142,8 @@ async function run(cfg) {
         const t = now();
         let m;
         try { m = JSON.parse(data.toString()); } catch { return; }
+        if (m.type === 'moves' && Array.isArray(m.moves)) { catchUpLive += m.moves.length; return; }
         if (m.type !== 'move' || !m.move) return;
-        if (m.catch_up) { catchUpLive++; return; }
         const k = `${m.id || id}:${m.move.n}`;
         const t0 = sendAt.get(k);
         if (t0 === undefined || seen.has(k)) { unexpected++; return; }

@@ -23,6 +23,9 @@ ls /usr/lib/*/libwebsockets-evlib_ev.so >/dev/null 2>&1 || need="$need libwebsoc
 # PostgreSQL: the client library of the store's second backend, and a server for its
 # tests (tests/pgtmp.sh runs a throwaway one; the package's own cluster is not needed).
 [ -f /usr/include/postgresql/libpq-fe.h ] || need="$need libpq-dev"
+# OpenSSL's libcrypto (SHA-256 of the stored seat tokens); libwebsockets-dev and libpq-dev
+# bring it, checked here since the server needs its headers.
+[ -f /usr/include/openssl/evp.h ] || need="$need libssl-dev"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
 # Protocol peers the tests play against: XBoard under a virtual X server, and HaChu.
 command -v xvfb-run  >/dev/null 2>&1 || need="$need xvfb xauth"

@@ -9,6 +9,9 @@ command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed"; exit 77
 
 SOCK=gvplay$$
 TMP=$(mktemp -d)
+# tmux's socket goes inside TMP (not /tmp/tmux-UID, where a killed server leaves it).
+TMUX_TMPDIR=$TMP
+export TMUX_TMPDIR
 S=play
 fail=0
 # Generous for slow CI machines and sanitizer builds; a step that passes returns at once.

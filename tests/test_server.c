@@ -2,22 +2,27 @@
  * (gv_api_handle), with a seeded fuzzer of the request parsers. Every reply is checked
  * for the API's contract (a status 200..599, a JSON body with "error" on refusals), and
  * every refusal for changing nothing. */
+#include <errno.h>
 #include <jansson.h>
 #include <libpq-fe.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "game/game.h"
 #include "record/record.h"
 #include "server/hub.h"
+#include "server/hub_internal.h"
+#include "server/secret.h"
 #include "server/store.h"
 #include "tharness.h"
 
@@ -267,6 +272,39 @@ static int sql_exec(const char *path, const char *q)
     int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(db, q, NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc;
+}
+
+/* One text value (the first column of the first row) into out; 0, or -1 when none. */
+static int sql_text(const char *path, const char *q, char *out, size_t len)
+{
+    int rc = -1;
+    out[0] = 0;
+    if (is_pg_url(path)) {
+        PGconn *c = PQconnectdb(path);
+        if (PQstatus(c) == CONNECTION_OK) {
+            PGresult *r = PQexec(c, q);
+            if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) >= 1 &&
+                !PQgetisnull(r, 0, 0)) {
+                snprintf(out, len, "%s", PQgetvalue(r, 0, 0));
+                rc = 0;
+            }
+            PQclear(r);
+        }
+        PQfinish(c);
+        return rc;
+    }
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+            snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
+            rc = 0;
+        }
+        sqlite3_finalize(st);
+    }
     sqlite3_close(db);
     return rc;
 }
@@ -595,6 +633,109 @@ static void test_store_conflicts_updates_and_listing(void)
     remove_db(path);
 }
 
+/* The config of a game as versions before token hashing stored it: clear tokens. */
+#define OLD_TOKEN0 "0123456789abcdef0123456789abcdef"
+#define OLD_TOKEN1 "fedcba9876543210fedcba9876543210"
+#define OLD_CONFIG                                                                     \
+    "{\"options\":\"\",\"start\":\"\",\"tc_initial_ms\":0,\"tc_inc_ms\":0,\"seats\":["      \
+    "{\"ai\":false,\"level\":0,\"name\":\"Ann\",\"token\":\"" OLD_TOKEN0 "\",\"joined\":true}," \
+    "{\"ai\":false,\"level\":0,\"name\":\"\",\"token\":\"" OLD_TOKEN1 "\",\"joined\":false}]," \
+    "\"draw_offers\":0}"
+
+/* Field k of seat i of a config, or "(missing)". */
+static const char *jstr_of(json_t *cfg, int i, const char *k)
+{
+    json_t *v = json_object_get(json_array_get(json_object_get(cfg, "seats"), (size_t)i), k);
+    return json_is_string(v) ? json_string_value(v) : "(missing)";
+}
+
+/* The hex SHA-256 of a token, as the store keeps it. */
+static void token_hex(const char *token, char out[GV_SHA256_HEX])
+{
+    unsigned char h[GV_SHA256];
+    gv_token_hash(token, h);
+    gv_hex(h, sizeof h, out);
+}
+
+/* Clear tokens an older version stored are replaced by their hashes when the store opens
+ * (schema version 4), and nothing else of the config changes. */
+static void test_store_hashes_clear_tokens(void)
+{
+    char path[512], err[GV_ERRLEN], cfg[2048], h0[GV_SHA256_HEX], h1[GV_SHA256_HEX];
+    temp_db(path, sizeof path);
+    gv_store *s = store_open(path);
+    if (!s)
+        return;
+    gv_stored_game g = {.id = "old1", .game = "chu", .status = "open", .config = OLD_CONFIG,
+                        .created = 7};
+    CHECK_EQ_INT(s->ops->create_game(s, &g, err, sizeof err), GV_STORE_OK);
+    gv_stored_game k = {.id = "keep", .game = "chu", .status = "open", .config = "{\"x\":1}",
+                        .created = 8};
+    CHECK_EQ_INT(s->ops->create_game(s, &k, err, sizeof err), GV_STORE_OK);
+    s->ops->close(s);
+    /* Back to version 3, as a database an older build wrote. */
+    CHECK_EQ_INT(sql_exec(path, "DELETE FROM schema_migrations WHERE version > 3"), 0);
+    s = store_open(path);
+    if (!s)
+        return;
+    CHECK_EQ_INT(s->ops->schema_version(s), GV_STORE_SCHEMA);
+    s->ops->close(s);
+    CHECK_EQ_INT(sql_text(path, "SELECT config FROM games WHERE id = 'old1'", cfg, sizeof cfg), 0);
+    CHECK(strstr(cfg, OLD_TOKEN0) == NULL && strstr(cfg, OLD_TOKEN1) == NULL);
+    CHECK(strstr(cfg, "\"token\"") == NULL);
+    token_hex(OLD_TOKEN0, h0);
+    token_hex(OLD_TOKEN1, h1);
+    json_t *c = json_loads(cfg, 0, NULL);
+    CHECK_STR(jstr_of(c, 0, "token_sha256"), h0);
+    CHECK_STR(jstr_of(c, 1, "token_sha256"), h1);
+    CHECK_STR(jstr_of(c, 0, "name"), "Ann");
+    CHECK_EQ_INT(json_integer_value(json_object_get(c, "tc_initial_ms")), 0);
+    CHECK(json_is_false(json_object_get(json_array_get(json_object_get(c, "seats"), 1), "joined")));
+    json_decref(c);
+    CHECK_EQ_INT(sql_text(path, "SELECT config FROM games WHERE id = 'keep'", cfg, sizeof cfg), 0);
+    CHECK_STR(cfg, "{\"x\":1}");
+    CHECK_EQ_INT(sql_int(path, "SELECT rev FROM games WHERE id = 'old1'"), 0);
+    remove_db(path);
+}
+
+/* Heartbeats: one row per process, rewritten in place; last_alive is the newest of all;
+ * rows silent for an hour go (never the newest). */
+static void test_store_heartbeats(void)
+{
+    char path[512], err[GV_ERRLEN];
+    temp_db(path, sizeof path);
+    gv_store *s = store_open(path);
+    if (!s)
+        return;
+    int64_t at = -1, t = gv_store_now_ms();
+    CHECK_EQ_INT(s->ops->last_alive(s, &at, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(at, 0);   /* no server ever ran */
+    /* Another handle writes the old ones (the first write of a handle removes old rows). */
+    gv_store *o = store_open(path);
+    if (o) {
+        CHECK_EQ_INT(o->ops->heartbeat(o, "old", t - 7200 * 1000, err, sizeof err), GV_STORE_OK);
+        CHECK_EQ_INT(o->ops->heartbeat(o, "mid", t - 1800 * 1000, err, sizeof err), GV_STORE_OK);
+        CHECK_EQ_INT(o->ops->heartbeat(o, "old", t - 7100 * 1000, err, sizeof err), GV_STORE_OK);
+        CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM heartbeats"), 2);
+        o->ops->close(o);
+    }
+    CHECK_EQ_INT(s->ops->last_alive(s, &at, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(at, t - 1800 * 1000);
+    CHECK_EQ_INT(s->ops->heartbeat(s, "me", t, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM heartbeats WHERE process = 'old'"), 0);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM heartbeats WHERE process = 'mid'"), 1);
+    CHECK_EQ_INT(s->ops->heartbeat(s, "me", t + 1000, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM heartbeats WHERE process = 'me'"), 1);
+    CHECK_EQ_INT(s->ops->last_alive(s, &at, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(at, t + 1000);
+    /* An older heartbeat of another process does not hide the newest. */
+    CHECK_EQ_INT(s->ops->heartbeat(s, "mid", t - 5, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(s->ops->last_alive(s, &at, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(at, t + 1000);
+    s->ops->close(s);
+    remove_db(path);
+}
+
 /* ---- the store on PostgreSQL only: races and notifications ------------------------- */
 
 /* Runs a store test on PostgreSQL (GV_TEST_PG), or says it is skipped. */
@@ -621,6 +762,8 @@ ON_PG(test_store_moves_are_numbered_and_kept)
 ON_PG(test_store_schema_migrates_once)
 ON_PG(test_store_migrates_from_version_1)
 ON_PG(test_store_conflicts_updates_and_listing)
+ON_PG(test_store_heartbeats)
+ON_PG(test_store_hashes_clear_tokens)
 
 typedef struct race {
     const char *url;
@@ -919,6 +1062,9 @@ typedef struct env {
     gv_hub *h;
 } env;
 
+/* How long a game may stay idle in memory in the hubs env_open makes (0: the default). */
+static int64_t env_idle_ms;
+
 static int env_open(env *e)
 {
     char err[GV_ERRLEN];
@@ -929,7 +1075,8 @@ static int env_open(env *e)
         fprintf(stderr, "  store: %s\n", err);
         return -1;
     }
-    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20};
+    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20,
+                         .idle_ms = env_idle_ms};
     e->h = gv_hub_new(&cfg, err, sizeof err);
     CHECK(e->h != NULL);
     if (!e->h) {
@@ -2340,12 +2487,21 @@ static void test_ai_only_cap(void)
     CHECK(strstr(jstr(o, "error"), "--max-ai-games") != NULL);
     json_decref(o);
     CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), before);
-    json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss si}]}", "game", "exac", "seats", "type",
-                                      "human", "you", 1, "type", "ai", "level", 1), 201);
+    /* A game of a person against the AI shares the same threads: it counts too. */
+    CHECK_EQ_INT(post_json(e.h, "/api/games",
+                           json_pack("{ss s[{ss sb}{ss si}]}", "game", "exac", "seats", "type",
+                                     "human", "you", 1, "type", "ai", "level", 1), &o), 503);
+    CHECK_STR(err_code(o), "busy");
+    json_decref(o);
+    /* Games of people only take no AI time: never refused. */
+    json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "exac", "seats", "type",
+                                      "human", "you", 1, "type", "human", "you", 1), 201);
     json_decref(c);
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), before + 1);
     gv_hub_stop(e.h);
     env_end(&e);
 }
+
 
 static void test_restart_keeps_games(void)
 {
@@ -2540,6 +2696,312 @@ static void test_restart_keeps_games(void)
     json_decref(vc);
     json_decref(vd);
     json_decref(ve);
+    env_end(&e);
+}
+
+/* Sets the store as a server killed `down_ms` after the last heartbeat left it: the turns
+ * of a_id (after its one move) and b_id (since it went live) began 10 s ago, c_id went
+ * live before its start was recorded, and the last heartbeat is at turn start + beat_off. */
+static void crash_state(const char *path, const char *a_id, const char *b_id,
+                        const char *c_id, int64_t t, int64_t beat_off)
+{
+    char q[300];
+    snprintf(q, sizeof q, "UPDATE moves SET at = %lld WHERE game_id = '%s'",
+             (long long)(t - 10000), a_id);
+    CHECK_EQ_INT(sql_exec(path, q), 0);
+    snprintf(q, sizeof q, "UPDATE games SET config = json_set(config, '$.live_at', %lld)"
+             " WHERE id = '%s'", (long long)(t - 10000), b_id);
+    CHECK_EQ_INT(sql_exec(path, q), 0);
+    snprintf(q, sizeof q, "UPDATE games SET config = json_remove(config, '$.live_at')"
+             " WHERE id = '%s'", c_id);
+    CHECK_EQ_INT(sql_exec(path, q), 0);
+    CHECK_EQ_INT(sql_exec(path, "DELETE FROM heartbeats"), 0);
+    snprintf(q, sizeof q, "INSERT INTO heartbeats VALUES ('gone', %lld)",
+             (long long)(t - 10000 + beat_off));
+    CHECK_EQ_INT(sql_exec(path, q), 0);
+}
+
+/* The clock of seat in game id now, in ms. */
+static long long clock_now(gv_hub *h, const char *id, int seat)
+{
+    json_t *v = get_view(h, id, NULL);
+    char p[32];
+    snprintf(p, sizeof p, "seats.%d.clock_ms", seat);
+    long long ms = jint(v, p);
+    json_decref(v);
+    return ms;
+}
+
+/* Across a restart the side to move is charged from the start of its turn (its opponent's
+ * move, or the game going live) to the last heartbeat: not the time no server ran, never
+ * less than nothing, never more than the time since the turn began. */
+static void test_restart_charges_until_the_last_heartbeat(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    char id[3][16], tok[3][2][40];
+    for (int g = 0; g < 3; g++) {
+        json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss sb}] s{si}}", "game", "chu",
+                                          "seats", "type", "human", "you", 1, "type", "human",
+                                          "you", 1, "clock", "initial", 60), 201);
+        snprintf(id[g], sizeof id[g], "%s", jstr(c, "id"));
+        snprintf(tok[g][0], 40, "%s", token_of(c, 0));
+        snprintf(tok[g][1], 40, "%s", token_of(c, 1));
+        json_decref(c);
+    }
+    const char *atk[2] = {tok[0][0], tok[0][1]};
+    play_some(e.h, id[0], atk, 1, 0);   /* A: seat 1 to move; B and C: seat 0 */
+    json_t *v = get_view(e.h, id[0], NULL);
+    long long a_seat0 = jint(v, "moves.0.clocks.0");
+    json_decref(v);
+    /* beat_off: the last heartbeat after the turn began; want: the time charged. */
+    static const struct { int64_t beat_off, want; } cases[] = {
+        {4000, 4000},      /* alive 4 s into the turn, then down 6 s: 4 s charged */
+        {-1000, 0},        /* the last heartbeat before the turn began: nothing */
+        {100000, 10000},   /* a heartbeat past now (a clock set back): the 10 s since */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        env_shut(&e);
+        crash_state(e.path, id[0], id[1], id[2], gv_store_now_ms(), cases[k].beat_off);
+        if (env_open(&e))
+            break;
+        long long a = clock_now(e.h, id[0], 1), b = clock_now(e.h, id[1], 0);
+        long long want = 60000 - cases[k].want;
+        CHECK(a <= want && a > want - 1000);
+        CHECK(b <= want && b > want - 1000);
+        if (a > want || a <= want - 1000 || b > want || b <= want - 1000)
+            fprintf(stderr, "  case %zu: clocks %lld and %lld, expected %lld\n", k, a, b, want);
+        /* The seat not to move keeps its clock; a game without its start is charged nothing. */
+        CHECK_EQ_INT(clock_now(e.h, id[0], 0), a_seat0);
+        long long c = clock_now(e.h, id[2], 0);
+        CHECK(c <= 60000 && c > 59000);
+    }
+    /* Play goes on from the clock charged: seat 1 of A moves and is charged from there. */
+    if (e.h) {
+        play_some(e.h, id[0], atk, 1, 0);
+        v = get_view(e.h, id[0], NULL);
+        long long after = jint(v, "moves.1.clocks.1");
+        CHECK(after <= 50000 && after > 49000);
+        json_decref(v);
+    }
+    env_end(&e);
+}
+
+/* ---- secrets at rest ---------------------------------------------------------------- */
+
+/* SHA-256 against the examples of FIPS 180-4 (NIST's example values) and the hex and
+ * comparison helpers. */
+static void test_sha256_vectors(void)
+{
+    static const struct { const char *in, *hex; } v[] = {
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnop"
+         "qrlmnopqrsmnopqrstnopqrstu",
+         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"},
+    };
+    unsigned char h[GV_SHA256], back[GV_SHA256];
+    char hex[GV_SHA256_HEX];
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        gv_token_hash(v[i].in, h);
+        gv_hex(h, sizeof h, hex);
+        CHECK_STR(hex, v[i].hex);
+        CHECK_EQ_INT(gv_unhex_sha256(hex, back), 0);
+        CHECK(gv_equal_ct(h, back, sizeof h));
+    }
+    char *million = malloc(1000000);
+    if (million) {
+        memset(million, 'a', 1000000);
+        gv_sha256(million, 1000000, h);
+        gv_hex(h, sizeof h, hex);
+        CHECK_STR(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+        free(million);
+    }
+    back[31] ^= 1;
+    CHECK(!gv_equal_ct(h, back, sizeof h));
+    CHECK_EQ_INT(gv_unhex_sha256("abc", back), -1);
+    CHECK_EQ_INT(gv_unhex_sha256("zz7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+                                 back), -1);
+}
+
+/* Every byte of a file into *out (malloc'd); its length, or -1. */
+static long read_all(const char *path, char **out)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t cap = 1 << 16, n = 0, k;
+    char *b = malloc(cap);
+    while (b && (k = fread(b + n, 1, cap - n, f)) > 0) {
+        n += k;
+        if (n == cap) {
+            char *nb = realloc(b, cap *= 2);
+            if (!nb) {
+                free(b);
+                b = NULL;
+            }
+            b = nb;
+        }
+    }
+    fclose(f);
+    *out = b;
+    return b ? (long)n : -1;
+}
+
+/* 1 when text (its bytes) appears anywhere in the file. */
+static int file_has(const char *path, const char *text)
+{
+    char *b;
+    long n = read_all(path, &b);
+    size_t k = strlen(text);
+    int found = 0;
+    for (long i = 0; !found && n >= 0 && i + (long)k <= n; i++)
+        found = !memcmp(b + i, text, k);
+    free(b);
+    return found;
+}
+
+/* The permission bits of path (-1: no such file). */
+static int mode_of(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (int)(sb.st_mode & 07777) : -1;
+}
+
+static void check_db_modes(const char *path)
+{
+    char p[300];
+    CHECK_EQ_INT(mode_of(path), 0600);
+    snprintf(p, sizeof p, "%s-wal", path);
+    CHECK_EQ_INT(mode_of(p), 0600);
+    snprintf(p, sizeof p, "%s-shm", path);
+    CHECK_EQ_INT(mode_of(p), 0600);
+}
+
+static int fail_random(void *buf, size_t n)
+{
+    (void)buf;
+    (void)n;
+    errno = ENOSYS;
+    return -1;
+}
+
+/* The database holds no token (only their SHA-256), is readable by its owner only, and
+ * the tokens still hold their seats after a restart; without the system's randomness no
+ * game is created (503) and nothing is stored. */
+static void test_api_secrets_at_rest(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    check_db_modes(e.path);
+    json_t *c = create(e.h, json_pack("{ss s[{ss sb ss}{ss}]}", "game", "chu", "seats", "type",
+                                      "human", "you", 1, "name", "Ann", "type", "human"), 201);
+    char id[16], t0[40], t1[40], cfg[2048], q[128], h0[GV_SHA256_HEX], h1[GV_SHA256_HEX], p[300];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    snprintf(t0, sizeof t0, "%s", token_of(c, 0));
+    snprintf(t1, sizeof t1, "%s", token_of(c, 1));
+    json_decref(c);
+    CHECK(strlen(t0) == 32 && strlen(t1) == 32);
+    /* The row: the hashes, not the tokens; and no byte of the files holds a token. */
+    snprintf(q, sizeof q, "SELECT config FROM games WHERE id = '%s'", id);
+    CHECK_EQ_INT(sql_text(e.path, q, cfg, sizeof cfg), 0);
+    CHECK(strstr(cfg, t0) == NULL && strstr(cfg, t1) == NULL);
+    CHECK(strstr(cfg, "\"token\"") == NULL);
+    token_hex(t0, h0);
+    token_hex(t1, h1);
+    json_t *jc = json_loads(cfg, 0, NULL);
+    CHECK_STR(jstr_of(jc, 0, "token_sha256"), h0);
+    CHECK_STR(jstr_of(jc, 1, "token_sha256"), h1);
+    json_decref(jc);
+    snprintf(p, sizeof p, "%s-wal", e.path);
+    CHECK(!file_has(e.path, t0) && !file_has(e.path, t1));
+    CHECK(!file_has(p, t0) && !file_has(p, t1));
+    CHECK(file_has(p, h0) || file_has(e.path, h0));   /* the search does find what is there */
+    /* After a restart the tokens hold their seats; another is refused. */
+    if (env_restart(&e) == 0) {
+        check_db_modes(e.path);
+        json_decref(seat_view(e.h, id, t0, 0));
+        json_t *o;
+        CHECK_EQ_INT(action(e.h, id, "join", json_pack("{ssss}", "token", t1, "name", "Bo"), &o),
+                     200);
+        CHECK_STR(jstr(o, "status"), "live");
+        CHECK_EQ_INT(jint(o, "you.seat"), 1);
+        json_decref(o);
+        char bad[40];
+        snprintf(bad, sizeof bad, "%s", t0);
+        bad[31] = bad[31] == '0' ? '1' : '0';
+        CHECK_EQ_INT(action(e.h, id, "join", json_pack("{ss}", "token", bad), &o), 403);
+        CHECK_STR(err_code(o), "bad_token");
+        json_decref(o);
+        CHECK_EQ_INT(action(e.h, id, "join", json_pack("{ss}", "token", h0), &o), 403);
+        json_decref(o);   /* the stored hash is not a token */
+    }
+    /* No randomness: no game, whatever its seats, and nothing stored. */
+    if (e.h) {
+        long long games = sql_int(e.path, "SELECT count(*) FROM games");
+        int rooms = gv_hub_rooms(e.h);
+        gv_set_random_source(fail_random);
+        json_t *o = create(e.h, json_pack("{ss}", "game", "exac"), 503);
+        CHECK_STR(err_code(o), "no_randomness");
+        CHECK(strstr(jstr(o, "error"), "random") != NULL);
+        json_decref(o);
+        o = create(e.h, json_pack("{ss s[{ss si}{ss si}]}", "game", "grav", "seats", "type", "ai",
+                                  "level", 1, "type", "ai", "level", 1), 503);
+        CHECK_STR(err_code(o), "no_randomness");
+        json_decref(o);
+        gv_set_random_source(NULL);
+        CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), games);
+        CHECK_EQ_INT(gv_hub_rooms(e.h), rooms);
+        json_decref(create(e.h, json_pack("{ss}", "game", "exac"), 201));
+    }
+    env_end(&e);
+}
+
+/* Rows an older version wrote with clear tokens: hashed when the store opens, and their
+ * tokens hold their seats; a clear token in a row written after that (an older process
+ * still running) works too and is hashed when the row is next written. */
+static void test_api_old_rows_keep_their_tokens(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    env_shut(&e);
+    char q[1024], cfg[2048];
+    snprintf(q, sizeof q, "INSERT INTO games(id, game, config, status, nmoves, created, updated)"
+             " VALUES ('oldgame1', 'chu', '%s', 'open', 0, 1, 1)", OLD_CONFIG);
+    CHECK_EQ_INT(sql_exec(e.path, q), 0);
+    CHECK_EQ_INT(sql_exec(e.path, "DELETE FROM schema_migrations WHERE version > 3"), 0);
+    if (env_open(&e))
+        return;
+    snprintf(q, sizeof q, "INSERT INTO games(id, game, config, status, nmoves, created, updated)"
+             " VALUES ('oldgame2', 'chu', '%s', 'open', 0, 1, 1)", OLD_CONFIG);
+    CHECK_EQ_INT(sql_exec(e.path, q), 0);
+    CHECK_EQ_INT(sql_text(e.path, "SELECT config FROM games WHERE id = 'oldgame1'", cfg,
+                          sizeof cfg), 0);
+    CHECK(strstr(cfg, OLD_TOKEN0) == NULL && strstr(cfg, OLD_TOKEN1) == NULL);
+    static const char *const ids[] = {"oldgame1", "oldgame2"};
+    for (int k = 0; k < 2; k++) {
+        json_t *o;
+        json_decref(seat_view(e.h, ids[k], OLD_TOKEN0, 0));
+        CHECK_EQ_INT(action(e.h, ids[k], "join", json_pack("{ss}", "token", OLD_TOKEN1), &o),
+                     200);
+        CHECK_STR(jstr(o, "status"), "live");
+        json_decref(o);
+        const char *tk[2] = {OLD_TOKEN0, OLD_TOKEN1};
+        play_some(e.h, ids[k], tk, 2, 0);
+        json_t *v = get_view(e.h, ids[k], NULL);
+        CHECK_EQ_INT(jint(v, "n"), 2);
+        json_decref(v);
+        snprintf(q, sizeof q, "SELECT config FROM games WHERE id = '%s'", ids[k]);
+        CHECK_EQ_INT(sql_text(e.path, q, cfg, sizeof cfg), 0);
+        CHECK(strstr(cfg, OLD_TOKEN0) == NULL && strstr(cfg, OLD_TOKEN1) == NULL);
+        CHECK(strstr(cfg, "token_sha256") != NULL);
+    }
     env_end(&e);
 }
 
@@ -3541,6 +4003,254 @@ static void test_api_wrong_types(void)
 }
 
 /* Wraps each test to count its checks and time. */
+/* The AI threads' time is shared: a search that starts while others wait thinks for a fair
+ * share of the normal time (at least 50 ms); its own smaller limit stands. */
+static void test_ai_share_time(void)
+{
+    gv_go go = {0};
+    hub_share_time(&go, 1000, 0, 2);
+    CHECK_EQ_INT(go.movetime_ms, 0);   /* nobody waits: untouched */
+    hub_share_time(&go, 1000, 2, 2);
+    CHECK_EQ_INT(go.movetime_ms, 500);
+    memset(&go, 0, sizeof go);
+    hub_share_time(&go, 1000, 60, 2);
+    CHECK_EQ_INT(go.movetime_ms, 50);
+    go.movetime_ms = 100;
+    hub_share_time(&go, 1000, 2, 2);
+    CHECK_EQ_INT(go.movetime_ms, 100);
+    memset(&go, 0, sizeof go);
+    go.has_time = 1;
+    go.time_ms[0] = 60000;              /* the clock would give ~2 s: the share is less */
+    hub_share_time(&go, 1000, 2, 2);
+    CHECK_EQ_INT(go.movetime_ms, 500);
+    memset(&go, 0, sizeof go);
+    go.has_time = 1;
+    go.time_ms[1] = 3000;               /* the clock would give ~100 ms: kept */
+    hub_share_time(&go, 1000, 2, 2);
+    CHECK_EQ_INT(go.movetime_ms, 0);
+}
+
+/* Games nobody asks for leave memory when nothing runs in them (open games, finished
+ * games, live games without a clock waiting for a person), and come back unchanged when
+ * asked for; a game with a running clock stays. */
+static void test_idle_games_leave_memory(void)
+{
+    env e;
+    env_idle_ms = 30;
+    int ok = env_new(&e) == 0;
+    env_idle_ms = 0;
+    if (!ok)
+        return;
+    gv_hub *h = e.h;
+    json_t *open = create(h, json_pack("{ss s[{ss sb}{ss}]}", "game", "chu", "seats", "type",
+                                       "human", "you", 1, "type", "human"), 201);
+    json_t *live = create(h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "exac", "seats", "type",
+                                       "human", "you", 1, "type", "human", "you", 1), 201);
+    json_t *clock = create(h, json_pack("{ss s[{ss sb}{ss sb}] s{si}}", "game", "exac", "seats",
+                                        "type", "human", "you", 1, "type", "human", "you", 1,
+                                        "clock", "initial", 600), 201);
+    char ids[3][16];
+    snprintf(ids[0], 16, "%s", jstr(open, "id"));
+    snprintf(ids[1], 16, "%s", jstr(live, "id"));
+    snprintf(ids[2], 16, "%s", jstr(clock, "id"));
+    json_t *v = get_view(h, ids[1], token_of(live, 0));
+    CHECK_EQ_INT(play(h, ids[1], token_of(live, 0), jstr(v, "you.legal_moves.0"), 1, NULL), 200);
+    json_decref(v);
+    char *before[2] = {snap(h, ids[0]), snap(h, ids[1])};
+    CHECK_EQ_INT(gv_hub_rooms(h), 3);
+    struct timespec ts = {0, 80 * 1000000};
+    nanosleep(&ts, NULL);
+    gv_hub_poll(h);
+    CHECK_EQ_INT(gv_hub_rooms(h), 1);   /* the clocked game only */
+    for (int i = 0; i < 2; i++) {
+        CHECK_SAME_SNAP(h, ids[i], before[i]);
+        free(before[i]);
+    }
+    CHECK_EQ_INT(gv_hub_rooms(h), 3);
+    /* The game read back goes on. */
+    v = get_view(h, ids[1], token_of(live, 1));
+    CHECK_EQ_INT(play(h, ids[1], token_of(live, 1), jstr(v, "you.legal_moves.0"), 2, NULL), 200);
+    json_decref(v);
+    json_decref(open);
+    json_decref(live);
+    json_decref(clock);
+    env_end(&e);
+}
+
+/* What a hostile client sends through the API is refused with the right status and changes
+ * nothing: options named twice, names with control characters, moves out of turn in every
+ * game, a draw declined or withdrawn that nobody offered, numbers that would wrap, query
+ * values too long for their field. */
+static void test_api_hostile_requests(void)
+{
+    env e;
+    if (env_new(&e) < 0)
+        return;
+    gv_hub *h = e.h;
+    json_t *o = NULL;
+    long long games = sql_int(e.path, "SELECT count(*) FROM games");
+    static const char *const twice[][2] = {{"grav", "players=2,players=6"},
+                                           {"grav", "size=11,size=13"},
+                                           {"chu", "repetition=on,repetition=on"},
+                                           {"exac", "quiet_limit=50,repetition=off,quiet_limit=60"}};
+    for (size_t i = 0; i < sizeof twice / sizeof *twice; i++) {
+        CHECK_EQ_INT(post_json(h, "/api/games", json_pack("{ss ss}", "game", twice[i][0], "options",
+                                                          twice[i][1]), &o), 400);
+        CHECK_STR(err_code(o), "bad_options");
+        CHECK(strstr(jstr(o, "error"), "twice") != NULL);
+        json_decref(o);
+    }
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), games);
+    /* Names: no control character (tab, newline, escape, DEL), in a seat or a join. */
+    static const char *const bad_names[] = {"a\tb", "a\nb", "x\x7f", "\x1b[31mred", "\r"};
+    for (size_t i = 0; i < sizeof bad_names / sizeof *bad_names; i++) {
+        CHECK_EQ_INT(post_json(h, "/api/games", json_pack("{ss s[{ss sb ss}{ss}]}", "game", "chu",
+                                                          "seats", "type", "human", "you", 1,
+                                                          "name", bad_names[i], "type", "human"),
+                               &o), 400);
+        CHECK_STR(err_code(o), "bad_seats");
+        json_decref(o);
+    }
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), games);
+    json_t *c = create(h, json_pack("{ss s[{ss sb ss}{ss}]}", "game", "chu", "seats", "type",
+                                    "human", "you", 1, "name", "Ãnal åäºº",
+                                    "type", "human"), 201);
+    char id[16], path[64];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    for (size_t i = 0; i < sizeof bad_names / sizeof *bad_names; i++) {
+        CHECK_EQ_INT(action(h, id, "join", json_pack("{ssss}", "token", token_of(c, 1), "name",
+                                                     bad_names[i]), &o), 400);
+        CHECK_STR(err_code(o), "bad_request");
+        json_decref(o);
+    }
+    CHECK_EQ_INT(action(h, id, "join", json_pack("{ssss}", "token", token_of(c, 1), "name", "Bo"),
+                        NULL), 200);
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    CHECK_EQ_INT(call(h, "GET", path, NULL, NULL, NULL), 200);
+    /* A name stored before names were checked: the record is still written (as a space). */
+    CHECK_EQ_INT(sql_exec(e.path, "UPDATE games SET config = replace(config, 'Bo', 'B\\to')"), 0);
+    env_restart(&e);
+    h = e.h;
+    gv_reply rep;
+    gv_api_handle(h, "GET", path, NULL, NULL, 0, &rep);
+    CHECK_EQ_INT(rep.status, 200);
+    CHECK(rep.body && strstr(rep.body, "B o") != NULL);
+    free(rep.body);
+    /* Out of turn is 409 in every game, whatever the text. */
+    CHECK_EQ_INT(play(h, id, token_of(c, 1), "7d7e", 0, &o), 409);
+    CHECK_STR(err_code(o), "not_your_turn");
+    json_decref(o);
+    CHECK_EQ_INT(play(h, id, token_of(c, 1), "nonsense", 0, &o), 409);
+    json_decref(o);
+    grav_game G;
+    grav_new(h, &G, "size=5");
+    char *gsnap = snap(h, G.id);
+    CHECK_EQ_INT(play(h, G.id, G.t[1], "2 place a1", 0, &o), 409);
+    CHECK_STR(err_code(o), "not_your_turn");
+    json_decref(o);
+    CHECK_EQ_INT(play(h, G.id, G.t[1], "1 place a1", 0, &o), 409);
+    json_decref(o);
+    CHECK_SAME_SNAP(h, G.id, gsnap);
+    free(gsnap);
+    /* A draw declined or withdrawn that nobody offered: refused, the row not rewritten. */
+    char *csnap = snap(h, id);
+    CHECK_EQ_INT(action(h, id, "draw", json_pack("{ssss}", "token", token_of(c, 1), "action",
+                                                 "decline"), &o), 422);
+    CHECK_STR(err_code(o), "refused");
+    json_decref(o);
+    CHECK_EQ_INT(action(h, id, "draw", json_pack("{ssss}", "token", token_of(c, 0), "action",
+                                                 "withdraw"), &o), 422);
+    json_decref(o);
+    CHECK_SAME_SNAP(h, id, csnap);
+    free(csnap);
+    /* Numbers of a listing: decimal digits in range, never wrapped or cut. */
+    static const char *const bad_q[] = {"offset=4294967297", "offset=-1", "limit=0", "limit=201",
+                                        "limit=1e2", "limit=0x10", "limit= 5", "offset=18446744073709551617",
+                                        "limit=00000000000000000000000000005", "status=finishedXXXXXXXXXXXX"};
+    for (size_t i = 0; i < sizeof bad_q / sizeof *bad_q; i++) {
+        CHECK_EQ_INT(call(h, "GET", "/api/games", bad_q[i], NULL, &o), 400);
+        json_decref(o);
+    }
+    CHECK_EQ_INT(call(h, "GET", "/api/games", "limit=200&offset=0", NULL, NULL), 200);
+    /* A value too long for its field is refused, not cut short into another meaning. */
+    char q[700] = "token=";
+    memset(q + 6, 'a', 600);
+    q[606] = 0;
+    snprintf(path, sizeof path, "/api/games/%s", id);
+    CHECK_EQ_INT(call(h, "GET", path, q, NULL, &o), 403);
+    CHECK_STR(err_code(o), "bad_token");
+    json_decref(o);
+    char tq[128];
+    snprintf(tq, sizeof tq, "token=%s%s", token_of(c, 0), "0123456789abcdef0123456789abcdef");
+    CHECK_EQ_INT(call(h, "GET", path, tq, NULL, &o), 403);
+    json_decref(o);
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    CHECK_EQ_INT(call(h, "GET", path, "format=kifkifkifkifkifkifkif", NULL, &o), 400);
+    json_decref(o);
+    json_decref(c);
+    env_end(&e);
+}
+
+
+/* /positions is paged (200 a reply): a long game's replay costs the loop a page at a
+ * time, and the pages put together are every position once. */
+static void test_api_positions_paged(void)
+{
+    env e;
+    if (env_new(&e) < 0)
+        return;
+    gv_hub *h = e.h;
+    json_t *c = create(h, json_pack("{ss ss s[{ss sb}{ss sb}]}", "game", "grav", "options",
+                                    "size=13,seed=7", "seats", "type", "human", "you", 1, "type",
+                                    "human", "you", 1), 201);
+    char id[16], path[64];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    int n = 0;
+    for (; n < 450; n++) {
+        json_t *v = get_view(h, id, NULL);
+        const char *tok = token_of(c, (int)jint(v, "to_move"));
+        json_decref(v);
+        v = get_view(h, id, tok);
+        const char *m = pick_move(v, (unsigned)n);
+        int st = m ? play(h, id, tok, m, n + 1, NULL) : 0;
+        json_decref(v);
+        if (st != 200)
+            break;
+    }
+    CHECK(n > 400);
+    snprintf(path, sizeof path, "/api/games/%s/positions", id);
+    json_t *o = NULL;
+    long long from = 0, seen = 0;
+    for (int page = 0; page < 10 && from >= 0; page++) {
+        char q[32];
+        snprintf(q, sizeof q, "from=%lld", from);
+        CHECK_EQ_INT(call(h, "GET", path, q, NULL, &o), 200);
+        json_t *a = json_object_get(o, "positions");
+        CHECK(json_array_size(a) <= 200 && json_array_size(a) > 0);
+        for (size_t i = 0; i < json_array_size(a); i++)
+            CHECK_EQ_INT(jint(json_array_get(a, i), "n"), seen++);
+        CHECK_EQ_INT(jint(o, "n"), n);
+        json_t *next = json_object_get(o, "next");
+        from = json_is_integer(next) ? json_integer_value(next) : -1;
+        json_decref(o);
+    }
+    CHECK_EQ_INT(seen, n + 1);
+    /* A page from the middle is what the whole replay has there. */
+    CHECK_EQ_INT(call(h, "GET", path, "from=250&limit=3", NULL, &o), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(o, "positions")), 3);
+    CHECK_EQ_INT(jint(o, "positions.0.n"), 250);
+    CHECK_EQ_INT(jint(o, "next"), 253);
+    json_decref(o);
+    static const char *const bad[] = {"from=-1", "limit=0", "limit=201", "from=99999",
+                                      "from=4294967296"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_EQ_INT(call(h, "GET", path, bad[i], NULL, &o), 400);
+        json_decref(o);
+    }
+    json_decref(c);
+    env_end(&e);
+}
+
 #define WRAP(fn)                                                                     \
     static void fn##_counted(void)                                                   \
     {                                                                                \
@@ -3549,6 +4259,426 @@ static void test_api_wrong_types(void)
         fn();                                                                        \
         report_checks(#fn, before, t0);                                              \
     }
+/* ---- watchers ----------------------------------------------------------------------- */
+
+/* A watcher as the server layer has one: the hub's handle embedded in a connection. */
+typedef struct tw {
+    int tag;
+    gv_hub_watcher w;
+    int events;                 /* broadcasts received */
+    json_t *msgs;               /* replies received (parsed), when kept */
+} tw;
+
+static tw *tw_of(gv_hub_watcher *w)
+{
+    return (tw *)(void *)((char *)w - offsetof(tw, w));
+}
+
+typedef struct tw_log {
+    long deliveries;
+    json_t *last;               /* the last event (parsed) */
+} tw_log;
+
+static void tw_broadcast(void *ctx, gv_hub_watcher *const *w, int n, const char *text,
+                         size_t len)
+{
+    tw_log *l = ctx;
+    for (int i = 0; i < n; i++)
+        tw_of(w[i])->events++;
+    l->deliveries += n;
+    json_decref(l->last);
+    l->last = json_loadb(text, len, 0, NULL);
+}
+
+static void tw_send(gv_hub_watcher *w, const char *text, size_t len)
+{
+    tw *t = tw_of(w);
+    if (!t->msgs)
+        return;
+    json_t *m = json_loadb(text, len, 0, NULL);
+    CHECK(m != NULL);
+    CHECK_EQ_INT(len < (size_t)GV_HUB_CATCHUP_BYTES + 4096 || !strcmp(jstr(m, "type"), "state"), 1);
+    json_array_append_new(t->msgs, m ? m : json_null());
+}
+
+static void tw_send_none(gv_hub_watcher *w, const char *text, size_t len)
+{
+    (void)w;
+    (void)text;
+    (void)len;
+}
+
+static int env_watch(env *e, tw_log *log)
+{
+    char err[GV_ERRLEN];
+    memset(e, 0, sizeof *e);
+    temp_db(e->path, sizeof e->path);
+    /* Thousands of moves, each committed: in memory where the machine has it. */
+    if (!is_pg_url(e->path) && access("/dev/shm", W_OK) == 0) {
+        snprintf(e->path, sizeof e->path, "/dev/shm/gv-test-watch-%d-XXXXXX", (int)getpid());
+        int fd = mkstemp(e->path);
+        if (fd >= 0)
+            close(fd);
+        unlink(e->path);
+    }
+    e->s = gv_store_open(e->path, err, sizeof err);
+    CHECK(e->s != NULL);
+    if (!e->s)
+        return -1;
+    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20,
+                         .broadcast = tw_broadcast, .ctx = log};
+    e->h = gv_hub_new(&cfg, err, sizeof err);
+    CHECK(e->h != NULL);
+    return e->h ? 0 : -1;
+}
+
+/* A legal move of seat from GET .../you (small whatever the game's length), picked by k
+ * as pick_move does; NULL when the seat has none. */
+static char *you_move(gv_hub *h, const char *id, const char *token, unsigned k)
+{
+    char path[128], q[128];
+    snprintf(path, sizeof path, "/api/games/%s/you", id);
+    snprintf(q, sizeof q, "token=%s", token);
+    json_t *y = NULL;
+    CHECK_EQ_INT(call(h, "GET", path, q, NULL, &y), 200);
+    const char *m = pick_move(y, k);
+    char *r = m ? strdup(m) : NULL;
+    json_decref(y);
+    return r;
+}
+
+/* Pieces on the board part of a position text (letters before the first space). */
+static int pieces_in(const char *pos)
+{
+    int n = 0;
+    for (; *pos && *pos != ' '; pos++)
+        n += (*pos >= 'a' && *pos <= 'z') || (*pos >= 'A' && *pos <= 'Z');
+    return n;
+}
+
+/* How much a long game wants move m (higher first; <0: never): no resignation, a pass
+ * only when nothing else is left; in Grav an answer accepts; in Chu no capture, so that
+ * the game goes on for as long as the test needs. */
+static int keep_going_score(room *r, gv_move m, const char *text, int before, char *pos)
+{
+    if (strstr(text, "resign"))
+        return -1;
+    if (strstr(text, "pass"))
+        return 0;
+    if (!strcmp(r->g->name, "grav"))
+        return strstr(text, "accept") ? 4 : strstr(text, "place") ? 3 :
+               strstr(text, "declare 0") ? 2 : 1;
+    r->g->make(r->st, m);
+    gv_result res;
+    int ongoing = r->g->status(r->st, &res) == GV_ONGOING;
+    int quiet = r->g->get_position(r->st, pos, GV_MAX_TEXT) >= 0 && pieces_in(pos) == before;
+    r->g->unmake(r->st);
+    return ongoing ? 1 + 2 * quiet : 0;
+}
+
+/* A game of nseats people with n moves played through the hub (fewer if it ended).
+ * Returns the number played; the game's id in id. */
+static int long_game(env *e, const char *game, const char *opts, int nseats, int n, char *id,
+                     size_t idlen)
+{
+    json_t *seats = json_array();
+    for (int i = 0; i < nseats; i++)
+        json_array_append_new(seats, json_pack("{ss sb}", "type", "human", "you", 1));
+    json_t *req = json_pack("{ss so}", "game", game, "seats", seats);
+    if (opts)
+        json_object_set_new(req, "options", json_loads(opts, 0, NULL));
+    json_t *c = create(e->h, req, 201);
+    snprintf(id, idlen, "%s", c ? jstr(c, "id") : "");
+    json_decref(c);
+    char err[GV_ERRLEN];
+    room *r = gv_hub_room(e->h, id, err, sizeof err);
+    CHECK(r != NULL);
+    if (!r)
+        return 0;
+    gv_move *mv = malloc(GV_MAX_MOVES * sizeof *mv);
+    char *pos = malloc(GV_MAX_TEXT), text[GV_HUB_MOVE], best_text[GV_HUB_MOVE];
+    int played = 0;
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < n && r->status == ROOM_LIVE; i++) {
+        int k = r->g->legal_moves(r->st, mv);
+        int before = r->g->get_position(r->st, pos, GV_MAX_TEXT) >= 0 ? pieces_in(pos) : 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int best = -1, best_score = -1;
+        for (int t = 0; t < k && best_score < 4; t++) {
+            int j = (int)((x + (uint64_t)t * 7919) % (uint64_t)k);
+            if (r->g->write_move(r->st, mv[j], text, sizeof text) < 0)
+                continue;
+            int sc = keep_going_score(r, mv[j], text, before, pos);
+            if (sc > best_score) {
+                best_score = sc;
+                best = j;
+                snprintf(best_text, sizeof best_text, "%s", text);
+            }
+            if (sc >= 3 && strcmp(r->g->name, "grav"))
+                break;
+        }
+        if (best < 0)
+            break;
+        int seat = gv_move_player(r->g, r->st, mv[best]);
+        int rc = hub_play(e->h, r, seat, best_text, i + 1, err, sizeof err);
+        CHECK_EQ_INT(rc, 0);
+        if (rc) {
+            fprintf(stderr, "  %s move %d '%s': %s\n", game, i + 1, best_text, err);
+            break;
+        }
+        played++;
+    }
+    free(mv);
+    free(pos);
+    return played;
+}
+
+/* The catch-up after since: batches of at most GV_HUB_CATCHUP_MOVES moves that together
+ * are exactly moves since+1..n of the view, then the state. */
+static void check_catch_up(gv_hub *h, const char *id, int since)
+{
+    json_t *v = get_view(h, id, NULL);
+    int n = (int)jint(v, "n");
+    tw t = {.msgs = json_array()};
+    char err[GV_ERRLEN];
+    CHECK_EQ_INT(gv_hub_watch(h, id, since, &t.w, tw_send, err, sizeof err), 0);
+    size_t nm = json_array_size(t.msgs);
+    CHECK(nm >= 1);
+    int next = (since < 0 ? 0 : since) + 1, batches = 0, ok = 1;
+    for (size_t i = 0; i + 1 < nm; i++) {
+        json_t *m = json_array_get(t.msgs, i);
+        json_t *a = json_object_get(m, "moves");
+        ok &= !strcmp(jstr(m, "type"), "moves") && !strcmp(jstr(m, "id"), id) &&
+              json_is_true(json_object_get(m, "catch_up")) && json_array_size(a) >= 1 &&
+              json_array_size(a) <= GV_HUB_CATCHUP_MOVES;
+        size_t k;
+        json_t *mv;
+        json_array_foreach(a, k, mv) {
+            json_t *want = json_array_get(json_object_get(v, "moves"), (size_t)next - 1);
+            ok &= want && json_equal(mv, want);
+            next++;
+        }
+        batches++;
+    }
+    CHECK_EQ_INT(ok, 1);
+    CHECK_EQ_INT(next - 1, n > since ? n : (since < 0 ? 0 : since));
+    int expect = n > since ? (n - (since < 0 ? 0 : since) + GV_HUB_CATCHUP_MOVES - 1) / GV_HUB_CATCHUP_MOVES : 0;
+    CHECK(batches >= expect);
+    json_t *st = json_array_get(t.msgs, nm - 1);
+    CHECK_STR(jstr(st, "type"), "state");
+    CHECK_EQ_INT(jint(st, "n"), n);
+    gv_hub_unwatch(h, &t.w);
+    CHECK(t.w.room == NULL);
+    json_decref(t.msgs);
+    json_decref(v);
+}
+
+/* A long game is caught up in batches (a 600-ply Chu game, a 3,000-action Grav game),
+ * from any move; the watcher then gets the live events. */
+static void test_watch_catch_up_batched(void)
+{
+    env e;
+    tw_log log = {0};
+    if (env_watch(&e, &log))
+        return;
+    char chu[32], grav[32];
+    CHECK_EQ_INT(long_game(&e, "chu", NULL, 2, 600, chu, sizeof chu), 600);
+    /* Grav: six players on 23x23 with rules that refuse little; each stone is a
+     * placement and five answers. */
+    CHECK_EQ_INT(long_game(&e, "grav", "{\"size\":\"23\",\"players\":\"6\",\"a\":\"1000\","
+                           "\"b\":\"2\",\"c\":\"4\",\"d\":\"1\",\"e\":\"44\"}", 6, 3000,
+                           grav, sizeof grav), 3000);
+    const int sinces[] = {0, -3, 1, 249, 250, 251, 599, 600, 900};
+    for (size_t i = 0; i < sizeof sinces / sizeof *sinces; i++)
+        check_catch_up(e.h, chu, sinces[i]);
+    check_catch_up(e.h, grav, 0);
+    check_catch_up(e.h, grav, 2999);
+    /* After its catch-up a watcher gets the next move as an event; a watch of another
+     * game leaves this one, a failed watch leaves any. */
+    tw t = {0};
+    char err[GV_ERRLEN];
+    CHECK_EQ_INT(gv_hub_watch(e.h, grav, 0, &t.w, tw_send_none, err, sizeof err), 0);
+    json_t *c = get_view(e.h, chu, NULL);
+    CHECK_STR(jstr(c, "status"), "live");
+    json_decref(c);
+    CHECK_EQ_INT(gv_hub_watch(e.h, chu, 600, &t.w, tw_send_none, err, sizeof err), 0);
+    CHECK(t.w.room != NULL && !strcmp(t.w.room->id, chu));
+    CHECK_EQ_INT(gv_hub_watch(e.h, "nosuchgame", 0, &t.w, tw_send_none, err, sizeof err), -1);
+    CHECK(t.w.room == NULL);
+    json_decref(log.last);
+    env_end(&e);
+}
+
+/* Watching and leaving take constant time and keep every watcher reachable: 20,000
+ * watchers come and go in a shuffled order, each event reaches exactly those watching. */
+static void test_watch_unwatch_many(void)
+{
+    env e;
+    tw_log log = {0};
+    if (env_watch(&e, &log))
+        return;
+    json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "exac", "seats", "type",
+                                      "human", "you", 1, "type", "human", "you", 1), 201);
+    char id[32];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    const char *tok[2] = {token_of(c, 0), token_of(c, 1)};
+    enum { N = 20000 };
+    tw *ws = calloc(N, sizeof *ws);
+    int *order = malloc(N * sizeof *order);
+    char err[GV_ERRLEN];
+    for (int i = 0; i < N; i++) {
+        ws[i].tag = i;
+        order[i] = i;
+        CHECK_EQ_INT(gv_hub_watch(e.h, id, 0, &ws[i].w, tw_send_none, err, sizeof err), 0);
+    }
+    /* Watching the same game again adds nothing. */
+    CHECK_EQ_INT(gv_hub_watch(e.h, id, 0, &ws[7].w, tw_send_none, err, sizeof err), 0);
+    room *r = ws[0].w.room;
+    CHECK(r != NULL);
+    CHECK_EQ_INT(r->watchers.n, N);
+    uint64_t x = 12345;
+    for (int i = N - 1; i > 0; i--) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int j = (int)((x >> 33) % (uint64_t)(i + 1));
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < N / 2; i++)
+        gv_hub_unwatch(e.h, &ws[order[i]].w);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    CHECK(ms < 50);
+    gv_hub_unwatch(e.h, &ws[order[0]].w);   /* leaving twice is harmless */
+    CHECK_EQ_INT(r->watchers.n, N - N / 2);
+    int consistent = 1;
+    for (int i = 0; i < r->watchers.n; i++)
+        consistent &= r->watchers.v[i]->index == i && r->watchers.v[i]->room == r;
+    CHECK_EQ_INT(consistent, 1);
+    char *m = you_move(e.h, id, tok[0], 3);
+    json_t *o = NULL;
+    CHECK_EQ_INT(play(e.h, id, tok[0], m, 1, &o), 200);
+    free(m);
+    json_decref(o);
+    int right = 1;
+    for (int i = 0; i < N; i++)
+        right &= ws[i].events == (ws[i].w.room ? 1 : 0);
+    CHECK_EQ_INT(right, 1);
+    CHECK_EQ_INT(log.deliveries, N - N / 2);
+    /* Everyone leaves, in the other order; an event then reaches nobody. */
+    for (int i = N - 1; i >= 0; i--)
+        gv_hub_unwatch(e.h, &ws[order[i]].w);
+    CHECK_EQ_INT(r->watchers.n, 0);
+    m = you_move(e.h, id, tok[1], 5);
+    CHECK_EQ_INT(play(e.h, id, tok[1], m, 2, &o), 200);
+    free(m);
+    json_decref(o);
+    CHECK_EQ_INT(log.deliveries, N - N / 2);
+    free(ws);
+    free(order);
+    json_decref(c);
+    json_decref(log.last);
+    env_end(&e);
+}
+
+/* A move event carries what the public view shows of the game after it (the summary and
+ * the game's own part: Exaç's pieces, Grav's board and phase), a join event the seats;
+ * GET .../you is the seat's own part alone. */
+static void test_events_carry_the_view(void)
+{
+    env e;
+    tw_log log = {0};
+    if (env_watch(&e, &log))
+        return;
+    static const char *const games[] = {"chu", "exac", "grav"};
+    static const char *const keys[] = {"status", "n",      "to_move", "position", "clocks",
+                                       "result", "draw_offers", "exac", "grav", NULL};
+    for (int g = 0; g < 3; g++) {
+        json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss}] s{sisi}}", "game", games[g], "seats",
+                                          "type", "human", "you", 1, "type", "human", "clock",
+                                          "initial", 300, "increment", 1), 201);
+        char id[32];
+        snprintf(id, sizeof id, "%s", jstr(c, "id"));
+        const char *tok[2] = {token_of(c, 0), token_of(c, 1)};
+        tw t = {0};
+        char err[GV_ERRLEN];
+        CHECK_EQ_INT(gv_hub_watch(e.h, id, 0, &t.w, tw_send_none, err, sizeof err), 0);
+        json_t *o = NULL;
+        CHECK_EQ_INT(action(e.h, id, "join", json_pack("{ssss}", "token", tok[1], "name", "Bo"), &o), 200);
+        json_decref(o);
+        CHECK_STR(jstr(log.last, "type"), "join");
+        json_t *v = get_view(e.h, id, NULL);
+        /* The seats as the view has them (clock_ms, which runs, left out). */
+        json_t *sa = json_deep_copy(json_object_get(log.last, "seats"));
+        json_t *sb = json_deep_copy(json_object_get(v, "seats"));
+        size_t i;
+        json_t *x;
+        json_array_foreach(sa, i, x) json_object_del(x, "clock_ms");
+        json_array_foreach(sb, i, x) json_object_del(x, "clock_ms");
+        CHECK(json_equal(sa, sb));
+        json_decref(sa);
+        json_decref(sb);
+        json_decref(v);
+        for (int k = 0; k < 4; k++) {
+            char *m = NULL;
+            int seat = 0;
+            for (; seat < 2 && !m; seat++)
+                m = you_move(e.h, id, tok[seat], (unsigned)k * 13);
+            CHECK(m != NULL);
+            if (!m)
+                break;
+            CHECK_EQ_INT(play(e.h, id, tok[seat - 1], m, k + 1, &o), 200);
+            free(m);
+            json_decref(o);
+            json_t *ev = log.last;
+            v = get_view(e.h, id, NULL);
+            CHECK_STR(jstr(ev, "type"), "move");
+            CHECK_EQ_INT(jint(ev, "move.n"), k + 1);
+            CHECK(json_equal(json_object_get(ev, "move"),
+                             json_array_get(json_object_get(v, "moves"), (size_t)k)));
+            for (int q = 0; keys[q]; q++) {
+                if (!strcmp(keys[q], "clocks"))   /* the running clock moves on */
+                    continue;
+                json_t *a = json_object_get(ev, keys[q]), *b = json_object_get(v, keys[q]);
+                if (!json_equal(a, b) && !(a == NULL && b == NULL)) {
+                    fprintf(stderr, "  %s: event and view differ in %s\n", games[g], keys[q]);
+                    CHECK(0);
+                }
+            }
+            CHECK((json_object_get(ev, games[g]) != NULL) == (g > 0));
+            json_decref(v);
+        }
+        /* GET .../you: the seat's part of the view, and nothing else of size. */
+        char path[64], q[96];
+        snprintf(path, sizeof path, "/api/games/%s/you", id);
+        for (int seat = 0; seat < 2; seat++) {
+            snprintf(q, sizeof q, "token=%s", tok[seat]);
+            json_t *y = NULL;
+            CHECK_EQ_INT(call(e.h, "GET", path, q, NULL, &y), 200);
+            v = get_view(e.h, id, tok[seat]);
+            CHECK(json_equal(json_object_get(y, "you"), json_object_get(v, "you")));
+            CHECK_EQ_INT(jint(y, "n"), jint(v, "n"));
+            CHECK_STR(jstr(y, "status"), jstr(v, "status"));
+            CHECK(json_object_get(y, "moves") == NULL);
+            json_decref(y);
+            json_decref(v);
+        }
+        json_t *y = NULL;
+        CHECK_EQ_INT(call(e.h, "GET", path, NULL, NULL, &y), 403);
+        CHECK_STR(err_code(y), "no_token");
+        json_decref(y);
+        CHECK_EQ_INT(call(e.h, "GET", path, "token=00000000000000000000000000000000", NULL, &y), 403);
+        CHECK_STR(err_code(y), "bad_token");
+        json_decref(y);
+        gv_hub_unwatch(e.h, &t.w);
+        json_decref(c);
+    }
+    json_decref(log.last);
+    env_end(&e);
+}
+
 WRAP(test_store_moves_are_numbered_and_kept)
 WRAP(test_store_schema_migrates_once)
 WRAP(test_store_conflicts_updates_and_listing)
@@ -3556,6 +4686,10 @@ WRAP(test_store_moves_are_numbered_and_kept_pg)
 WRAP(test_store_schema_migrates_once_pg)
 WRAP(test_store_migrates_from_version_1_pg)
 WRAP(test_store_conflicts_updates_and_listing_pg)
+WRAP(test_store_heartbeats)
+WRAP(test_store_hashes_clear_tokens)
+WRAP(test_store_hashes_clear_tokens_pg)
+WRAP(test_store_heartbeats_pg)
 WRAP(test_store_pg_races)
 WRAP(test_store_pg_notifications)
 WRAP(test_api_meta_health_and_routes)
@@ -3565,12 +4699,23 @@ WRAP(test_api_grav_flow)
 WRAP(test_api_create_options)
 WRAP(test_api_listing)
 WRAP(test_restart_keeps_games)
+WRAP(test_restart_charges_until_the_last_heartbeat)
+WRAP(test_sha256_vectors)
+WRAP(test_api_secrets_at_rest)
+WRAP(test_api_old_rows_keep_their_tokens)
 WRAP(test_ai_only_cap)
+WRAP(test_ai_share_time)
+WRAP(test_idle_games_leave_memory)
+WRAP(test_api_hostile_requests)
+WRAP(test_api_positions_paged)
 WRAP(test_two_hubs_no_lost_update)
 WRAP(test_store_migrates_from_version_1)
 WRAP(test_grav_secrecy_and_hints)
 WRAP(test_api_wrong_types)
 WRAP(test_api_fuzz)
+WRAP(test_watch_catch_up_batched)
+WRAP(test_watch_unwatch_many)
+WRAP(test_events_carry_the_view)
 
 #define TC(fn) {NULL, #fn, fn##_counted}
 
@@ -3583,6 +4728,10 @@ const t_case server_tests[] = {
     TC(test_store_schema_migrates_once_pg),
     TC(test_store_migrates_from_version_1_pg),
     TC(test_store_conflicts_updates_and_listing_pg),
+    TC(test_store_heartbeats),
+    TC(test_store_hashes_clear_tokens),
+    TC(test_store_hashes_clear_tokens_pg),
+    TC(test_store_heartbeats_pg),
     TC(test_store_pg_races),
     TC(test_store_pg_notifications),
     TC(test_api_meta_health_and_routes),
@@ -3592,10 +4741,21 @@ const t_case server_tests[] = {
     TC(test_api_create_options),
     TC(test_api_listing),
     TC(test_restart_keeps_games),
+    TC(test_restart_charges_until_the_last_heartbeat),
+    TC(test_sha256_vectors),
+    TC(test_api_secrets_at_rest),
+    TC(test_api_old_rows_keep_their_tokens),
     TC(test_ai_only_cap),
+    TC(test_ai_share_time),
+    TC(test_idle_games_leave_memory),
+    TC(test_api_hostile_requests),
+    TC(test_api_positions_paged),
     TC(test_two_hubs_no_lost_update),
     TC(test_grav_secrecy_and_hints),
     TC(test_api_wrong_types),
     TC(test_api_fuzz),
+    TC(test_watch_catch_up_batched),
+    TC(test_watch_unwatch_many),
+    TC(test_events_carry_the_view),
     {0},
 };

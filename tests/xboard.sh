@@ -13,13 +13,20 @@ fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
+# XBoard reads and, on exit, rewrites a settings file: the system configuration
+# (/etc/xboard/xboard.conf) names ~/.xboardrc. Every run here has its own, inside $dir,
+# is told not to save it, and runs with HOME=$dir, so that nothing of the user's is read or
+# written (a saved -saveGameFile would otherwise point into this deleted directory).
+home_rc="${HOME:-/nonexistent}/.xboardrc"
+home_rc_before=$(ls -l --time-style=full-iso "$home_rc" 2>/dev/null)
 
 # play VARIANT MOVES EXTRA...: one game, both sides ours (levels 3 and 2), 10 s + 0.1 s,
 # adjudicated a draw by XBoard after MOVES moves unless it ends before.
 play() {
   v=$1; moves=$2; shift 2
   rm -f "$dir/$v.debug" "$dir/$v.pgn"
-  (cd "$dir" && timeout 300 xvfb-run -a "$XBOARD" \
+  (cd "$dir" && HOME="$dir" timeout 300 xvfb-run -a "$XBOARD" \
+    -settingsFile "$dir/xboardrc" -saveSettingsFile "$dir/xboardrc" -saveSettingsOnExit false \
     -fcp "$BIN xboard --level 3 --hash 8" -fd "$dir" \
     -scp "$BIN xboard --level 2 --hash 8" -sd "$dir" \
     -variant "$v" -matchGames 1 -timeControl 0:10 -timeIncrement 0.1 \
@@ -76,4 +83,10 @@ play exac 60 -testClaims false
 grep -q '<first : setup (....M.....m.) 7x7+0_fairy 1mmmmm1/mmmmmmm/7/7/7/MMMMMMM/1MMMMM1 w - - 0 1' \
   "$dir/exac.debug" || { echo "FAIL exac: no setup command"; fail=1; }
 grep -q '^\[Variant "exac"\]' "$dir/exac.pgn" || { echo "FAIL exac: not saved as exac"; fail=1; }
+# Nothing saved: neither in this run's settings file nor in the user's.
+for f in "$dir/xboardrc" "$dir/.xboardrc"; do
+  [ -e "$f" ] && { echo "FAIL XBoard saved its settings in $f"; fail=1; }
+done
+[ "$(ls -l --time-style=full-iso "$home_rc" 2>/dev/null)" = "$home_rc_before" ] ||
+  { echo "FAIL XBoard changed $home_rc"; fail=1; }
 exit $fail

@@ -96,7 +96,9 @@ export class GamePage {
       let v = await this.fetchView(this.actingSeat());
       const want = this.actingSeat(v);
       if (want !== null && (!v.you || v.you.seat !== want)) v = await this.fetchView(want);
-      this.setView(v);
+      // events may have brought a newer position meanwhile: then ask again
+      if (this.view && v.n < this.view.n) this.refreshAgain = true;
+      else this.setView(v);
     } finally {
       this.refreshing = false;
       if (this.refreshAgain) { this.refreshAgain = false; this.refresh().catch(() => {}); }
@@ -122,13 +124,13 @@ export class GamePage {
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
-      if (m.type === 'move' && m.move) {
-        this.lastN = Math.max(this.lastN, m.move.n);
-        this.scheduleRefresh(m.catch_up ? 120 : 30);
-      } else if (m.type === 'state' || m.type === 'join' || m.type === 'draw' || m.type === 'end') {
-        if (typeof m.n === 'number') this.lastN = Math.max(this.lastN, m.n);
-        this.scheduleRefresh(30);
-      }
+      if (m.id !== undefined && m.id !== this.id) return;
+      if (m.type === 'move' && m.move) this.onMoveEvent(m);
+      else if (m.type === 'moves' && Array.isArray(m.moves)) {
+        // a catch-up batch: the state that follows it carries the whole game
+        for (const mv of m.moves) this.lastN = Math.max(this.lastN, mv.n);
+      } else if (m.type === 'state') this.onStateEvent(m);
+      else if (m.type === 'join' || m.type === 'draw' || m.type === 'end') this.onSummaryEvent(m);
     };
     ws.onclose = () => { this.setConn('offline'); this.retry(); };
     ws.onerror = () => {};
@@ -137,6 +139,96 @@ export class GamePage {
       if (ws.readyState === 1) ws.send('{"type":"ping"}');
     }, 25000);
     this.timers.push(this.pingTimer);
+  }
+
+  // ---- live events: the page follows the public view from them; a seat holder asks only
+  // for its own part (GET .../you: legal moves), a watcher asks for nothing.
+
+  static SUMMARY = ['status', 'n', 'to_move', 'position', 'clocks', 'result', 'draw_offers'];
+
+  // A new view from the one shown and an event's fields (the move list is shared and
+  // grown in place: a move costs the same however long the game is).
+  withEvent(m, extra = []) {
+    const v = Object.assign({}, this.view);
+    for (const k of GamePage.SUMMARY.concat(extra)) if (m[k] !== undefined) v[k] = m[k];
+    return v;
+  }
+
+  // Moves come in order; one that does not follow the list shown means events were missed
+  // (the connection was away): then the whole view is fetched again.
+  onMoveEvent(m) {
+    this.lastN = Math.max(this.lastN, m.move.n);
+    const v0 = this.view;
+    if (!v0 || this.refreshing) { this.scheduleRefresh(30); return; }
+    if (m.move.n > v0.moves.length + 1) { this.scheduleRefresh(30); return; }
+    if (m.move.n <= v0.moves.length && m.n <= v0.n) return;     // already shown (our own move's reply)
+    const v = this.withEvent(m, ['exac', 'grav']);
+    if (m.move.n === v0.moves.length + 1) v0.moves.push(m.move);
+    v.moves = v0.moves;
+    this.afterPublicChange(v);
+  }
+
+  onSummaryEvent(m) {
+    if (typeof m.n === 'number') this.lastN = Math.max(this.lastN, m.n);
+    const v0 = this.view;
+    if (!v0 || this.refreshing) { this.scheduleRefresh(30); return; }
+    if (m.n !== v0.n) { this.scheduleRefresh(30); return; }
+    const v = this.withEvent(m, ['seats']);
+    this.afterPublicChange(v, m.type === 'join' || v.status !== v0.status);
+  }
+
+  // The whole public view (the first message of a watch, or after a reconnection).
+  onStateEvent(m) {
+    this.lastN = Math.max(this.lastN, m.n);
+    const v0 = this.view;
+    if (!v0 || this.refreshing) { this.scheduleRefresh(30); return; }
+    const v = Object.assign({}, m);
+    delete v.type;
+    const same = v0.n === v.n && v0.status === v.status;
+    if (v0.you) v.you = v0.you;
+    this.afterPublicChange(v, !same);
+  }
+
+  // Shows v; the seat's own part (legal moves) is asked for again when the position or
+  // the status changed, and until it comes the page offers no move.
+  afterPublicChange(v, privateStale = true) {
+    const v0 = this.view;
+    const stale = privateStale || v.n !== v0.n;
+    if (stale && this.heldSeats().length) {
+      const seat = this.actingSeat(v);
+      if (seat !== null) {
+        v.you = { seat, legal_moves: [], moves: [], stale: true };
+        this.refreshYou();
+      }
+    }
+    this.setView(v);
+  }
+
+  async refreshYou() {
+    if (this.youBusy) { this.youAgain = true; return; }
+    this.youBusy = true;
+    try {
+      const seat = this.actingSeat(this.view);
+      const tok = seat !== null ? this.tokens[seat] : null;
+      if (!tok) return;
+      let r;
+      try {
+        r = await api(`/api/games/${this.id}/you?token=${tok}`);
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'bad_token') { this.scheduleRefresh(0); return; }
+        throw e;
+      }
+      const v = this.view;
+      // An answer for another position is dropped: the event for the newer one asks again.
+      if (v && r.n === v.n && r.status === v.status && r.you.seat === this.actingSeat(v)) {
+        this.setView(Object.assign({}, v, { you: r.you }));
+      }
+    } catch (e) {
+      this.flash(e.message);
+    } finally {
+      this.youBusy = false;
+      if (this.youAgain) { this.youAgain = false; this.refreshYou(); }
+    }
   }
 
   retry() {
@@ -500,6 +592,7 @@ export class GamePage {
   gravActions(legal) {
     const v = this.view, gv = v.grav, out = [];
     const you = v.you;
+    if (you && you.stale) return out;     // this seat's part is on its way
     const by = (verb) => legal.filter((m) => m.split(' ')[1] === verb);
     const me = you ? v.seats[you.seat].side : '';
     const pend = gv.pending;
@@ -550,8 +643,7 @@ export class GamePage {
     this.message = '';
     try {
       const v = await api(`/api/games/${this.id}/move`, { token: this.token(), move, n: this.view.n + 1 });
-      this.setView(v);
-      if (this.actingSeat(v) !== (v.you && v.you.seat)) this.scheduleRefresh(0);
+      this.setReply(v);
     } catch (e) {
       if (e.code === 'out_of_date' || e.code === 'not_your_turn') {
         this.flash('Another move came first; the game was reloaded.');
@@ -561,6 +653,19 @@ export class GamePage {
     } finally {
       this.busy = false;
     }
+  }
+
+  // The view an action's reply carries. The WebSocket's events may have come first and
+  // gone further (the server tells watchers before it answers, and an AI may have moved):
+  // a reply older than what is shown is not shown.
+  setReply(v) {
+    if (this.view && (v.n < this.view.n || (v.n === this.view.n && v.status !== this.view.status &&
+        this.view.status === 'finished'))) {
+      this.refreshYou();
+      return;
+    }
+    this.setView(v);
+    if (this.actingSeat(v) !== (v.you && v.you.seat)) this.refreshYou();
   }
 
   async hint(pt) {
@@ -574,13 +679,13 @@ export class GamePage {
 
   async draw(action) {
     try {
-      this.setView(await api(`/api/games/${this.id}/draw`, { token: this.token(), action }));
+      this.setReply(await api(`/api/games/${this.id}/draw`, { token: this.token(), action }));
     } catch (e) { this.flash(e.message); }
   }
 
   async resign() {
     try {
-      this.setView(await api(`/api/games/${this.id}/resign`, { token: this.token() }));
+      this.setReply(await api(`/api/games/${this.id}/resign`, { token: this.token() }));
     } catch (e) { this.flash(e.message); }
   }
 
@@ -605,26 +710,45 @@ export class GamePage {
 
   // ---- moves and replay -----------------------------------------------------------------
 
+  // The move list grows by the new moves only (a long Grav game has thousands); it is
+  // built again when what it shows is not the start of the view's moves.
   renderMoves() {
     const v = this.view, ol = this.el.moves;
     const cur = this.replayN === null ? v.n : this.replayN;
-    const items = v.moves.map((m) => {
+    const item = (m) => {
       let label = m.move;
       if (v.game === 'grav') {
         const t = m.move.split(' ');
         label = `P${t[0]} ${t.slice(1).join(' ')}`;
       }
       const prefix = v.game === 'grav' ? `${m.n}.` : (m.n % 2 ? `${(m.n + 1) / 2}.` : '');
-      const b = h('button', { type: 'button', class: 'mv' + (m.n === cur ? ' current' : ''),
+      const b = h('button', { type: 'button', class: 'mv',
         'data-n': m.n, onclick: () => this.goto(m.n), title: `position after move ${m.n}` }, label);
       const icon = v.game === 'grav' ? stoneIcon(m.seat, 12) : null;
+      this.moveButtons.push(b);
       return h('li', { class: 'seat' + m.seat }, h('span', { class: 'mvnum' }, prefix), icon, b);
-    });
+    };
+    const k = this.movesShown || 0, last = this.movesLast;
+    const prefixOk = k > 0 && this.movesGame === v.game && k <= v.moves.length &&
+      v.moves[k - 1].n === last.n && v.moves[k - 1].move === last.move;
     const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 30;
-    put(ol, ...items);
-    if (!items.length) ol.append(h('li', { class: 'muted' }, 'No moves yet.'));
+    if (!prefixOk) {
+      this.moveButtons = [];
+      put(ol, ...v.moves.map(item));
+      if (!v.moves.length) ol.append(h('li', { class: 'muted' }, 'No moves yet.'));
+    } else if (v.moves.length > k) {
+      ol.append(...v.moves.slice(k).map(item));
+    }
+    this.movesShown = v.moves.length;
+    this.movesLast = v.moves.length ? v.moves[v.moves.length - 1] : null;
+    this.movesGame = v.game;
     ol.classList.toggle('pairs', v.game !== 'grav');
-    const c = ol.querySelector('.current');
+    const prev = ol.querySelector('.current');
+    const c = cur > 0 ? this.moveButtons[cur - 1] : null;
+    if (prev !== c) {
+      if (prev) prev.classList.remove('current');
+      if (c) c.classList.add('current');
+    }
     if (this.replayN !== null && c) c.scrollIntoView({ block: 'nearest' });
     else if (atBottom || this.replayN === null) ol.scrollTop = ol.scrollHeight;
   }
@@ -645,8 +769,14 @@ export class GamePage {
   }
 
   async loadPositions() {
-    const r = await api(`/api/games/${this.id}/positions`);
-    this.positions = r.positions;
+    // Paged by the server (200 a reply): read until there is no next page.
+    let all = [], from = 0;
+    while (from !== null) {
+      const r = await api(`/api/games/${this.id}/positions?from=${from}`);
+      all = all.concat(r.positions);
+      from = r.next;
+    }
+    this.positions = all;
   }
 
   async goto(n) {

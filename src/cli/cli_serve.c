@@ -9,7 +9,7 @@
 
 static const char serve_usage[] =
     "usage: gravulien serve [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
-    "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--max-ai-games 8]\n"
+    "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--max-ai-games 32]\n"
     "       [--rate N] [--trust-proxy] [--verbose]\n"
     "  --port N         port to listen on (0: any free port; the URL is printed)\n"
     "  --host ADDR      address to listen on (0.0.0.0 for every interface)\n"
@@ -19,8 +19,9 @@ static const char serve_usage[] =
     "  --ai-threads N   threads that compute AI moves (1..64)\n"
     "  --ai-hash MB     hash table of one AI search (1..1024)\n"
     "  --ai-movetime MS AI thinking time per move in games without a clock\n"
-    "  --max-ai-games N live games between AI players only, at most (0: no limit); more are\n"
-    "                   refused (503 busy), so that games with people keep the AI threads\n"
+    "  --max-ai-games N live games with an AI player, at most (0: no limit); more are\n"
+    "                   refused (503 busy). AI turns share the threads: games with people\n"
+    "                   first, and each search thinks less while others wait\n"
     "  --rate N         HTTP requests per second one client address may make (0: no limit;\n"
     "                   bursts of 4 N are allowed); more get 429\n"
     "  --trust-proxy    behind a reverse proxy (nginx): count requests by the client address\n"
@@ -29,7 +30,7 @@ static const char serve_usage[] =
 int cli_serve(int argc, char **argv)
 {
     gv_serve_opts o = {.host = "127.0.0.1", .port = 8080, .db = "gravulien.db",
-                       .ai_threads = 2, .ai_hash_mb = 16, .ai_movetime_ms = 1000, .max_ai_games = 8,
+                       .ai_threads = 2, .ai_hash_mb = 16, .ai_movetime_ms = 1000, .max_ai_games = 32,
                        .rate = 50};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -96,6 +96,9 @@ int gv_options_apply(const gv_option_def *defs, const char *text,
 {
     if (!text)
         return 0;
+    /* An option named twice is refused: which of its values counts would be up to each
+     * reader of the text (one reading the first, another the last). */
+    unsigned char seen[256] = {0};
     const char *p = text;
     while (*p) {
         const char *comma = strchr(p, ',');
@@ -120,6 +123,8 @@ int gv_options_apply(const gv_option_def *defs, const char *text,
                 idx = i;
         if (idx < 0)
             return gv_err(err, errlen, "unknown option '%s'", item);
+        if (idx < (int)sizeof seen && seen[idx]++)
+            return gv_err(err, errlen, "option %s is given twice", item);
         if (!value_allowed(defs[idx].values, val, strlen(val)))
             return gv_err(err, errlen, "option %s: '%s' is not one of %s", item, val,
                           defs[idx].values);

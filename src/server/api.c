@@ -12,7 +12,7 @@
 #include "record/record.h"
 #include "server/hub_internal.h"
 
-enum { API_MAX_BODY = 64 * 1024, API_MAX_LIST = 200 };
+enum { API_MAX_BODY = 64 * 1024, API_MAX_LIST = 200, API_MAX_POSITIONS = 200 };
 
 static void reply_json(gv_reply *out, int status, json_t *o)
 {
@@ -50,7 +50,8 @@ static int hexval(int c)
                                 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
 }
 
-/* Copies the URL-decoded value of key from query into out. 1 when found. */
+/* Copies the URL-decoded value of key from query into out: 1 when found, 0 when not, -1
+ * when the value does not fit in out (out is then ""): no value is ever cut short. */
 static int query_get(const char *query, const char *key, char *out, size_t len)
 {
     size_t kl = strlen(key);
@@ -72,6 +73,10 @@ static int query_get(const char *query, const char *key, char *out, size_t len)
                 out[k++] = (char)c;
             }
             out[k] = 0;
+            if (v < end) {
+                out[0] = 0;
+                return -1;
+            }
             return 1;
         }
         p = amp ? amp + 1 : end;
@@ -79,6 +84,24 @@ static int query_get(const char *query, const char *key, char *out, size_t len)
     if (len)
         out[0] = 0;
     return 0;
+}
+
+/* A whole number lo..hi written in decimal digits only (no sign, space or overflow): 1 and
+ * *out, or 0. */
+static int whole_number(const char *text, long long lo, long long hi, long long *out)
+{
+    long long v = 0;
+    if (!*text || strlen(text) > 18)
+        return 0;
+    for (const char *c = text; *c; c++) {
+        if (*c < '0' || *c > '9')
+            return 0;
+        v = v * 10 + (*c - '0');
+    }
+    if (v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
 }
 
 /* ---- requests ---------------------------------------------------------------------- */
@@ -121,6 +144,18 @@ static const char *field_str(json_t *o, const char *k, int *bad)
         return NULL;
     }
     return json_string_value(v);
+}
+
+/* A player's name: at most GV_HUB_NAME - 1 bytes of UTF-8 (jansson has checked that) with
+ * no control character, since names go into records, headers of downloads and terminals. */
+static int name_ok(const char *name)
+{
+    if (strlen(name) >= GV_HUB_NAME)
+        return 0;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            return 0;
+    return 1;
 }
 
 /* The options of a create request: an object {"k": "v" | number} or a "k=v,..." string. */
@@ -214,6 +249,13 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
         reply_error(out, 400, "bad_options", err);
         return;
     }
+    /* Every option checked against the game (unknown, out of range, or named twice) before
+     * anything below reads one. */
+    char canon[GV_HUB_OPTIONS];
+    if (gv_record_options_canonical(g, options, canon, sizeof canon, err, sizeof err) < 0) {
+        reply_error(out, 400, "bad_options", err);
+        return;
+    }
     ng.start = field_str(req, "start", &bad);
     if (bad) {
         reply_error(out, 400, "bad_request", "\"start\" must be a position text");
@@ -261,9 +303,9 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
             reply_error(out, 400, "bad_seats", msg);
             return;
         }
-        if (nm && strlen(nm) >= sizeof s->name) {
-            snprintf(msg, sizeof msg, "seat %d: the name is longer than %d bytes", i,
-                     (int)sizeof s->name - 1);
+        if (nm && !name_ok(nm)) {
+            snprintf(msg, sizeof msg, "seat %d: a name is at most %d bytes, with no control "
+                     "characters", i, (int)sizeof s->name - 1);
             reply_error(out, 400, "bad_seats", msg);
             return;
         }
@@ -299,8 +341,9 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
     room *r;
     int rc = hub_create(h, &ng, &r, err, sizeof err);
     if (rc < 0) {
-        reply_error(out, rc == -1 ? 400 : 503,
-                    rc == -1 ? "bad_game" : rc == -4 ? "busy" : "store", err);
+        reply_error(out, rc == HUB_REFUSED ? 400 : 503,
+                    rc == HUB_REFUSED ? "bad_game" : rc == HUB_BUSY ? "busy"
+                    : rc == HUB_NO_RANDOM ? "no_randomness" : "store", err);
         return;
     }
     json_t *o = hub_view(h, r, -1);
@@ -316,6 +359,8 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
         json_object_set_new(l, "link", json_string(link));
         json_object_set_new(l, "you", json_boolean(r->seats[i].joined));
         json_array_append_new(links, l);
+        /* Shown once, here: from now on only its hash is kept, in memory as in the store. */
+        memset(r->seats[i].token, 0, sizeof r->seats[i].token);
     }
     json_object_set_new(o, "tokens", links);
     reply_json(out, 201, o);
@@ -330,21 +375,23 @@ static int each_listing(void *ctx, const gv_stored_game *g)
 static void list_games(gv_hub *h, const char *query, gv_reply *out)
 {
     char status[16], num[16];
-    query_get(query, "status", status, sizeof status);
-    if (status[0] && strcmp(status, "open") && strcmp(status, "live") && strcmp(status, "finished")) {
+    if (query_get(query, "status", status, sizeof status) < 0 ||
+        (status[0] && strcmp(status, "open") && strcmp(status, "live") && strcmp(status, "finished"))) {
         reply_error(out, 400, "bad_request", "status must be open, live or finished");
         return;
     }
-    int limit = query_get(query, "limit", num, sizeof num) ? atoi(num) : 50;
-    int offset = query_get(query, "offset", num, sizeof num) ? atoi(num) : 0;
-    if (limit < 1 || limit > API_MAX_LIST || offset < 0 || offset > 100000000) {
-        reply_error(out, 400, "bad_request", "limit is 1..200 and offset at least 0");
+    long long limit = 50, offset = 0;
+    if ((query_get(query, "limit", num, sizeof num) != 0 &&
+         !whole_number(num, 1, API_MAX_LIST, &limit)) ||
+        (query_get(query, "offset", num, sizeof num) != 0 &&
+         !whole_number(num, 0, 100000000, &offset))) {
+        reply_error(out, 400, "bad_request", "limit is 1..200 and offset 0..100000000");
         return;
     }
     json_t *a = json_array();
     char err[GV_ERRLEN];
     gv_store *s = hub_store(h);
-    if (s->ops->list_games(s, status[0] ? status : NULL, limit, offset, each_listing, a, err,
+    if (s->ops->list_games(s, status[0] ? status : NULL, (int)limit, (int)offset, each_listing, a, err,
                            sizeof err) < 0) {
         json_decref(a);
         reply_error(out, 503, "store", err);
@@ -427,8 +474,9 @@ static void game_action(gv_hub *h, room *r, const char *action, json_t *req, gv_
         return;
     if (!strcmp(action, "join")) {
         const char *name = field_str(req, "name", &bad);
-        if (bad || (name && strlen(name) >= GV_HUB_NAME)) {
-            reply_error(out, 400, "bad_request", "\"name\" must be a string of at most 47 bytes");
+        if (bad || (name && !name_ok(name))) {
+            reply_error(out, 400, "bad_request", "\"name\" must be a string of at most 47 bytes, "
+                        "with no control characters");
             return;
         }
         reply_action(h, r, seat, hub_join(h, r, seat, name, err, sizeof err), err, out);
@@ -448,9 +496,8 @@ static void game_action(gv_hub *h, room *r, const char *action, json_t *req, gv_
         if (nv && (want < -1000000000 || want > 1000000000))
             want = -1;
         int rc = hub_play(h, r, seat, mv, nv ? (int)want : HUB_ANY_N, err, sizeof err);
-        if (rc == -1 && r->status == ROOM_LIVE && hub_to_move_seat(r) != seat &&
-            !r->g->move_player)
-            reply_error(out, 409, "not_your_turn", "it is not your turn");
+        if (rc == HUB_NOT_TURN)
+            reply_error(out, 409, "not_your_turn", err);
         else
             reply_action(h, r, seat, rc, err, out);
     } else if (!strcmp(action, "resign")) {
@@ -479,8 +526,9 @@ static void game_action(gv_hub *h, room *r, const char *action, json_t *req, gv_
 static void record(room *r, const char *query, gv_reply *out)
 {
     char fmt[16], err[GV_ERRLEN];
-    query_get(query, "format", fmt, sizeof fmt);
-    int f = fmt[0] ? gv_record_format_parse(r->g, fmt) : (int)gv_record_default_format(r->g);
+    int given = query_get(query, "format", fmt, sizeof fmt);
+    int f = given < 0 ? -1 : fmt[0] ? gv_record_format_parse(r->g, fmt)
+                                    : (int)gv_record_default_format(r->g);
     if (f < 0) {
         char msg[128];
         snprintf(msg, sizeof msg, "%s records are written as %s", r->g->title,
@@ -501,12 +549,25 @@ static void record(room *r, const char *query, gv_reply *out)
     snprintf(out->filename, sizeof out->filename, "gravulien-%s-%s.%s", r->g->name, r->id, ext[f]);
 }
 
-/* GET /api/games/ID/positions: the position after each move (n = 0 is the start), each
- * with what the game adds to a view (Exac roles, Grav board and marks), computed by
- * replaying the moves through the rules core on a copy, for the page's replay. */
-static void positions(room *r, gv_reply *out)
+/* GET /api/games/ID/positions?from=N&limit=M: the positions after moves from .. from+M-1
+ * (n = 0 is the start; at most API_MAX_POSITIONS a reply, "next" says where the rest
+ * begins), each with what the game adds to a view (Exac roles, Grav board and marks),
+ * computed by replaying the moves through the rules core on a copy, for the page's
+ * replay. The page size bounds the work one request costs the event loop. */
+static void positions(room *r, const char *query, gv_reply *out)
 {
-    char err[GV_ERRLEN];
+    char err[GV_ERRLEN], num[16];
+    long long from = 0, limit = API_MAX_POSITIONS;
+    if ((query_get(query, "from", num, sizeof num) != 0 && !whole_number(num, 0, INT_MAX, &from)) ||
+        (query_get(query, "limit", num, sizeof num) != 0 &&
+         !whole_number(num, 1, API_MAX_POSITIONS, &limit))) {
+        reply_error(out, 400, "bad_request", "from is a move number 0..n and limit 1..200");
+        return;
+    }
+    if (from > r->nmoves) {
+        reply_error(out, 400, "bad_request", "from is past the last move");
+        return;
+    }
     void *st = calloc(1, r->g->state_size);
     char *buf = malloc(GV_MAX_TEXT);
     if (!st || !buf) {
@@ -525,15 +586,18 @@ static void positions(room *r, gv_reply *out)
     room tmp = *r;
     tmp.st = st;
     json_t *a = json_array();
+    int last = (int)(from + limit - 1 < r->nmoves ? from + limit - 1 : r->nmoves);
     for (int i = 0;; i++) {
-        json_t *o = json_object();
-        json_object_set_new(o, "n", json_integer(i));
-        tmp.nmoves = i;
-        json_object_set_new(o, "position", r->g->get_position(st, buf, GV_MAX_TEXT) >= 0
-                                               ? json_string(buf) : json_null());
-        hub_view_extra(&tmp, o);
-        json_array_append_new(a, o);
-        if (i >= r->nmoves)
+        if (i >= from) {
+            json_t *o = json_object();
+            json_object_set_new(o, "n", json_integer(i));
+            tmp.nmoves = i;
+            json_object_set_new(o, "position", r->g->get_position(st, buf, GV_MAX_TEXT) >= 0
+                                                   ? json_string(buf) : json_null());
+            hub_view_extra(&tmp, o);
+            json_array_append_new(a, o);
+        }
+        if (i >= last)
             break;
         r->g->make(st, r->moves[i].m);
     }
@@ -542,7 +606,10 @@ static void positions(room *r, gv_reply *out)
     json_t *o = json_object();
     json_object_set_new(o, "id", json_string(r->id));
     json_object_set_new(o, "game", json_string(r->g->name));
+    json_object_set_new(o, "n", json_integer(r->nmoves));
+    json_object_set_new(o, "from", json_integer(from));
     json_object_set_new(o, "positions", a);
+    json_object_set_new(o, "next", last < r->nmoves ? json_integer(last + 1) : json_null());
     reply_json(out, 200, o);
 }
 
@@ -619,20 +686,35 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
         if (!action[0]) {
             char token[64];
             int seat = -1;
-            if (query_get(query, "token", token, sizeof token) && token[0]) {
-                seat = hub_seat_of(r, token);
+            int given = query_get(query, "token", token, sizeof token);
+            if (given < 0 || (given && token[0])) {
+                seat = given < 0 ? -1 : hub_seat_of(r, token);
                 if (seat < 0) {
                     reply_error(out, 403, "bad_token", "that token holds no seat of this game");
                     return;
                 }
             }
             reply_json(out, 200, hub_view(h, r, seat));
+        } else if (!strcmp(action, "you")) {
+            /* A seat's private part alone (for a page that follows the public part from
+             * the WebSocket's events): small whatever the number of moves. */
+            char token[64] = "";
+            query_get(query, "token", token, sizeof token);
+            int seat = seat_for(r, token, out);
+            if (seat < 0)
+                return;
+            json_t *o = json_object();
+            json_object_set_new(o, "id", json_string(r->id));
+            json_object_set_new(o, "n", json_integer(r->nmoves));
+            json_object_set_new(o, "status", json_string(hub_status_name(r->status)));
+            json_object_set_new(o, "you", hub_you(r, seat));
+            reply_json(out, 200, o);
         } else if (!strcmp(action, "record")) {
             record(r, query, out);
         } else if (!strcmp(action, "positions")) {
-            positions(r, out);
+            positions(r, query, out);
         } else {
-            reply_error(out, 404, "not_found", "GET /api/games/ID, /api/games/ID/record or /api/games/ID/positions");
+            reply_error(out, 404, "not_found", "GET /api/games/ID, /api/games/ID/you, /api/games/ID/record or /api/games/ID/positions");
         }
         return;
     }

@@ -6,16 +6,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/gv_core.h"
 #include "engine/engine.h"
 #include "record/record.h"
 #include "server/hub_internal.h"
+#include "server/secret.h"
+
+_Static_assert((int)GV_HUB_TOKEN_HASH == (int)GV_SHA256, "a seat keeps its token's SHA-256");
 
 enum { HUB_BUCKETS = 4096 };
-enum { HUB_IDLE_MS = 600000, HUB_TAKEOVER_MS = 3000 };
+enum { HUB_IDLE_MS = 120000, HUB_TAKEOVER_MS = 3000 };
+/* The least an AI search is given when many wait for the threads (share_time). */
+enum { HUB_MIN_THINK_MS = 50 };
+/* Heartbeats (store.h) while games with a clock are held: a restart charges the side to
+ * move only up to the last one, so this is the precision of that charge. */
+enum { HUB_BEAT_MS = 1000 };
 
 /* ---- AI worker pool ----------------------------------------------------------------- */
 
@@ -30,6 +38,7 @@ typedef struct ai_job {
     int level, hash_mb;
     uint64_t seed;
     gv_go go;
+    int background;                 /* a game of AI players only: served after the others */
     gv_move best;
     int ok;
     char err[GV_ERRLEN + 64];
@@ -45,10 +54,15 @@ struct gv_hub {
     int nworkers;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    ai_job *todo, *todo_tail, *done;
+    /* Queued AI turns: [0] games with people, served first; [1] games of AI players only. */
+    ai_job *todo[2], *todo_tail[2], *done;
+    int waiting;                    /* jobs queued, not yet searching */
     int running;                    /* jobs queued or searching */
     int stopped;                    /* the workers were joined */
     int64_t last_sweep;
+    char proc[40];                  /* this process's heartbeat id */
+    int64_t last_beat;              /* monotonic ms of the last heartbeat written */
+    int beat_failed;                /* the last heartbeat failed (said once on stderr) */
 };
 
 int64_t gv_hub_mono_ms(void)
@@ -144,19 +158,49 @@ static void ai_run(gv_hub *h, ai_job *j)
     gv_engine_free(e);
 }
 
+/* The thinking time of a search that starts while `waiting` others wait for the
+ * `workers` threads: the normal time while there are threads to spare, else a fair share
+ * of it, so that every queued turn comes within about the normal time (60 AI games' turns
+ * at once take a few seconds in all, not a minute). A clock's own budget is kept when it
+ * is the smaller. (hub_internal.h) */
+void hub_share_time(gv_go *go, int64_t normal_ms, int waiting, int workers)
+{
+    if (waiting <= 0)
+        return;
+    int64_t share = normal_ms * workers / (waiting + workers);
+    if (share < HUB_MIN_THINK_MS)
+        share = HUB_MIN_THINK_MS;
+    if (go->has_time) {
+        /* What the clock would give, roughly (the engine spends about a 30th of it). */
+        int64_t left = 0;
+        for (int i = 0; i < GV_ENGINE_MAX_SIDES; i++)
+            if (go->time_ms[i] > left)
+                left = go->time_ms[i];
+        if (left / 30 <= share)
+            return;
+    } else if (go->movetime_ms > 0 && go->movetime_ms <= share) {
+        return;
+    }
+    go->movetime_ms = share;
+}
+
 static void *ai_worker(void *arg)
 {
     gv_hub *h = arg;
     pthread_mutex_lock(&h->mu);
     for (;;) {
-        while (!h->todo && !h->quit)
+        while (!h->todo[0] && !h->todo[1] && !h->quit)
             pthread_cond_wait(&h->cv, &h->mu);
         if (h->quit)
             break;
-        ai_job *j = h->todo;
-        h->todo = j->next;
-        if (!h->todo)
-            h->todo_tail = NULL;
+        int k = h->todo[0] ? 0 : 1;
+        ai_job *j = h->todo[k];
+        h->todo[k] = j->next;
+        if (!h->todo[k])
+            h->todo_tail[k] = NULL;
+        h->waiting--;
+        hub_share_time(&j->go, h->cfg.ai_movetime_ms > 0 ? h->cfg.ai_movetime_ms : 1000, h->waiting,
+                   h->nworkers);
         pthread_mutex_unlock(&h->mu);
         ai_run(h, j);
         pthread_mutex_lock(&h->mu);
@@ -219,46 +263,43 @@ int gv_hub_rooms(const gv_hub *h)
     return h->nrooms;
 }
 
-static void random_bytes(unsigned char *buf, size_t n)
+/* The system's randomness (secret.h): 0, or -1 when it fails. There is no fallback: an id
+ * or a token is never made from anything guessable. */
+static int random_bytes(unsigned char *buf, size_t n)
 {
-    size_t got = 0;
-    while (got < n) {
-        ssize_t k = getrandom(buf + got, n - got, 0);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            /* No entropy source: fall back on time and address bits (never expected). */
-            uint64_t x = (uint64_t)gv_hub_mono_ms() ^ (uint64_t)(uintptr_t)buf;
-            for (; got < n; got++) {
-                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-                buf[got] = (unsigned char)(x >> 56);
-            }
-            return;
-        }
-        got += (size_t)k;
-    }
+    return gv_random_bytes(buf, n);
 }
 
 uint64_t hub_random_u64(void)
 {
     unsigned char b[8];
     uint64_t x = 0;
-    random_bytes(b, sizeof b);
+    if (random_bytes(b, sizeof b) < 0)
+        return 0;   /* the game's creation fails as well (hub_create needs randomness) */
     for (int i = 0; i < 8; i++)
         x = x << 8 | b[i];
     return x;
 }
 
-static void new_id(char *out, size_t len, const char *alphabet, size_t k)
+/* k random characters of alphabet (its size divides 256: no bias) into out. 0, or -1 when
+ * the system's randomness fails (out is then empty). */
+static int new_id(char *out, size_t len, const char *alphabet, size_t k)
 {
     unsigned char b[64];
     size_t na = strlen(alphabet);
     if (k >= len)
         k = len - 1;
-    random_bytes(b, k);
+    if (k > sizeof b)
+        k = sizeof b;
+    if (random_bytes(b, k) < 0) {
+        out[0] = 0;
+        return -1;
+    }
     for (size_t i = 0; i < k; i++)
         out[i] = alphabet[b[i] % na];
     out[k] = 0;
+    memset(b, 0, sizeof b);
+    return 0;
 }
 
 int hub_to_move_seat(const room *r)
@@ -450,17 +491,22 @@ json_t *hub_view(gv_hub *h, room *r, int seat)
     json_object_set_new(o, "moves", ms);
     json_object_set_new(o, "agreed_draws", json_boolean(r->g->agreed_draws));
     hub_view_extra(r, o);
-    if (seat >= 0) {
-        json_t *y = json_object();
-        json_object_set_new(y, "seat", json_integer(seat));
-        json_object_set_new(y, "legal_moves", legal_json(r, seat));
-        hub_view_private(r, seat, y);
-        json_object_set_new(o, "you", y);
-    }
+    if (seat >= 0)
+        json_object_set_new(o, "you", hub_you(r, seat));
     return o;
 }
 
-/* The stored config: everything needed to rebuild the room (tokens included). */
+json_t *hub_you(room *r, int seat)
+{
+    json_t *y = json_object();
+    json_object_set_new(y, "seat", json_integer(seat));
+    json_object_set_new(y, "legal_moves", legal_json(r, seat));
+    hub_view_private(r, seat, y);
+    return y;
+}
+
+/* The stored config: everything needed to rebuild the room (the tokens' hashes, not the
+ * tokens). */
 static char *config_text(const room *r)
 {
     json_t *o = json_object();
@@ -475,12 +521,19 @@ static char *config_text(const room *r)
         json_object_set_new(so, "ai", json_boolean(s->ai));
         json_object_set_new(so, "level", json_integer(s->level));
         json_object_set_new(so, "name", json_string(s->name));
-        json_object_set_new(so, "token", json_string(s->token));
+        if (s->has_token) {
+            /* Only the token's hash is stored: a copy of the database holds no seat. */
+            char hex[GV_SHA256_HEX];
+            gv_hex(s->token_hash, sizeof s->token_hash, hex);
+            json_object_set_new(so, "token_sha256", json_string(hex));
+        }
         json_object_set_new(so, "joined", json_boolean(s->joined));
         json_array_append_new(a, so);
     }
     json_object_set_new(o, "seats", a);
     json_object_set_new(o, "draw_offers", json_integer(r->draw_offers));
+    if (r->live_at > 0)
+        json_object_set_new(o, "live_at", json_integer(r->live_at));
     char *t = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     return t;
@@ -545,12 +598,13 @@ json_t *hub_listing_json(const gv_stored_game *g)
 
 /* ---- events to watchers ------------------------------------------------------------ */
 
+/* One event, written once, to every watcher of r. */
 static void send_event(gv_hub *h, room *r, json_t *ev)
 {
     if (r->watchers.n && h->cfg.broadcast) {
         char *t = json_dumps(ev, JSON_COMPACT);
         if (t) {
-            h->cfg.broadcast(h->cfg.ctx, &r->watchers, t, strlen(t));
+            h->cfg.broadcast(h->cfg.ctx, r->watchers.v, r->watchers.n, t, strlen(t));
             free(t);
         }
     }
@@ -565,10 +619,22 @@ static json_t *event(const room *r, const char *type)
     return o;
 }
 
+/* A move: the summary, the move, and what the game adds to the public view (Exaç's
+ * pieces, Grav's board and phase): everything a page showing the game needs to follow it
+ * without asking for the view again. */
 static json_t *move_event(const room *r, int i)
 {
     json_t *o = event(r, "move");
     json_object_set_new(o, "move", move_json(r, i));
+    hub_view_extra(r, o);
+    return o;
+}
+
+/* A seat taken: the summary and the seats (names, who joined). */
+static json_t *join_event(const room *r)
+{
+    json_t *o = event(r, "join");
+    json_object_set_new(o, "seats", seats_json(r));
     return o;
 }
 
@@ -602,10 +668,11 @@ static int save_room(gv_hub *h, room *r, char *err, size_t errlen)
 {
     gv_stored_game g;
     stored_row(r, &g);
+    g.updated = gv_store_now_ms();   /* the same time in memory and in the store */
     int rc = h->cfg.store->ops->update_game(h->cfg.store, &g, err, errlen);
     gv_stored_game_free(&g);
     if (rc == GV_STORE_OK) {
-        r->updated = gv_store_now_ms();
+        r->updated = g.updated;
         r->rev++;
     }
     if (rc == GV_STORE_CONFLICT)
@@ -619,6 +686,7 @@ enum { HUB_WRITE_TRIES = 3 };
 /* ---- turns ------------------------------------------------------------------------- */
 
 static void start_ai(gv_hub *h, room *r);
+static int ai_only(const room *r);
 static int hub_sync(gv_hub *h, room *r);
 
 /* After any change: start the next AI turn if one is due. */
@@ -635,6 +703,7 @@ static void go_live(room *r)
 {
     r->status = ROOM_LIVE;
     r->turn_start = gv_hub_mono_ms();
+    r->live_at = gv_store_now_ms();   /* the first turn's start, kept in the config */
 }
 
 static void finish(room *r, gv_status status, int winner, const char *reason)
@@ -695,6 +764,7 @@ again:;
     gv_stored_game g;
     stored_row(r, &g);
     g.nmoves = sm.n;
+    g.updated = hm.at;
     int rc = h->cfg.store->ops->append_move(h->cfg.store, r->id, &sm, &g, err, errlen);
     free(sm.clocks);
     gv_stored_game_free(&g);
@@ -721,7 +791,7 @@ again:;
     }
     r->rev++;
     r->moves[r->nmoves++] = hm;
-    r->updated = gv_store_now_ms();
+    r->updated = hm.at;
     r->ai_retry_at = 0;   /* this process made the move: an AI turn after it is ours */
     if (mover_turn || hub_to_move_seat(r) != seat)
         r->turn_start = now;
@@ -763,12 +833,14 @@ static void start_ai(gv_hub *h, room *r)
         j->go.movetime_ms = h->cfg.ai_movetime_ms > 0 ? h->cfg.ai_movetime_ms : 1000;
     }
     r->ai_pending = 1;
+    int k = j->background = ai_only(r);
     pthread_mutex_lock(&h->mu);
-    if (h->todo_tail)
-        h->todo_tail->next = j;
+    if (h->todo_tail[k])
+        h->todo_tail[k]->next = j;
     else
-        h->todo = j;
-    h->todo_tail = j;
+        h->todo[k] = j;
+    h->todo_tail[k] = j;
+    h->waiting++;
     h->running++;
     pthread_cond_signal(&h->cv);
     pthread_mutex_unlock(&h->mu);
@@ -838,6 +910,44 @@ static void flag_fall(gv_hub *h, room *r)
     send_event(h, r, event(r, "end"));
 }
 
+/* May r leave memory when idle? Finished and open games may, and live games without a
+ * clock waiting for a person (nothing happens in them until that person comes back);
+ * not a game with watchers, an AI turn, or a running clock (whose flag must fall). */
+static int may_leave(const room *r)
+{
+    if (r->watchers.n || r->ai_pending || r->ai_retry_at)
+        return 0;
+    if (r->status != ROOM_LIVE)
+        return 1;
+    return r->tc_initial_ms <= 0 && !r->seats[hub_to_move_seat(r)].ai;
+}
+
+/* Live games with a clock in memory. */
+static int clocked_games(const gv_hub *h)
+{
+    int n = 0;
+    for (int b = 0; b < HUB_BUCKETS; b++)
+        for (const room *r = h->bucket[b]; r; r = r->next)
+            n += r->status == ROOM_LIVE && r->tc_initial_ms > 0;
+    return n;
+}
+
+/* Records in the store that this process is alive now (store.h, heartbeat). */
+static void heartbeat(gv_hub *h)
+{
+    gv_store *s = h->cfg.store;
+    char err[GV_ERRLEN];
+    h->last_beat = gv_hub_mono_ms();
+    if (!s->ops->heartbeat)
+        return;
+    if (s->ops->heartbeat(s, h->proc, gv_store_now_ms(), err, sizeof err) == GV_STORE_OK) {
+        h->beat_failed = 0;
+    } else if (!h->beat_failed) {
+        h->beat_failed = 1;
+        fprintf(stderr, "serve: heartbeat not stored: %s\n", err);
+    }
+}
+
 void gv_hub_poll(gv_hub *h)
 {
     pthread_mutex_lock(&h->mu);
@@ -854,7 +964,8 @@ void gv_hub_poll(gv_hub *h)
         done = next;
     }
     int64_t now = gv_hub_mono_ms();
-    int sweep = now - h->last_sweep >= 10000;
+    int64_t idle = h->cfg.idle_ms > 0 ? h->cfg.idle_ms : HUB_IDLE_MS;
+    int sweep = now - h->last_sweep >= (idle < 10000 ? idle : 10000), clocked = 0;
     if (sweep)
         h->last_sweep = now;
     for (int b = 0; b < HUB_BUCKETS; b++)
@@ -863,12 +974,12 @@ void gv_hub_poll(gv_hub *h)
             if (r->status == ROOM_LIVE && r->tc_initial_ms > 0 &&
                 hub_clock_left(r, hub_to_move_seat(r)) <= 0)
                 flag_fall(h, r);
+            clocked += r->status == ROOM_LIVE && r->tc_initial_ms > 0;
             if (r->ai_retry_at && now >= r->ai_retry_at)
                 after_change(h, r);
-            /* A finished game nobody watched or asked for in ten minutes leaves memory
-             * (the store has it). */
-            if (sweep && r->status == ROOM_FINISHED && !r->watchers.n && !r->ai_pending &&
-                now - r->last_access > HUB_IDLE_MS) {
+            /* A game nobody watched or asked for in two minutes leaves memory (the store
+             * has it; it is read again when someone asks) unless something runs in it. */
+            if (sweep && now - r->last_access > idle && may_leave(r)) {
                 *link = r->next;
                 h->nrooms--;
                 room_free(r);
@@ -876,6 +987,8 @@ void gv_hub_poll(gv_hub *h)
             }
             link = &r->next;
         }
+    if (clocked && now - h->last_beat >= HUB_BEAT_MS)
+        heartbeat(h);
 }
 
 int gv_hub_settle(gv_hub *h, int64_t max_ms)
@@ -925,14 +1038,34 @@ static int ai_only(const room *r)
     return 1;
 }
 
-/* Live games in memory whose seats are all AI players. */
-static int ai_only_games(const gv_hub *h)
+/* Has r an AI seat? */
+static int has_ai(const room *r)
+{
+    for (int i = 0; i < r->nseats; i++)
+        if (r->seats[i].ai)
+            return 1;
+    return 0;
+}
+
+/* Live games in memory with an AI seat: what shares the AI threads. */
+static int ai_games(const gv_hub *h)
 {
     int n = 0;
     for (int b = 0; b < HUB_BUCKETS; b++)
         for (const room *r = h->bucket[b]; r; r = r->next)
-            n += r->status == ROOM_LIVE && ai_only(r);
+            n += r->status == ROOM_LIVE && has_ai(r);
     return n;
+}
+
+/* hub_create without the system's randomness: nothing is made (HUB_NO_RANDOM). */
+static int no_randomness(room *r, char *err, size_t errlen)
+{
+    int e = errno;
+    room_free(r);
+    gv_err(err, errlen, "the server cannot create a game now: its random number source "
+           "failed (getrandom: %s), and seat tokens and game ids are made only from it",
+           e ? strerror(e) : "no bytes");
+    return HUB_NO_RANDOM;
 }
 
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen)
@@ -973,22 +1106,27 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
     for (int i = 0; i < r->nseats; i++) {
         hub_seat *s = &r->seats[i];
         s->clock_ms = r->tc_initial_ms;
+        s->has_token = 0;
         if (s->ai) {
             s->joined = 1;
             s->token[0] = 0;
         } else {
-            new_id(s->token, sizeof s->token, "0123456789abcdef", 32);
+            if (new_id(s->token, sizeof s->token, "0123456789abcdef", 32) < 0)
+                return no_randomness(r, err, errlen);
+            gv_token_hash(s->token, s->token_hash);
+            s->has_token = 1;
             waiting += !s->joined;
         }
     }
-    if (ai_only(r) && h->cfg.max_ai_games > 0 && ai_only_games(h) >= h->cfg.max_ai_games) {
+    if (has_ai(r) && h->cfg.max_ai_games > 0 && ai_games(h) >= h->cfg.max_ai_games) {
         room_free(r);
-        return gv_err(err, errlen, "this server already plays %d games between AI players "
+        return gv_err(err, errlen, "this server already plays %d games with AI players "
                       "(its limit, --max-ai-games); try again when one has ended",
-                      h->cfg.max_ai_games), -4;
+                      h->cfg.max_ai_games), HUB_BUSY;
     }
     do
-        new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10);
+        if (new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10) < 0)
+            return no_randomness(r, err, errlen);
     while (find_room(h, r->id));
     r->created = r->updated = gv_store_now_ms();
     if (waiting)
@@ -1013,18 +1151,16 @@ int hub_seat_of(const room *r, const char *token)
 {
     if (!token || !*token)
         return -1;
+    /* The token's hash against every seat's, each compared in full whatever matches, so
+     * the time says nothing of the stored hashes. */
+    unsigned char h[GV_SHA256];
+    gv_token_hash(token, h);
+    int seat = -1;
     for (int i = 0; i < r->nseats; i++)
-        if (!r->seats[i].ai && r->seats[i].token[0]) {
-            /* Compare every byte whatever matches, so the time says nothing. */
-            const char *a = r->seats[i].token;
-            size_t la = strlen(a), lb = strlen(token);
-            unsigned diff = (unsigned)(la ^ lb);
-            for (size_t k = 0; k < la; k++)
-                diff |= (unsigned)(a[k] ^ (k < lb ? token[k] : 0));
-            if (!diff)
-                return i;
-        }
-    return -1;
+        if (!r->seats[i].ai && r->seats[i].has_token &&
+            gv_equal_ct(r->seats[i].token_hash, h, sizeof h))
+            seat = i;
+    return seat;
 }
 
 /* One try at an action that rewrites the game's row: 0, -1 (refused: message), -2 (another
@@ -1051,7 +1187,7 @@ static int join_once(gv_hub *h, room *r, int seat, const char *name, char *err, 
         r->status = st;
         return rc;
     }
-    send_event(h, r, event(r, "join"));
+    send_event(h, r, join_event(r));
     after_change(h, r);
     return 0;
 }
@@ -1073,7 +1209,22 @@ int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t e
     HUB_RETRY(join_once(h, r, seat, name, err, errlen));
 }
 
-/* Returns 0, -1 (illegal: message), -2 (out of date), -3 (store failed). */
+/* Has seat a move to make now, other than resigning (which Grav allows at any time)? */
+static int can_act(room *r, int seat)
+{
+    gv_move *mv = malloc(GV_MAX_MOVES * sizeof *mv), resign = 0;
+    if (!mv)
+        return 1;
+    int has_resign = r->g->resign_move && r->g->resign_move(r->st, seat, &resign) == 0;
+    int n = r->g->legal_moves(r->st, mv), ok = 0;
+    for (int i = 0; i < n && !ok; i++)
+        ok = gv_move_player(r->g, r->st, mv[i]) == seat && !(has_resign && mv[i] == resign);
+    free(mv);
+    return ok;
+}
+
+/* Returns 0, HUB_REFUSED (illegal: message), HUB_NOT_TURN, HUB_STALE (out of date) or
+ * HUB_STORE (store failed). */
 int hub_play(gv_hub *h, room *r, int seat, const char *text, int expect_n, char *err,
              size_t errlen)
 {
@@ -1088,11 +1239,12 @@ int hub_play(gv_hub *h, room *r, int seat, const char *text, int expect_n, char 
                       "is at move %d", expect_n, r->nmoves + 1), -2;
     gv_move m;
     if (r->g->parse_move(r->st, text, &m, err, errlen) < 0)
-        return -1;
+        return can_act(r, seat) ? HUB_REFUSED
+                                : (gv_err(err, errlen, "it is not your turn"), HUB_NOT_TURN);
     int who = gv_move_player(r->g, r->st, m);
     if (who != seat)
         return gv_err(err, errlen, "it is not your turn: %s is for seat %d, you hold seat %d",
-                      text, who, seat);
+                      text, who, seat), can_act(r, seat) ? HUB_REFUSED : HUB_NOT_TURN;
     int rc = apply_move(h, r, m, seat, 0, err, errlen);
     return rc == -2 ? -2 : rc < 0 ? -3 : 0;
 }
@@ -1152,6 +1304,11 @@ static int draw_once(gv_hub *h, room *r, int seat, const char *action, char *err
             r->draw_offers |= 1u << seat;
         }
     } else if (!strcmp(action, "decline") || !strcmp(action, "withdraw")) {
+        /* Nothing to decline or withdraw changes nothing (no write, no event). */
+        int mine = !strcmp(action, "withdraw");
+        if (!(r->draw_offers >> (mine ? seat : other) & 1))
+            return gv_err(err, errlen, mine ? "you have no draw offer to withdraw"
+                                            : "there is no draw offer to decline");
         r->draw_offers = 0;
     } else {
         return gv_err(err, errlen, "draw action '%s': use offer, accept, decline or withdraw",
@@ -1184,10 +1341,16 @@ char *hub_record(room *r, int format, char *err, size_t errlen)
     gv_record_meta_init(&meta);
     for (int i = 0; i < 2 && i < r->nseats; i++) {
         const hub_seat *s = &r->seats[i];
-        if (s->ai)
+        if (s->ai) {
             snprintf(meta.players[i], sizeof meta.players[i], "Gravulien level %d", s->level);
-        else
+        } else {
+            /* A name stored before names were checked may hold control characters, which
+             * no record format takes: they are written as spaces. */
             snprintf(meta.players[i], sizeof meta.players[i], "%s", s->name[0] ? s->name : "?");
+            for (char *c = meta.players[i]; *c; c++)
+                if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                    *c = ' ';
+        }
     }
     snprintf(meta.site, sizeof meta.site, "gravulien serve, game %s", r->id);
     time_t t = (time_t)(r->created / 1000);
@@ -1215,15 +1378,17 @@ typedef struct load_ctx {
     room *r;            /* loading: the new room; syncing: the room brought up to date */
     int sync;
     int first_new;      /* syncing: index of the first move read */
+    int64_t turn_at;    /* loading: wall ms the turn of the side to move began (0: unknown) */
     char err[GV_ERRLEN + 128];
     int failed;
 } load_ctx;
 
 /* What a stored row says that changes during a game: seats taken and named, draw offers,
- * status and result. */
+ * when it went live, status and result. */
 static void apply_row(room *r, const gv_stored_game *g, json_t *cfg)
 {
     r->draw_offers = (unsigned)json_integer_value(json_object_get(cfg, "draw_offers"));
+    r->live_at = json_integer_value(json_object_get(cfg, "live_at"));
     json_t *seats = json_object_get(cfg, "seats");
     size_t i;
     json_t *so;
@@ -1292,12 +1457,22 @@ static int load_game_row(void *vctx, const gv_stored_game *g)
         hub_seat *st = &r->seats[i];
         st->ai = json_is_true(json_object_get(so, "ai"));
         st->level = (int)json_integer_value(json_object_get(so, "level"));
+        st->token[0] = 0;
+        const char *th = json_string_value(json_object_get(so, "token_sha256"));
         const char *tk = json_string_value(json_object_get(so, "token"));
-        snprintf(st->token, sizeof st->token, "%s", tk ? tk : "");
+        if (th)
+            st->has_token = gv_unhex_sha256(th, st->token_hash) == 0;
+        else if (tk && *tk) {
+            /* A clear token an older version stored (the store hashes them when it
+             * migrates, so only a row written since by an older process has one). */
+            gv_token_hash(tk, st->token_hash);
+            st->has_token = 1;
+        }
         st->clock_ms = r->tc_initial_ms;
         r->nseats = (int)i + 1;
     }
     apply_row(r, g, cfg);
+    c->turn_at = r->live_at;   /* until a move says otherwise */
     json_decref(cfg);
     char err[GV_ERRLEN];
     if (game->init(r->st, r->options[0] ? r->options : NULL, err, sizeof err) < 0 ||
@@ -1350,12 +1525,29 @@ static int load_move_row(void *vctx, const gv_stored_move *sm)
             r->seats[i].clock_ms = hm->clocks[i];
     }
     json_decref(cl);
+    int before = hub_to_move_seat(r);
     r->g->make(r->st, m);
+    /* The turn's clock restarted with this move, as apply_move restarts it. */
+    if (before == sm->seat || hub_to_move_seat(r) != sm->seat)
+        c->turn_at = sm->at;
     return 0;
 }
 
-/* Loads game id from the store into memory (NULL with a message when it cannot). */
-static room *load_room(gv_hub *h, const char *id, char *err, size_t errlen)
+/* The time a live game's side to move has used of its clock when it is loaded: from the
+ * start of its turn (turn_at, wall ms) to `alive` (wall ms up to which a server process
+ * was alive: the last heartbeat; now when it is this process), never less than nothing
+ * nor more than the time since then. The time no server ran is charged to nobody. */
+static int64_t turn_used(int64_t turn_at, int64_t alive, int64_t now)
+{
+    if (turn_at <= 0)
+        return 0;   /* a game that went live before its start was recorded */
+    int64_t used = (alive < now ? alive : now) - turn_at;
+    return used > 0 ? used : 0;
+}
+
+/* Loads game id from the store into memory (NULL with a message when it cannot); alive as
+ * for turn_used. */
+static room *load_room(gv_hub *h, const char *id, int64_t alive, char *err, size_t errlen)
 {
     load_ctx c = {.h = h};
     int rc = h->cfg.store->ops->load_game(h->cfg.store, id, 0, load_game_row, load_move_row, &c,
@@ -1367,7 +1559,9 @@ static room *load_room(gv_hub *h, const char *id, char *err, size_t errlen)
         return NULL;
     }
     room *r = c.r;
-    r->turn_start = gv_hub_mono_ms();   /* time the server was down is not charged */
+    r->turn_start = gv_hub_mono_ms();
+    if (r->status == ROOM_LIVE && r->tc_initial_ms > 0)
+        r->turn_start -= turn_used(c.turn_at, alive, gv_store_now_ms());
     insert_room(h, r);
     return r;
 }
@@ -1406,7 +1600,7 @@ static int hub_sync(gv_hub *h, room *r)
     for (int i = n0; i < r->nmoves; i++)
         send_event(h, r, move_event(r, i));
     if (joined != joined0)
-        send_event(h, r, event(r, "join"));
+        send_event(h, r, join_event(r));
     if (r->draw_offers != offers0 && r->status != ROOM_FINISHED)
         send_event(h, r, event(r, "draw"));
     if (r->status == ROOM_FINISHED && st0 != ROOM_FINISHED)
@@ -1456,7 +1650,10 @@ room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen)
     for (const char *p = id; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) || p - id > 20)
             return gv_err(err, errlen, "no game '%.40s'", id), NULL;
-    r = load_room(h, id, err, errlen);
+    /* A live game with a clock never leaves memory, and every one there was when this
+     * process started was loaded then: one read now went live (or was created by another
+     * process) while this one ran, so its clock has run all along. */
+    r = load_room(h, id, gv_store_now_ms(), err, errlen);
     if (r)
         after_change(h, r);
     return r;
@@ -1490,6 +1687,18 @@ gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen)
     h->cfg = *cfg;
     pthread_mutex_init(&h->mu, NULL);
     pthread_cond_init(&h->cv, NULL);
+    /* This run's heartbeat id: it only has to differ from other runs' (without the
+     * system's randomness, the process id and the time do). */
+    if (new_id(h->proc, sizeof h->proc, "0123456789abcdef", 16) < 0)
+        snprintf(h->proc, sizeof h->proc, "p%ld-%lld", (long)getpid(),
+                 (long long)gv_store_now_ms());
+    /* Up to when a server ran, read before this process's first heartbeat. */
+    int64_t alive = 0;
+    if (cfg->store->ops->last_alive &&
+        cfg->store->ops->last_alive(cfg->store, &alive, err, errlen) != GV_STORE_OK) {
+        gv_hub_free(h);
+        return NULL;
+    }
     /* Games in progress come back; their AI turns start once the workers run. */
     ids a = {0};
     if (cfg->store->ops->list_games(cfg->store, NULL, 0, 0, collect_id, &a, err, errlen) < 0) {
@@ -1499,7 +1708,7 @@ gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen)
     }
     for (int i = 0; i < a.n; i++) {
         char why[GV_ERRLEN];
-        if (!load_room(h, a.v[i], why, sizeof why))
+        if (!load_room(h, a.v[i], alive, why, sizeof why))
             fprintf(stderr, "serve: game %s not resumed: %s\n", a.v[i], why);
     }
     free(a.v);
@@ -1528,6 +1737,9 @@ void gv_hub_stop(gv_hub *h)
     for (int i = 0; i < h->nworkers; i++)
         pthread_join(h->workers[i], NULL);
     h->stopped = 1;
+    /* A clean stop: the clocks ran until now. */
+    if (clocked_games(h))
+        heartbeat(h);
 }
 
 void gv_hub_free(gv_hub *h)
@@ -1536,11 +1748,12 @@ void gv_hub_free(gv_hub *h)
         return;
     gv_hub_stop(h);
     free(h->workers);
-    for (ai_job *j = h->todo; j;) {
-        ai_job *n = j->next;
-        job_free(j);
-        j = n;
-    }
+    for (int k = 0; k < 2; k++)
+        for (ai_job *j = h->todo[k]; j;) {
+            ai_job *n = j->next;
+            job_free(j);
+            j = n;
+        }
     for (ai_job *j = h->done; j;) {
         ai_job *n = j->next;
         job_free(j);
@@ -1559,41 +1772,102 @@ void gv_hub_free(gv_hub *h)
 
 /* ---- watchers ---------------------------------------------------------------------- */
 
-int gv_hub_watch(gv_hub *h, const char *id, int since, void *w,
-                 void (*send)(void *w, const char *text, size_t len), char *err,
+typedef struct textbuf {
+    char *s;
+    size_t n, cap;
+    int failed;
+} textbuf;
+
+static void tb_put(textbuf *b, const char *t, size_t len)
+{
+    if (b->failed)
+        return;
+    if (b->n + len + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap < b->n + len + 1)
+            cap *= 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) {
+            b->failed = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, t, len);
+    b->n += len;
+    b->s[b->n] = 0;
+}
+
+static void tb_puts(textbuf *b, const char *t)
+{
+    tb_put(b, t, strlen(t));
+}
+
+/* The catch-up: moves since+1..n in "moves" messages of at most GV_HUB_CATCHUP_MOVES
+ * moves, each message ending after the move that takes it past GV_HUB_CATCHUP_BYTES. */
+static void send_catch_up(room *r, int since, gv_hub_watcher *w,
+                          void (*send)(gv_hub_watcher *w, const char *text, size_t len))
+{
+    textbuf b = {0};
+    json_t *idj = json_string(r->id);
+    char *idt = idj ? json_dumps(idj, JSON_ENCODE_ANY) : NULL;
+    json_decref(idj);
+    if (!idt)
+        return;
+    for (int i = since; i < r->nmoves;) {
+        b.n = 0;
+        tb_puts(&b, "{\"type\":\"moves\",\"id\":");
+        tb_puts(&b, idt);
+        tb_puts(&b, ",\"moves\":[");
+        for (int k = 0; i < r->nmoves && k < GV_HUB_CATCHUP_MOVES &&
+                        b.n < GV_HUB_CATCHUP_BYTES; k++, i++) {
+            json_t *m = move_json(r, i);
+            char *t = json_dumps(m, JSON_COMPACT);
+            json_decref(m);
+            if (!t) {
+                b.failed = 1;
+                break;
+            }
+            if (k)
+                tb_puts(&b, ",");
+            tb_puts(&b, t);
+            free(t);
+        }
+        tb_puts(&b, "],\"catch_up\":true}");
+        if (b.failed)
+            break;
+        send(w, b.s, b.n);
+    }
+    free(b.s);
+    free(idt);
+}
+
+int gv_hub_watch(gv_hub *h, const char *id, int since, gv_hub_watcher *w,
+                 void (*send)(gv_hub_watcher *w, const char *text, size_t len), char *err,
                  size_t errlen)
 {
     room *r = gv_hub_room(h, id, err, errlen);
+    if (w->room != r)
+        gv_hub_unwatch(h, w);
     if (!r)
         return -1;
     hub_watchers *ws = &r->watchers;
-    for (int i = 0; i < ws->n; i++)
-        if (ws->v[i] == w)
-            return 0;
-    if (ws->n == ws->cap) {
-        int cap = ws->cap ? 2 * ws->cap : 8;
-        void **nv = realloc(ws->v, (size_t)cap * sizeof *nv);
-        if (!nv)
-            return gv_err(err, errlen, "out of memory");
-        ws->v = nv;
-        ws->cap = cap;
+    if (!w->room) {
+        if (ws->n == ws->cap) {
+            int cap = ws->cap ? 2 * ws->cap : 8;
+            gv_hub_watcher **nv = realloc(ws->v, (size_t)cap * sizeof *nv);
+            if (!nv)
+                return gv_err(err, errlen, "out of memory");
+            ws->v = nv;
+            ws->cap = cap;
+        }
+        w->room = r;
+        w->index = ws->n;
+        ws->v[ws->n++] = w;
     }
-    ws->v[ws->n++] = w;
-    if (since < 0)
-        since = 0;
-    /* Catch-up: every move after `since`, then the state as it is now. */
-    for (int i = since; i < r->nmoves; i++) {
-        json_t *ev = json_object();
-        json_object_set_new(ev, "type", json_string("move"));
-        json_object_set_new(ev, "id", json_string(r->id));
-        json_object_set_new(ev, "move", move_json(r, i));
-        json_object_set_new(ev, "catch_up", json_true());
-        char *t = json_dumps(ev, JSON_COMPACT);
-        if (t)
-            send(w, t, strlen(t));
-        free(t);
-        json_decref(ev);
-    }
+    /* Catch-up: the moves after `since` in batches, then the state as it is now. */
+    send_catch_up(r, since < 0 ? 0 : since, w, send);
     json_t *st = state_event(h, r);
     char *t = json_dumps(st, JSON_COMPACT);
     if (t)
@@ -1603,15 +1877,19 @@ int gv_hub_watch(gv_hub *h, const char *id, int since, void *w,
     return 0;
 }
 
-void gv_hub_unwatch(gv_hub *h, const char *id, void *w)
+void gv_hub_unwatch(gv_hub *h, gv_hub_watcher *w)
 {
-    room *r = find_room(h, id);
+    (void)h;
+    room *r = w->room;
     if (!r)
         return;
     hub_watchers *ws = &r->watchers;
-    for (int i = 0; i < ws->n; i++)
-        if (ws->v[i] == w) {
-            ws->v[i] = ws->v[--ws->n];
-            return;
-        }
+    int i = w->index;
+    if (i >= 0 && i < ws->n && ws->v[i] == w) {
+        gv_hub_watcher *last = ws->v[--ws->n];
+        ws->v[i] = last;
+        last->index = i;
+    }
+    w->room = NULL;
+    w->index = -1;
 }

@@ -17,6 +17,7 @@
 enum {
     GV_HUB_MAX_SEATS = 6,
     GV_HUB_TOKEN = 33,           /* 32 hex digits + NUL */
+    GV_HUB_TOKEN_HASH = 32,      /* its SHA-256 */
     GV_HUB_NAME = 48,
     GV_HUB_OPTIONS = 512,
     GV_HUB_START = 1024,
@@ -29,7 +30,11 @@ typedef struct hub_seat {
     int ai;                      /* 1: an AI player */
     int level;                   /* AI level 1..10 */
     char name[GV_HUB_NAME];
-    char token[GV_HUB_TOKEN];    /* humans: the secret in the seat's join link */
+    /* Humans: the secret in the seat's join link, in clear only between the game's
+     * creation and the reply that shows it once (then wiped; empty when loaded). */
+    char token[GV_HUB_TOKEN];
+    unsigned char token_hash[GV_HUB_TOKEN_HASH];   /* SHA-256 of the token: what is stored */
+    int has_token;               /* token_hash is set (humans) */
     int joined;                  /* a human has taken the seat (AI seats: always) */
     int64_t clock_ms;            /* time left (when the game has a clock) */
 } hub_seat;
@@ -42,9 +47,20 @@ typedef struct hub_move {
     int64_t clocks[GV_HUB_MAX_SEATS];
 } hub_move;
 
-/* A watcher: an opaque connection the server layer owns. */
+struct room;
+
+/* A watcher: the server layer embeds one in each connection that may watch a game and
+ * hands the hub a pointer to it. The hub keeps a room's watchers in an array and each
+ * handle remembers its place there, so that adding or removing one takes constant time
+ * whatever the number of watchers (removal moves the last one into the hole). Zero it
+ * (or set room = NULL) before first use; the fields are the hub's. */
+typedef struct gv_hub_watcher {
+    struct room *room;           /* the room watched; NULL: none */
+    int index;                   /* its place in room->watchers.v */
+} gv_hub_watcher;
+
 typedef struct hub_watchers {
-    void **v;
+    gv_hub_watcher **v;
     int n, cap;
 } hub_watchers;
 
@@ -64,6 +80,7 @@ typedef struct room {
     hub_move *moves;
     int nmoves, cap;
     int64_t turn_start;             /* monotonic ms the running clock started at */
+    int64_t live_at;                /* wall ms the game went live (0: not yet, or not known) */
     unsigned draw_offers;           /* bit per seat offering a draw */
     int ai_pending;                 /* an AI search runs for this room */
     int64_t ai_retry_at;            /* monotonic ms: try the AI again then (0: no retry due) */
@@ -79,13 +96,19 @@ typedef struct gv_hub_config {
     int ai_threads;                 /* worker threads for AI moves (default 2) */
     int ai_hash_mb;                 /* transposition table per AI search (default 16) */
     int64_t ai_movetime_ms;         /* AI thinking time in games without a clock */
-    /* Live games of AI seats only this process holds at once (0: no limit): more are
-     * refused at creation, so that games with people keep the AI threads' time. */
+    /* Live games with an AI seat this process holds at once (0: no limit): more are
+     * refused at creation. AI turns share the threads: games with people first, and each
+     * search gets a fair share of ai_movetime_ms while others wait. */
     int max_ai_games;
+    /* A game nobody has asked for or watched in this long leaves memory when nothing runs
+     * in it (0: two minutes). */
+    int64_t idle_ms;
     /* Wakes the event loop from a worker thread (it then calls gv_hub_poll). */
     void (*wake)(void *ctx);
-    /* Sends text to every watcher in w (the server layer queues it per connection). */
-    void (*broadcast)(void *ctx, const hub_watchers *w, const char *text, size_t len);
+    /* Sends text to each of the n watchers in w: one event, the same bytes for all (the
+     * server layer shares them between its connections). */
+    void (*broadcast)(void *ctx, gv_hub_watcher *const *w, int n, const char *text,
+                      size_t len);
     void *ctx;
 } gv_hub_config;
 
@@ -94,9 +117,13 @@ typedef struct gv_hub_config {
 gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen);
 void gv_hub_free(gv_hub *h);
 /* Stops the AI threads (a search running is stopped); nothing wakes the loop afterwards.
- * gv_hub_free does it too; the server calls it before it tears its loop down. */
+ * With live games on the clock it writes a last heartbeat (store.h), so the store must
+ * still be open. gv_hub_free does it too; the server calls it before it tears its loop
+ * down. */
 void gv_hub_stop(gv_hub *h);
-/* Applies finished AI moves and flag falls. Call after a wake and every ~50 ms. */
+/* Applies finished AI moves and flag falls, and while live games with a clock are held
+ * writes this process's heartbeat about once a second (a restart charges the clocks up
+ * to the last one). Call after a wake and every ~50 ms. */
 void gv_hub_poll(gv_hub *h);
 /* Waits until no AI search runs (applying their moves); for tests and shutdown.
  * max_ms bounds the wait; returns 0 when idle. */
@@ -118,12 +145,18 @@ typedef struct gv_reply {
 void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *query,
                    const char *body, size_t bodylen, gv_reply *out);
 
-/* WebSocket watchers. gv_hub_watch adds w to the game's watchers and sends it (through
- * send) everything after move number since; returns 0, or -1 with a message. */
-int gv_hub_watch(gv_hub *h, const char *id, int since, void *w,
-                 void (*send)(void *w, const char *text, size_t len), char *err,
+/* WebSocket watchers. gv_hub_watch makes w a watcher of game id (leaving the game it
+ * watched before, if any) and sends it, through send, the moves after move number since
+ * in "moves" messages of at most GV_HUB_CATCHUP_MOVES moves and about
+ * GV_HUB_CATCHUP_BYTES bytes each, then the game's public state; every event after that
+ * goes to it through the broadcast callback. Returns 0, or -1 with a message (w then
+ * watches nothing). gv_hub_unwatch: w watches nothing (it may watch nothing already).
+ * Both take constant time. */
+enum { GV_HUB_CATCHUP_MOVES = 250, GV_HUB_CATCHUP_BYTES = 32 * 1024 };
+int gv_hub_watch(gv_hub *h, const char *id, int since, gv_hub_watcher *w,
+                 void (*send)(gv_hub_watcher *w, const char *text, size_t len), char *err,
                  size_t errlen);
-void gv_hub_unwatch(gv_hub *h, const char *id, void *w);
+void gv_hub_unwatch(gv_hub *h, gv_hub_watcher *w);
 
 /* Another server process sharing the store changed game id (n: its move count then, or -1
  * when unknown): the game is brought up to date if this process holds it. */

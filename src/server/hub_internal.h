@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 
+#include "engine/engine.h"
 #include "server/hub.h"
 
 typedef struct hub_new_game {
@@ -15,11 +16,19 @@ typedef struct hub_new_game {
     int64_t tc_initial_ms, tc_inc_ms;
 } hub_new_game;
 
-/* Each returns 0, or a negative code with a message in err: -1 refused (the request is at
- * fault), -2 out of date (another move came first, or another server process kept
- * rewriting the game while this one tried: each action catches up and tries again a few
- * times first), -3 the store failed; hub_create also -4, too many games between AI
- * players (gv_hub_config.max_ai_games). */
+/* What the actions below return: 0, or a negative code with a message in err. */
+enum {
+    HUB_OK = 0,
+    HUB_REFUSED = -1,    /* the request is at fault */
+    HUB_STALE = -2,      /* out of date: another move came first, or another server process
+                          * kept rewriting the game while this one tried (each action
+                          * catches up and tries again a few times first) */
+    HUB_STORE = -3,      /* the store failed */
+    HUB_BUSY = -4,       /* hub_create: the AI players' capacity is taken (max_ai_games) */
+    HUB_NOT_TURN = -5,   /* hub_play: the seat has nothing to play now (another's turn) */
+    HUB_NO_RANDOM = -6,  /* hub_create: the system's randomness failed (no id or token is
+                          * made without it) */
+};
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen);
 int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen);
 /* expect_n: the number the move must get, or HUB_ANY_N. */
@@ -38,10 +47,17 @@ int hub_to_move_seat(const room *r);
 int64_t hub_clock_left(const room *r, int seat);
 const char *hub_status_name(room_status s);
 gv_store *hub_store(gv_hub *h);
-uint64_t hub_random_u64(void);   /* from the system's entropy */
+uint64_t hub_random_u64(void);   /* from the system's entropy; 0 when it fails */
+
+/* Sets the thinking time of an AI search that starts while `waiting` other searches wait
+ * for the `workers` threads: normal_ms while none wait, else a fair share of it (at least
+ * 50 ms), unless go's own limit (a clock's budget, a shorter movetime) is smaller. */
+void hub_share_time(gv_go *go, int64_t normal_ms, int waiting, int workers);
 
 /* The game as seat (-1: a watcher) may see it. */
 json_t *hub_view(gv_hub *h, room *r, int seat);
+/* What only seat may see: the view's "you" (its legal moves, and the game's private part). */
+json_t *hub_you(room *r, int seat);
 json_t *hub_result_json(const room *r);
 /* A listing entry from a stored row (tokens left out). */
 json_t *hub_listing_json(const gv_stored_game *g);

@@ -6,13 +6,19 @@
  * a pass follows the sockets that are ready, not all 10,000 of them, as poll's does); the
  * server owns it (lws's libev plugin joins it as a "foreign" loop), so that SIGINT and
  * SIGTERM, watched by the loop itself, end it and the shutdown below runs as it would
- * after lws_service. A message to many watchers is built once and
- * shared (reference counted); each connection keeps a short queue of pending messages
- * and a connection that falls too far behind is closed. */
+ * after lws_service. An event for many watchers is built once; it is written at once to
+ * each watcher's socket that can take it (nothing waiting before it, in lws or here), from
+ * one shared buffer, and queued (one reference-counted copy for all) for the others, which
+ * get it when their socket is writable. A watcher with too many events waiting is closed;
+ * what the server sends a connection in answer to its own request (a watch's catch-up,
+ * an error, a pong) is not counted against it. */
+#include <errno.h>
 #include <ev.h>
 #include <jansson.h>
 #include <libwebsockets.h>
+#include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,26 +28,37 @@
 #include "core/gv_core.h"
 #include "server/hub.h"
 #include "server/server.h"
+#include "server/ws_frame.h"
 #include "server/ws_msg.h"
 
 enum {
     MAX_BODY = 64 * 1024,
+    MAX_HEAD = 4096,          /* request headers lws knows, summed: more is 431 */
+    MAX_HEAD_READ = 16384,    /* lws's header buffer: a longer head closes the connection */
+    BODY_DEADLINE_MS = 10000, /* a request body must arrive within this */
     MAX_WS_MSG = 4096,
-    MAX_QUEUE = 512,          /* messages pending on one watcher before it is dropped */
+    MAX_QUEUE = 512,          /* events pending on one watcher before it is dropped */
+    MAX_REPLY_BYTES = 32 << 20,   /* replies pending on one connection (a catch-up is ~100
+                                   * bytes a move, twice: its batches and the state) */
+    MAX_QUEUE_ALL = 16384,    /* messages of any kind pending on one connection */
+    SLOW_CLOSE_SECS = 10,     /* a connection closed as too slow that cannot even take the
+                               * close frame is dropped after this */
     WS_MSGS_PER_SEC = 20,     /* what a watcher may send */
     RATE_BUCKETS = 4096,
 };
 
 typedef struct msg {
     int refs;
+    unsigned char reply;      /* the connection's own reply, not an event */
     size_t len;
     unsigned char data[];     /* LWS_PRE bytes of room, then the text */
 } msg;
 
 typedef struct http_req {
     char path[256];
-    char query[1024];
+    char query[2048];
     int post;
+    int64_t started;          /* monotonic ms the request's headers were read */
     char *body;
     size_t len;
     int too_large;
@@ -55,12 +72,20 @@ typedef struct http_req {
 typedef struct pss {
     struct lws *wsi;
     http_req *http;
-    char game[GV_STORE_ID];
-    msg **q;
-    unsigned short qhead, qn, qcap;
-    unsigned char closing;
-    char *rx;                 /* a message arriving in fragments */
-    unsigned short rxlen;
+    gv_hub_watcher watch;     /* the game watched (its place among the game's watchers) */
+    msg **q;                  /* messages waiting for the socket: a ring, oldest first */
+    unsigned qhead, qn, qcap;
+    unsigned qevents;         /* of them, events (the rest are replies) */
+    size_t qreply;            /* bytes of replies among them */
+    unsigned char open;       /* the WebSocket is established */
+    unsigned char closing;    /* too slow: closed at the next chance */
+    unsigned char peer_closed;   /* the client closed: nothing more is written */
+    gv_ws_reader rd;          /* the client's frames, read here (ws_frame.h), not by lws */
+    ev_io rio;                /* the socket's readability, for rd */
+    unsigned short close_code;   /* closing, with this code: nothing but the close frame
+                                  * is sent any more */
+    const char *close_why;
+    unsigned char close_sent, close_answered;   /* our close frame / the client's */
     unsigned short window_msgs;
     int64_t window_start;
 } pss;
@@ -79,6 +104,9 @@ typedef struct server {
     rate_slot rates[RATE_BUCKETS];
     char web[512];
     long nws;                 /* open WebSocket connections */
+    struct ev_loop *loop;
+    unsigned char *out;       /* LWS_PRE + an event being written to many sockets */
+    size_t outcap;
     gv_store *store;
     struct lws *notify_wsi;   /* the store's notification socket in the loop (a dup) */
     int listening;            /* the store's notifications arrive */
@@ -97,12 +125,13 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
 
 /* ---- watcher queues ---------------------------------------------------------------- */
 
-static msg *msg_new(const char *text, size_t len, int refs)
+static msg *msg_new(const char *text, size_t len, int reply)
 {
     msg *m = malloc(sizeof *m + LWS_PRE + len);
     if (!m)
         return NULL;
-    m->refs = refs;
+    m->refs = 1;
+    m->reply = (unsigned char)reply;
     m->len = len;
     memcpy(m->data + LWS_PRE, text, len);
     return m;
@@ -114,68 +143,149 @@ static void msg_unref(msg *m)
         free(m);
 }
 
+static pss *pss_of(gv_hub_watcher *w)
+{
+    return (pss *)(void *)((char *)w - offsetof(pss, watch));
+}
+
 static void queue_clear(pss *p)
 {
-    for (int i = 0; i < p->qn; i++)
+    for (unsigned i = 0; i < p->qn; i++)
         msg_unref(p->q[(p->qhead + i) % p->qcap]);
     free(p->q);
     p->q = NULL;
-    p->qhead = p->qn = p->qcap = 0;
+    p->qhead = p->qn = p->qcap = p->qevents = 0;
+    p->qreply = 0;
 }
 
-/* Queues m on p (taking one reference); 0, or -1 when p is too far behind. */
+static msg *queue_pop(pss *p)
+{
+    msg *m = p->q[p->qhead];
+    p->qhead = (p->qhead + 1) % p->qcap;
+    p->qn--;
+    if (m->reply)
+        p->qreply -= m->len;
+    else
+        p->qevents--;
+    return m;
+}
+
+/* p is closed as too slow: with a close frame (1008) when its socket next takes one, or
+ * without after SLOW_CLOSE_SECS. */
+static void too_slow(pss *p)
+{
+    if (p->closing)
+        return;
+    p->closing = 1;
+    lws_set_timeout(p->wsi, PENDING_TIMEOUT_USER_OK, SLOW_CLOSE_SECS);
+    lws_callback_on_writable(p->wsi);
+}
+
+/* Queues m on p (one more reference); 0, or -1 when p is too far behind. */
 static int enqueue(pss *p, msg *m)
 {
-    if (p->closing || p->qn >= MAX_QUEUE) {
-        if (!p->closing) {
-            p->closing = 1;
-            lws_callback_on_writable(p->wsi);
-        }
-        msg_unref(m);
+    if (p->closing || p->close_code)
+        return -1;
+    if (m->reply ? p->qreply + m->len > MAX_REPLY_BYTES : p->qevents >= MAX_QUEUE) {
+        too_slow(p);
+        return -1;
+    }
+    if (p->qn >= MAX_QUEUE_ALL) {
+        too_slow(p);
         return -1;
     }
     if (p->qn == p->qcap) {
-        int cap = p->qcap ? 2 * p->qcap : 4;
+        unsigned cap = p->qcap ? 2 * p->qcap : 4;
         msg **nq = malloc((size_t)cap * sizeof *nq);
-        if (!nq) {
-            msg_unref(m);
+        if (!nq)
             return -1;
-        }
-        for (int i = 0; i < p->qn; i++)
+        for (unsigned i = 0; i < p->qn; i++)
             nq[i] = p->q[(p->qhead + i) % p->qcap];
         free(p->q);
         p->q = nq;
         p->qhead = 0;
-        p->qcap = (unsigned short)cap;
+        p->qcap = cap;
     }
     p->q[(p->qhead + p->qn) % p->qcap] = m;
+    m->refs++;
     p->qn++;
-    lws_callback_on_writable(p->wsi);
+    if (m->reply)
+        p->qreply += m->len;
+    else
+        p->qevents++;
+    /* A queue that was not empty already has a writable callback coming. */
+    if (p->qn == 1)
+        lws_callback_on_writable(p->wsi);
     return 0;
 }
 
-static void send_one(void *w, const char *text, size_t len)
+/* The connection's own reply (the hub's catch-up and state, an error, a pong). */
+static void send_reply(pss *p, const char *text, size_t len)
 {
     msg *m = msg_new(text, len, 1);
-    if (m)
-        enqueue(w, m);
-}
-
-static void broadcast(void *ctx, const hub_watchers *w, const char *text, size_t len)
-{
-    (void)ctx;
-    msg *m = msg_new(text, len, w->n);
     if (!m)
         return;
-    for (int i = 0; i < w->n; i++)
-        enqueue(w->v[i], m);
+    enqueue(p, m);
+    msg_unref(m);
+}
+
+static void send_to_watcher(gv_hub_watcher *w, const char *text, size_t len)
+{
+    send_reply(pss_of(w), text, len);
+}
+
+/* One event to n watchers. A socket with nothing waiting before the event (not in lws's
+ * buffer, not in the queue) is written at once, from one buffer for all (lws puts the
+ * frame header in the LWS_PRE bytes before it: the same bytes for every socket; what a
+ * full socket does not take, lws keeps and sends when it can, and lws_write returns the
+ * whole length). lws 4.1 allows lws_write outside the WRITEABLE callback when nothing of
+ * that connection is buffered (lws_partial_buffered). Writing at once saves, per watcher,
+ * the two changes of its epoll interest (POLLOUT on, then off) and the pass through the
+ * loop that a writable callback costs. The others get the event queued (one copy shared
+ * by reference). */
+static void broadcast(void *ctx, gv_hub_watcher *const *w, int n, const char *text,
+                      size_t len)
+{
+    server *s = ctx;
+    if (s->outcap < LWS_PRE + len) {
+        size_t cap = LWS_PRE + len + 4096;
+        unsigned char *nb = realloc(s->out, cap);
+        if (!nb)
+            return;
+        s->out = nb;
+        s->outcap = cap;
+    }
+    memcpy(s->out + LWS_PRE, text, len);
+    msg *m = NULL;
+    for (int i = 0; i < n; i++) {
+        /* Each connection's state is a cold cache line: fetch the next ones early. */
+        if (i + 8 < n)
+            __builtin_prefetch(pss_of(w[i + 8]));
+        if (i + 4 < n)
+            __builtin_prefetch(pss_of(w[i + 4])->wsi);
+        pss *p = pss_of(w[i]);
+        if (p->closing || p->peer_closed || !p->open || p->close_code)
+            continue;
+        if (!p->qn && !lws_partial_buffered(p->wsi)) {
+            if (lws_write(p->wsi, s->out + LWS_PRE, len, LWS_WRITE_TEXT) < (int)len) {
+                /* The socket failed: lws closes it from the loop. */
+                p->peer_closed = 1;
+                lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
+            }
+            continue;
+        }
+        if (!m && !(m = msg_new(text, len, 0)))
+            return;
+        enqueue(p, m);
+    }
+    msg_unref(m);
 }
 
 static void ws_send_json(pss *p, json_t *o)
 {
     char *t = json_dumps(o, JSON_COMPACT);
     if (t)
-        send_one(p, t, strlen(t));
+        send_reply(p, t, strlen(t));
     free(t);
     json_decref(o);
 }
@@ -250,7 +360,9 @@ static int http_send(struct lws *wsi, pss *p)
     if (lws_add_http_common_headers(wsi, (unsigned)rp->status, rp->content_type, rp->len, &q, end))
         return -1;
     if (lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-                                    (const unsigned char *)"no-store", 8, &q, end))
+                                    (const unsigned char *)"no-store", 8, &q, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
+                                    (const unsigned char *)"close", 5, &q, end))
         return -1;
     if (rp->filename[0]) {
         char cd[160];
@@ -374,19 +486,146 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
     http_send(wsi, p);
 }
 
+/* The request headers lws knows, names and values summed (what a header flood costs). */
+static size_t head_size(struct lws *wsi)
+{
+    size_t n = 0;
+    for (int t = 0; t < (int)WSI_TOKEN_COUNT; t++) {
+        int l = lws_hdr_total_length(wsi, (enum lws_token_indexes)t);
+        const unsigned char *name = l > 0 ? lws_token_to_string((enum lws_token_indexes)t) : NULL;
+        if (l > 0)
+            n += (size_t)l + (name ? strlen((const char *)name) : 0) + 3;
+    }
+    return n;
+}
+
+/* Does character c of a decoded query fragment mean something in a query (so that it is
+ * escaped again for the API, which decodes the query itself)? */
+static int query_escaped(const char *frag, int c)
+{
+    char ch = frag[c];
+    return ch == '%' || ch == '+' || ch == '&' || (ch == '=' && memchr(frag, '=', (size_t)c));
+}
+
+/* A request's headers have been read (lws calls it with the path): checks them, keeps the
+ * path and query, and handles the request now or once its body has come. Every refusal is
+ * made before any body is read; the connection closes after the reply (see http_send). */
+static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
+{
+    http_free(p);
+    p->wsi = wsi;
+    p->http = calloc(1, sizeof *p->http);
+    if (!p->http)
+        return -1;
+    http_req *hr = p->http;
+    hr->started = gv_hub_mono_ms();
+    hr->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+    if (!in)
+        in = "/";
+    if (strlen(in) >= sizeof hr->path)
+        return http_reply_error(wsi, p, 414, "uri_too_long", "the path is too long") ? -1 : 0;
+    snprintf(hr->path, sizeof hr->path, "%s", in);
+    if (head_size(wsi) > MAX_HEAD)
+        return http_reply_error(wsi, p, 431, "headers_too_large",
+                                "the request headers are larger than 4 KiB") ? -1 : 0;
+    if (!hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
+        return http_reply_error(wsi, p, 405, "bad_method", "the server takes GET and POST") ? -1 : 0;
+    /* The query, whole or not at all: lws hands it over as decoded fragments (one per
+     * '&'); the API decodes its query itself, so the characters that mean something there
+     * are escaped again. */
+    size_t k = 0;
+    char frag[sizeof hr->query];
+    for (int i = 0;; i++) {
+        int n = lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i);
+        if (n < 0 && lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, i) <= 0)
+            break;   /* no fragment i (a fragment too long for frag is refused below) */
+        size_t need = (size_t)(n > 0 ? n : 0);
+        for (int c = 0; c < n; c++)
+            need += query_escaped(frag, c) ? 2 : 0;
+        if (n < 0 || k + 1 + need >= sizeof hr->query)
+            return http_reply_error(wsi, p, 414, "uri_too_long",
+                                    "the query is longer than 2 KiB") ? -1 : 0;
+        if (k)
+            hr->query[k++] = '&';
+        for (int c = 0; c < n; c++) {
+            if (query_escaped(frag, c))
+                k += (size_t)snprintf(hr->query + k, sizeof hr->query - k, "%%%02X",
+                                      (unsigned char)frag[c]);
+            else
+                hr->query[k++] = frag[c];
+        }
+        hr->query[k] = 0;
+    }
+    if (!hr->post) {
+        http_handle(s, wsi, p);
+        return 0;
+    }
+    /* A POST's body follows, unless it has none. Chunked request bodies are not read
+     * (every HTTP client sends a length with a JSON body); a length over the limit is
+     * refused before a byte of the body is read. */
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0)
+        return http_reply_error(wsi, p, 411, "length_required",
+                                "send the body with a Content-Length, not chunked") ? -1 : 0;
+    char cl[32];
+    int cn = lws_hdr_copy(wsi, cl, sizeof cl, WSI_TOKEN_HTTP_CONTENT_LENGTH);
+    if (cn <= 0) {
+        http_handle(s, wsi, p);
+        return 0;
+    }
+    unsigned long long declared = 0;
+    for (int i = 0; i < cn; i++) {
+        if (cl[i] < '0' || cl[i] > '9' || declared > MAX_BODY)
+            return http_reply_error(wsi, p, declared > MAX_BODY ? 413 : 400,
+                                    declared > MAX_BODY ? "too_large" : "bad_request",
+                                    declared > MAX_BODY ? "the request body is larger than 64 KiB"
+                                                        : "Content-Length is not a number") ? -1 : 0;
+        declared = declared * 10 + (unsigned)(cl[i] - '0');
+    }
+    if (declared > MAX_BODY)
+        return http_reply_error(wsi, p, 413, "too_large",
+                                "the request body is larger than 64 KiB") ? -1 : 0;
+    if (!declared) {
+        http_handle(s, wsi, p);
+        return 0;
+    }
+    lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, BODY_DEADLINE_MS / 1000);
+    return 0;
+}
+
+/* A connection lws could not read as HTTP (a method it does not know, CONNECT, bytes that
+ * are no request): lws hands it over raw with what it read. It gets a JSON error like any
+ * other refusal, and is closed. */
+static int raw_refuse(struct lws *wsi, const char *in, size_t len)
+{
+    size_t m = 0;
+    while (m < len && m < 32 && in[m] >= 'A' && in[m] <= 'Z')
+        m++;
+    int method = m > 0 && m < len && in[m] == ' ';
+    const char *body = method ? "{\"error\":\"the server takes GET and POST\",\"code\":\"bad_method\"}"
+                              : "{\"error\":\"this is not an HTTP request\",\"code\":\"bad_request\"}";
+    unsigned char buf[LWS_PRE + 512];
+    int n = snprintf((char *)buf + LWS_PRE, sizeof buf - LWS_PRE,
+                     "HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %zu\r\n"
+                     "cache-control: no-store\r\nconnection: close\r\n\r\n%s",
+                     method ? "405 Method Not Allowed" : "400 Bad Request", strlen(body), body);
+    lws_write(wsi, buf + LWS_PRE, (size_t)n, LWS_WRITE_RAW);
+    return -1;
+}
+
 /* ---- WebSocket --------------------------------------------------------------------- */
 
+/* Watches game id from move number since (the catch-up and the state are queued as
+ * replies); what the connection watched before is left. */
 static void ws_watch(server *s, pss *p, const char *id, int since)
 {
     char err[GV_ERRLEN];
-    if (p->game[0])
-        gv_hub_unwatch(s->hub, p->game, p);
-    p->game[0] = 0;
-    if (strlen(id) >= sizeof p->game || gv_hub_watch(s->hub, id, since, p, send_one, err, sizeof err) < 0) {
-        ws_error(p, strlen(id) >= sizeof p->game ? "no such game" : err);
+    if (strlen(id) >= GV_STORE_ID) {
+        gv_hub_unwatch(s->hub, &p->watch);
+        ws_error(p, "no such game");
         return;
     }
-    snprintf(p->game, sizeof p->game, "%s", id);
+    if (gv_hub_watch(s->hub, id, since, &p->watch, send_to_watcher, err, sizeof err) < 0)
+        ws_error(p, err);
 }
 
 static void ws_message(server *s, pss *p, const char *text, size_t len)
@@ -397,9 +636,7 @@ static void ws_message(server *s, pss *p, const char *text, size_t len)
         drain_notifications(s);
         ws_watch(s, p, m.game, m.since);
     } else if (m.type == GV_WS_UNWATCH) {
-        if (p->game[0])
-            gv_hub_unwatch(s->hub, p->game, p);
-        p->game[0] = 0;
+        gv_hub_unwatch(s->hub, &p->watch);
     } else if (m.type == GV_WS_PING) {
         json_t *r = json_object();
         json_object_set_new(r, "type", json_string("pong"));
@@ -409,38 +646,133 @@ static void ws_message(server *s, pss *p, const char *text, size_t len)
     }
 }
 
-static int ws_receive(server *s, struct lws *wsi, pss *p, const char *in, size_t len)
+/* The connection goes now (lws closes it from the loop, sending nothing more). */
+static void ws_kill(server *s, pss *p)
 {
+    ev_io_stop(s->loop, &p->rio);
+    p->peer_closed = 1;
+    lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
+}
+
+/* Sends p's close frame when lws holds nothing unsent for it (else from the writable
+ * callback); a close the client began ends the connection once the answer is out. */
+static void ws_send_close(server *s, pss *p)
+{
+    if (p->close_sent || lws_partial_buffered(p->wsi)) {
+        if (!p->close_sent)
+            lws_callback_on_writable(p->wsi);
+        return;
+    }
+    /* lws 4.1 sends a close frame only as it closes the connection, so the frame (a
+     * server's: unmasked) is written here, straight to the socket, which holds nothing of
+     * lws's before it. */
+    unsigned char f[4 + 123];
+    size_t rl = strlen(p->close_why);
+    if (rl > 123)
+        rl = 123;
+    f[0] = 0x88;
+    f[1] = (unsigned char)(2 + rl);
+    f[2] = (unsigned char)(p->close_code >> 8);
+    f[3] = (unsigned char)p->close_code;
+    memcpy(f + 4, p->close_why, rl);
+    p->close_sent = 1;
+    if (write(p->rio.fd, f, 4 + rl) != (ssize_t)(4 + rl) || p->close_answered)
+        ws_kill(s, p);
+}
+
+/* The close handshake, done here since the socket's reading is ours (RFC 6455 7): p's
+ * client broke the protocol, sent too much, or asked to close. Our close frame goes out
+ * (nothing after it); what the client still sends is read and dropped until its own
+ * close frame or its end of the connection, so that the socket is not closed with unread
+ * bytes (a reset, which makes the client drop what it has not read yet, our close frame
+ * included). A client that never answers is dropped after 5 s. */
+static void ws_close(server *s, pss *p, int code, const char *why)
+{
+    if (p->close_code)
+        return;
+    p->close_code = (unsigned short)code;
+    p->close_why = why;
+    lws_set_timeout(p->wsi, PENDING_TIMEOUT_CLOSE_ACK, 5);
+    ws_send_close(s, p);
+}
+
+/* What the client's frames deliver (gv_ws_sink). */
+static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
+{
+    pss *p = ctx;
+    server *s = the_server;
+    if (kind == GV_WSF_CLOSE) {
+        /* The client's close: our answer (its code back) ends the connection; or the
+         * client's answer to ours, which ends it now. */
+        p->close_answered = 1;
+        if (p->close_sent)
+            ws_kill(s, p);
+        else
+            ws_close(s, p, code == GV_WSF_NO_STATUS ? GV_WSF_NORMAL : code, "");
+        return 1;
+    }
+    if (p->close_code)
+        return 0;   /* closing: what still comes is dropped */
+    if (kind == GV_WSF_PING) {
+        unsigned char buf[LWS_PRE + 125];
+        memcpy(buf + LWS_PRE, data, len);
+        /* Answered at once when nothing waits to be written (else it is dropped: a
+         * client that pings a connection this busy learns it from the delay). */
+        if (!p->qn && !lws_partial_buffered(p->wsi))
+            lws_write(p->wsi, buf + LWS_PRE, len, LWS_WRITE_PONG);
+        return 0;
+    }
+    if (kind != GV_WSF_TEXT)
+        return 0;
     int64_t now = gv_hub_mono_ms();
     if (now - p->window_start >= 1000) {
         p->window_start = now;
         p->window_msgs = 0;
     }
-    if (lws_is_first_fragment(wsi) && ++p->window_msgs > WS_MSGS_PER_SEC) {
-        lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION,
-                         (unsigned char *)"too many messages", 17);
-        return -1;
+    if (++p->window_msgs > WS_MSGS_PER_SEC) {
+        ws_close(s, p, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too many messages");
+        return 1;
     }
-    if (p->rxlen + len > MAX_WS_MSG) {
-        lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
-                         (unsigned char *)"message too large", 17);
-        return -1;
-    }
-    if (!p->rx && !lws_is_final_fragment(wsi))
-        p->rx = malloc(MAX_WS_MSG);
-    if (p->rx) {
-        memcpy(p->rx + p->rxlen, in, len);
-        p->rxlen = (unsigned short)(p->rxlen + len);
-        if (!lws_is_final_fragment(wsi))
-            return 0;
-        ws_message(s, p, p->rx, p->rxlen);
-        free(p->rx);
-        p->rx = NULL;
-        p->rxlen = 0;
-        return 0;
-    }
-    ws_message(s, p, in, len);
+    ws_message(s, p, data, len);
     return 0;
+}
+
+/* The client's socket has bytes: read them (a few reads at most, so that one busy client
+ * cannot hold the loop) and feed them to the frame reader. */
+static void ws_readable(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    pss *p = w->data;
+    server *s = the_server;
+    unsigned char buf[4096];
+    for (int k = 0; k < 4 && !p->peer_closed; k++) {
+        ssize_t n = read(w->fd, buf, sizeof buf);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            return;
+        if (n <= 0) {
+            ws_kill(s, p);   /* the client went away */
+            return;
+        }
+        const char *why = "";
+        int code = gv_ws_read(&p->rd, buf, (size_t)n, ws_frame, p, &why);
+        if (code) {
+            ws_close(s, p, code, why);
+            continue;   /* the rest is read and dropped */
+        }
+        if ((size_t)n < sizeof buf)
+            return;
+    }
+}
+
+/* The WebSocket is open: its reading is taken from lws (which would take unmasked frames)
+ * and given to ws_readable. */
+static void ws_take_reading(server *s, struct lws *wsi, pss *p)
+{
+    lws_rx_flow_control(wsi, 0);
+    ev_io_init(&p->rio, ws_readable, lws_get_socket_fd(wsi), EV_READ);
+    p->rio.data = p;
+    ev_io_start(s->loop, &p->rio);
 }
 
 /* ---- notifications from other server processes (PostgreSQL) ----------------------- */
@@ -523,6 +855,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (s && wsi == s->notify_wsi)
             s->notify_wsi = NULL;
         return 0;
+    case LWS_CALLBACK_RAW_ADOPT:
+    case LWS_CALLBACK_RAW_CLOSE:
+        return 0;
+    case LWS_CALLBACK_RAW_RX:
+        return raw_refuse(wsi, in, len);
     default:
         break;
     }
@@ -530,47 +867,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     if (!p)
         return lws_callback_http_dummy(wsi, reason, user, in, len);
     switch (reason) {
-    case LWS_CALLBACK_HTTP: {
-        http_free(p);
-        p->wsi = wsi;
-        p->http = calloc(1, sizeof *p->http);
-        if (!p->http)
-            return -1;
-        http_req *hr = p->http;
-        snprintf(hr->path, sizeof hr->path, "%s", in ? (const char *)in : "/");
-        hr->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
-        size_t k = 0;
-        char frag[512];
-        for (int i = 0; k + 2 < sizeof hr->query; i++) {
-            int n = lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i);
-            if (n <= 0)
-                break;
-            /* lws has decoded the fragment; the API decodes its query itself, so the
-             * characters that mean something there are escaped again. */
-            if (k)
-                hr->query[k++] = '&';
-            for (int c = 0; c < n && k + 4 < sizeof hr->query; c++) {
-                char ch = frag[c];
-                if (ch == '%' || ch == '+' || ch == '&' || (ch == '=' && memchr(frag, '=', (size_t)c)))
-                    k += (size_t)snprintf(hr->query + k, sizeof hr->query - k, "%%%02X",
-                                          (unsigned char)ch);
-                else
-                    hr->query[k++] = ch;
-            }
-            hr->query[k] = 0;
-        }
-        if (!hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
-            return http_reply_error(wsi, p, 405, "bad_method", "the server takes GET and POST") ? -1 : 0;
-        /* A POST's body follows, unless it has none. Chunked request bodies are not
-         * read (every HTTP client sends a length with a JSON body). */
-        if (hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0)
-            return http_reply_error(wsi, p, 411, "length_required",
-                                    "send the body with a Content-Length, not chunked") ? -1 : 0;
-        if (hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0)
-            return 0;
-        http_handle(s, wsi, p);
-        return 0;
-    }
+    case LWS_CALLBACK_HTTP:
+        return http_begin(s, wsi, p, in);
     case LWS_CALLBACK_HTTP_BODY:
         if (!p->http)
             return -1;
@@ -578,6 +876,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return 0;
         if (!len || !in)
             return 0;
+        if (gv_hub_mono_ms() - p->http->started > BODY_DEADLINE_MS)
+            return http_reply_error(wsi, p, 408, "timeout",
+                                    "the request body came too slowly") ? -1 : 0;
         if (p->http->len + len > MAX_BODY) {
             p->http->too_large = 1;
             return 0;
@@ -616,8 +917,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             lws_callback_on_writable(wsi);
             return 0;
         }
+        /* Every connection closes after its reply (connection: close), never serving a
+         * second request from what lws read ahead: lws 4.1 spins for ever on a request
+         * with a body pipelined behind another one (tests/server/hostile.mjs). */
         http_free(p);
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
+        return -1;
     }
     case LWS_CALLBACK_CLOSED_HTTP:
         http_free(p);
@@ -626,44 +930,61 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         http_free(p);
         memset(p, 0, sizeof *p);
         p->wsi = wsi;
+        p->open = 1;
         s->nws++;
+        ws_take_reading(s, wsi, p);
         char id[64] = "", since[16] = "";
         /* lws returns a pointer to the value inside buf, which holds "name=value". */
         const char *gid = lws_get_urlarg_by_name(wsi, "game=", id, sizeof id);
         if (gid) {
             const char *sv = lws_get_urlarg_by_name(wsi, "since=", since, sizeof since);
-            ws_watch(s, p, gid, sv ? atoi(sv) : 0);
+            /* A number past int is held at its end, never wrapped. */
+            long long v = sv ? strtoll(sv, NULL, 10) : 0;
+            ws_watch(s, p, gid, v < 0 ? 0 : v > INT_MAX ? INT_MAX : (int)v);
         }
         return 0;
     }
     case LWS_CALLBACK_RECEIVE:
-        return ws_receive(s, wsi, p, in, len);
+        /* lws reads nothing once the socket is ws_readable's: what it still hands over
+         * came with the handshake, before its answer (RFC 6455 4.1: a client waits for
+         * it). */
+        if (!p->close_code)
+            ws_close(s, p, LWS_CLOSE_STATUS_PROTOCOL_ERR, "data before the handshake's answer");
+        return 0;
     case LWS_CALLBACK_SERVER_WRITEABLE: {
+        if (p->close_code) {
+            ws_send_close(s, p);
+            return 0;
+        }
         if (p->closing) {
             lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION,
                              (unsigned char *)"too slow", 8);
             return -1;
         }
-        if (!p->qn)
-            return 0;
-        msg *m = p->q[p->qhead];
-        p->qhead = (unsigned short)((p->qhead + 1) % p->qcap);
-        p->qn--;
-        int n = lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
-        msg_unref(m);
-        if (n < (int)0)
-            return -1;
-        if (p->qn)
+        /* What is queued, until lws has to keep part of a message (the socket is full):
+         * it calls again once that is sent. */
+        while (p->qn && !p->peer_closed && !lws_partial_buffered(wsi)) {
+            msg *m = queue_pop(p);
+            int want = (int)m->len;
+            int n = lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
+            msg_unref(m);
+            if (n < want)
+                return -1;
+        }
+        if (p->qn && !p->peer_closed)
             lws_callback_on_writable(wsi);
         return 0;
     }
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        /* lws answers the close; nothing else may follow it. */
+        p->peer_closed = 1;
+        return 0;
     case LWS_CALLBACK_CLOSED:
-        if (p->game[0])
-            gv_hub_unwatch(s->hub, p->game, p);
-        p->game[0] = 0;
+        gv_hub_unwatch(s->hub, &p->watch);
+        p->open = 0;
         queue_clear(p);
-        free(p->rx);
-        p->rx = NULL;
+        ev_io_stop(s->loop, &p->rio);
+        gv_ws_reader_free(&p->rd);
         s->nws--;
         return 0;
     default:
@@ -672,8 +993,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     return lws_callback_http_dummy(wsi, reason, user, in, len);
 }
 
+/* rx_buffer_size 1024: each WebSocket connection gets a receive buffer of that size.
+ * tx_packet_size: what one send() may carry; without it lws sends at most rx_buffer_size
+ * bytes per send and per pass through the loop (a 300 KB state or reply, 300 passes). */
 static const struct lws_protocols protocols[] = {
-    {"gravulien", callback, sizeof(pss), 1024, 0, NULL, 0},
+    {"gravulien", callback, sizeof(pss), 1024, 0, NULL, 64 * 1024},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -740,8 +1064,12 @@ int gv_serve(const gv_serve_opts *o)
     info.protocols = protocols;
     info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
                    LWS_SERVER_OPTION_DISABLE_IPV6;
-    info.max_http_header_data = 4096;
-    info.timeout_secs = 30;
+    info.max_http_header_data = MAX_HEAD_READ;
+    info.timeout_secs = 10;
+    /* What lws cannot read as HTTP comes to the callback raw (raw_refuse). */
+    info.options |= LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG;
+    info.listen_accept_role = "raw-skt";
+    info.listen_accept_protocol = "gravulien";
     info.ka_time = 60;
     info.ka_probes = 3;
     info.ka_interval = 10;
@@ -750,6 +1078,7 @@ int gv_serve(const gv_serve_opts *o)
      * one LIBEV_FLAGS may name; libev's io_uring backend, for one, breaks lws). lws runs
      * in it through its libev plugin (Debian's libwebsockets-evlib-ev). */
     struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO | EVFLAG_NOENV);
+    s->loop = loop;
     if (!loop) {
         fprintf(stderr, "serve: cannot create the event loop\n");
         store->ops->close(store);
@@ -820,6 +1149,7 @@ int gv_serve(const gv_serve_opts *o)
     lws_sul_cancel(&s->tick);
     lws_context_destroy(s->ctx);
     s->ctx = NULL;
+    free(s->out);
     /* A second signal during the rest of the shutdown is ignored, as before. */
     ev_signal_stop(loop, &sigint);
     ev_signal_stop(loop, &sigterm);

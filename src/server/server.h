@@ -12,7 +12,7 @@ typedef struct gv_serve_opts {
     int ai_threads;          /* worker threads for AI moves */
     int ai_hash_mb;          /* hash table per AI search */
     int64_t ai_movetime_ms;  /* AI time per move in games without a clock */
-    int max_ai_games;        /* live games with AI seats only, at most (0: no limit) */
+    int max_ai_games;        /* live games with an AI seat, at most (0: no limit) */
     double rate;             /* HTTP requests per second per client address (0: no limit) */
     int trust_proxy;         /* behind a reverse proxy: rate-limit by X-Forwarded-For */
     int verbose;

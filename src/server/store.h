@@ -6,17 +6,22 @@
  *
  *   games(id, game, config, status, result, nmoves, created, updated, rev)
  *   moves(game_id, n, seat, move, clocks, at)      -- primary key (game_id, n)
+ *   heartbeats(process, at)                        -- primary key process
  *   schema_migrations(version, applied)
  *
  * config and result are JSON texts the server writes and reads (the store does not look
- * inside them); clocks is a JSON array of every seat's clock after the move. The move
+ * inside them, except once: migrating to schema version 4 replaces the clear seat tokens
+ * older versions kept in config by their SHA-256, secret.h); clocks is a JSON array of
+ * every seat's clock after the move. The move
  * number n is the concurrency guard: appending a move whose number already exists fails
  * with GV_STORE_CONFLICT and changes nothing. rev, the row's revision, guards everything
  * else in the row: every write of the row adds 1, and a write that names a revision the
  * row no longer has fails with GV_STORE_CONFLICT, so two server processes cannot both
  * rewrite a game's seats, offers or result from what each read before the other wrote.
  *
- * SQLite (store_sqlite.c) is the default: one file, WAL mode, created on first start.
+ * SQLite (store_sqlite.c) is the default: one file, WAL mode, created on first start
+ * readable by its owner only (0600; the -wal and -shm files SQLite makes beside it take
+ * the same mode).
  * PostgreSQL (store_pg.c, "postgres://..." or "postgresql://..." URLs) has the same
  * schema with TEXT and BIGINT columns, the same migration versions (applied under an
  * advisory lock, so two servers starting at once do not both migrate) and the same
@@ -71,7 +76,8 @@ typedef struct gv_store_ops {
     const char *name;
     void (*close)(gv_store *s);
     int (*create_game)(gv_store *s, const gv_stored_game *g, char *err, size_t errlen);
-    /* Replaces status, config and result of game g->id (updated is set, rev grows by 1);
+    /* Replaces status, config and result of game g->id (updated is set: to g->updated when
+     * it is given, else now; rev grows by 1);
      * GV_STORE_CONFLICT when the row's revision is no longer g->rev. */
     int (*update_game)(gv_store *s, const gv_stored_game *g, char *err, size_t errlen);
     /* In one transaction: inserts the move (GV_STORE_CONFLICT when its number exists or
@@ -91,6 +97,19 @@ typedef struct gv_store_ops {
                       gv_store_game_cb each, void *ctx, char *err, size_t errlen);
     /* The schema version in force. */
     int (*schema_version)(gv_store *s);
+
+    /* Liveness, so that a restart charges no clock for the time no server ran.
+     *
+     * heartbeat: process `proc` (an id of one server process's run) is alive at wall time
+     *          now_ms: its row of heartbeats is written (created, or rewritten in place).
+     *          Cheap: no notification, and not synced to disk on its own (SQLite writes it
+     *          with synchronous=NORMAL, the next move's commit syncs it; PostgreSQL commits
+     *          it with synchronous_commit off): a crash of the machine may lose the last
+     *          ones, which only makes the time charged shorter. Rows of processes silent
+     *          for an hour are removed now and then (the newest row always stays).
+     * last_alive: *at_ms = the newest heartbeat of any process (0 when there is none). */
+    int (*heartbeat)(gv_store *s, const char *proc, int64_t now_ms, char *err, size_t errlen);
+    int (*last_alive)(gv_store *s, int64_t *at_ms, char *err, size_t errlen);
 
     /* Change notifications between processes sharing one database, for a single-threaded
      * event loop. Optional: NULL in a backend without them (SQLite).
@@ -141,7 +160,7 @@ gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen);
 #define GV_STORE_PG_CHANNEL "gravulien"
 
 /* The newest schema version this build knows. */
-enum { GV_STORE_SCHEMA = 2 };
+enum { GV_STORE_SCHEMA = 4 };
 
 void gv_stored_game_free(gv_stored_game *g);   /* frees config and result */
 int64_t gv_store_now_ms(void);                 /* wall clock, Unix milliseconds */

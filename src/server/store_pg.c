@@ -11,9 +11,9 @@
  *   GV_STORE_CONFLICT and changes nothing.
  * - Migrations run in one transaction under pg_advisory_xact_lock, so two servers
  *   starting at once on an empty database do not both create the tables.
- * - Every write sends pg_notify('gravulien', '<id> <nmoves>') in its own transaction
- *   (delivered on commit only); listen / notify_fd / poll_notifications receive those of
- *   other handles on a second connection (see store.h).
+ * - Every write of a game sends pg_notify('gravulien', '<id> <nmoves>') in its own
+ *   transaction (delivered on commit only); listen / notify_fd / poll_notifications receive
+ *   those of other handles on a second connection (see store.h). Heartbeats notify nothing.
  * - A lost connection is re-established (PQreset) at the start of the next call; one the
  *   server closed while idle is noticed there too, so that call does not fail.
  * Used from one thread at a time (the server's event loop), like the SQLite backend. */
@@ -24,6 +24,7 @@
 
 #include "core/gv_core.h"
 #include "game/game.h"
+#include "server/secret.h"
 #include "server/store.h"
 
 /* The schema of store_sqlite.c, version for version: TEXT stays TEXT, SQLite's INTEGER
@@ -50,6 +51,12 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (game_id, n));",
     /* 2 */
     "ALTER TABLE games ADD COLUMN rev BIGINT NOT NULL DEFAULT 0;",
+    /* 3 */
+    "CREATE TABLE IF NOT EXISTS heartbeats ("
+    "  process TEXT PRIMARY KEY,"
+    "  at BIGINT NOT NULL);",
+    /* 4: the seats' tokens hashed in every stored config (hash_tokens, in C) */
+    "",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "a PostgreSQL migration for every schema version");
@@ -62,7 +69,7 @@ _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
 #define GAME_READ_COLS GAME_COLS ", rev"
 
 enum { Q_CREATE, Q_UPDATE, Q_LOCK, Q_LAST_N, Q_INSERT_MOVE, Q_TOUCH, Q_LOAD, Q_MOVES, Q_LIST,
-       Q_LIST_ALL, Q_VERSION, Q_EXISTS, Q_COUNT };
+       Q_LIST_ALL, Q_VERSION, Q_EXISTS, Q_BEAT, Q_BEAT_PRUNE, Q_LAST_ALIVE, Q_COUNT };
 
 /* Ids are ordered byte for byte ("C"), as SQLite does, whatever the database's locale. */
 static const char *const sql[Q_COUNT] = {
@@ -87,7 +94,17 @@ static const char *const sql[Q_COUNT] = {
                    " ORDER BY updated DESC, id COLLATE \"C\" LIMIT $1 OFFSET $2",
     [Q_VERSION] = "SELECT coalesce(max(version), 0) FROM schema_migrations",
     [Q_EXISTS] = "SELECT 1 FROM games WHERE id = $1",
+    /* One statement, its own transaction, committed without waiting for the disk:
+     * set_config(..., true) is SET LOCAL, in force until that commit. */
+    [Q_BEAT] = "WITH c AS (SELECT set_config('synchronous_commit', 'off', true))"
+               " INSERT INTO heartbeats(process, at) SELECT $1::text, $2::bigint FROM c"
+               " ON CONFLICT (process) DO UPDATE SET at = EXCLUDED.at",
+    [Q_BEAT_PRUNE] = "DELETE FROM heartbeats WHERE at < $2::bigint AND process <> $1",
+    [Q_LAST_ALIVE] = "SELECT coalesce(max(at), 0) FROM heartbeats",
 };
+
+/* Rows of processes silent this long are removed (store.h, heartbeat). */
+enum { BEAT_KEEP_MS = 3600 * 1000 };
 
 typedef struct pg_store {
     gv_store base;
@@ -95,6 +112,7 @@ typedef struct pg_store {
     PGconn *db;       /* reads and writes */
     PGconn *lis;      /* LISTEN gravulien, once listen was called */
     int prepared;     /* the statements exist on db's current session */
+    int64_t pruned_at;   /* wall ms of the last removal of old heartbeats (0: none yet) */
 } pg_store;
 
 /* ---- connections and errors -------------------------------------------------------- */
@@ -262,6 +280,34 @@ static int pg_schema_version(gv_store *base)
     return ready(s, NULL, 0) == GV_STORE_OK ? version_of(s) : -1;
 }
 
+/* Schema version 4, inside the migration's transaction: every config holding clear seat
+ * tokens (versions before it stored them) gets their hashes instead (secret.h). */
+static int hash_tokens(pg_store *s, char *err, size_t errlen)
+{
+    PGresult *r = PQexec(s->db, "SELECT id, config FROM games WHERE config LIKE '%\"token\"%'"
+                                " FOR UPDATE");
+    if (!ok_rows(r)) {
+        int rc = res_err(s, r, err, errlen, "reading the stored tokens");
+        PQclear(r);
+        return rc;
+    }
+    int rc = GV_STORE_OK;
+    for (int i = 0; rc == GV_STORE_OK && i < PQntuples(r); i++) {
+        char *hashed = gv_config_hash_tokens(PQgetvalue(r, i, 1));
+        if (!hashed)
+            continue;
+        const char *p[] = {PQgetvalue(r, i, 0), hashed};
+        PGresult *u = PQexecParams(s->db, "UPDATE games SET config = $2 WHERE id = $1", 2, NULL,
+                                   p, NULL, NULL, 0);
+        if (PQresultStatus(u) != PGRES_COMMAND_OK)
+            rc = res_err(s, u, err, errlen, "hashing the stored tokens");
+        PQclear(u);
+        free(hashed);
+    }
+    PQclear(r);
+    return rc;
+}
+
 static int migrate(pg_store *s, char *err, size_t errlen)
 {
     int newest = (int)(sizeof migrations / sizeof *migrations);
@@ -288,7 +334,8 @@ static int migrate(pg_store *s, char *err, size_t errlen)
         snprintf(ver, sizeof ver, "%d", v);
         snprintf(now, sizeof now, "%lld", (long long)gv_store_now_ms());
         const char *p[] = {ver, now};
-        if (exec(s, migrations[v - 1], err, errlen))
+        if ((migrations[v - 1][0] && exec(s, migrations[v - 1], err, errlen)) ||
+            (v == 4 && hash_tokens(s, err, errlen)))
             goto fail;
         PGresult *r = PQexecParams(s->db, "INSERT INTO schema_migrations VALUES ($1, $2)", 2,
                                    NULL, p, NULL, NULL, 0);
@@ -330,7 +377,7 @@ static int pg_create_game(gv_store *base, const gv_stored_game *g, char *err, si
 static int update_row(pg_store *s, const gv_stored_game *g, char *err, size_t errlen)
 {
     char now[24];
-    snprintf(now, sizeof now, "%lld", (long long)gv_store_now_ms());
+    snprintf(now, sizeof now, "%lld", (long long)(g->updated > 0 ? g->updated : gv_store_now_ms()));
     char rev[24];
     snprintf(rev, sizeof rev, "%lld", (long long)g->rev);
     const char *p[] = {g->id, g->status, g->config, g->result, now, rev};
@@ -409,7 +456,7 @@ static int append_in_tx(pg_store *s, const char *id, const gv_stored_move *m,
         return update_row(s, g, err, errlen);
     /* Status, config and result stay: only the move count and time change. */
     char now[24];
-    snprintf(now, sizeof now, "%lld", (long long)gv_store_now_ms());
+    snprintf(now, sizeof now, "%lld", (long long)(m->at > 0 ? m->at : gv_store_now_ms()));
     const char *pt[] = {id, n, now};
     r = run(s, Q_TOUCH, 3, pt);
     if (!ok_rows(r))
@@ -545,6 +592,49 @@ static int pg_list_games(gv_store *base, const char *status, int limit, int offs
     return GV_STORE_OK;
 }
 
+/* ---- liveness ---------------------------------------------------------------------- */
+
+static int pg_heartbeat(gv_store *base, const char *proc, int64_t now_ms, char *err,
+                        size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (ready(s, err, errlen))
+        return GV_STORE_ERROR;
+    char now[24], old[24];
+    snprintf(now, sizeof now, "%lld", (long long)now_ms);
+    const char *p[] = {proc, now};
+    PGresult *r = run(s, Q_BEAT, 2, p);
+    int rc = PQresultStatus(r) == PGRES_COMMAND_OK
+                 ? GV_STORE_OK : res_err(s, r, err, errlen, "writing a heartbeat");
+    PQclear(r);
+    if (rc == GV_STORE_OK && now_ms - s->pruned_at >= BEAT_KEEP_MS) {
+        snprintf(old, sizeof old, "%lld", (long long)(now_ms - BEAT_KEEP_MS));
+        const char *pp[] = {proc, old};
+        r = run(s, Q_BEAT_PRUNE, 2, pp);
+        if (PQresultStatus(r) == PGRES_COMMAND_OK)
+            s->pruned_at = now_ms;
+        else
+            rc = res_err(s, r, err, errlen, "removing old heartbeats");
+        PQclear(r);
+    }
+    return rc;
+}
+
+static int pg_last_alive(gv_store *base, int64_t *at_ms, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    *at_ms = 0;
+    if (ready(s, err, errlen))
+        return GV_STORE_ERROR;
+    PGresult *r = run(s, Q_LAST_ALIVE, 0, NULL);
+    int rc = ok_rows(r) && PQntuples(r) == 1
+                 ? GV_STORE_OK : res_err(s, r, err, errlen, "reading the heartbeats");
+    if (rc == GV_STORE_OK)
+        *at_ms = val_int(r, 0, 0);
+    PQclear(r);
+    return rc;
+}
+
 /* ---- notifications ----------------------------------------------------------------- */
 
 static int pg_listen(gv_store *base, char *err, size_t errlen)
@@ -629,6 +719,8 @@ static const gv_store_ops pg_ops = {
     .load_game = pg_load_game,
     .list_games = pg_list_games,
     .schema_version = pg_schema_version,
+    .heartbeat = pg_heartbeat,
+    .last_alive = pg_last_alive,
     .listen = pg_listen,
     .notify_fd = pg_notify_fd,
     .poll_notifications = pg_poll_notifications,

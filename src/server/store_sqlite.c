@@ -1,14 +1,17 @@
 /* SQLite backend of the store: one file in WAL mode, synchronous=FULL (a commit is on
  * disk before the move is acknowledged), statements prepared once. Used from one thread
  * (the server's event loop). */
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/gv_core.h"
 #include "game/game.h"
+#include "server/secret.h"
 #include "server/store.h"
 
 /* Schema versions, oldest first: migrations[v - 1] brings the schema to version v. */
@@ -34,12 +37,18 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (game_id, n));",
     /* 2: the row's revision, the guard of joins, offers and results (store.h) */
     "ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;",
+    /* 3: when a server process was last alive (store.h, heartbeat) */
+    "CREATE TABLE IF NOT EXISTS heartbeats ("
+    "  process TEXT PRIMARY KEY,"
+    "  at INTEGER NOT NULL);",
+    /* 4: the seats' tokens hashed in every stored config (hash_tokens, in C) */
+    "",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "an SQLite migration for every schema version");
 
 enum { ST_CREATE, ST_UPDATE, ST_INSERT_MOVE, ST_LAST_N, ST_LOAD, ST_MOVES, ST_LIST, ST_LIST_ALL,
-       ST_TOUCH, ST_EXISTS, ST_COUNT };
+       ST_TOUCH, ST_EXISTS, ST_BEAT, ST_BEAT_PRUNE, ST_LAST_ALIVE, ST_COUNT };
 
 static const char *const sql[ST_COUNT] = {
     [ST_CREATE] = "INSERT INTO games(id, game, config, status, result, nmoves, created, updated)"
@@ -61,12 +70,20 @@ static const char *const sql[ST_COUNT] = {
                     " LIMIT ?2 OFFSET ?3",
     [ST_TOUCH] = "UPDATE games SET nmoves = ?2, updated = ?3, rev = rev + 1 WHERE id = ?1",
     [ST_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
+    [ST_BEAT] = "INSERT INTO heartbeats(process, at) VALUES (?1, ?2)"
+                " ON CONFLICT(process) DO UPDATE SET at = excluded.at",
+    [ST_BEAT_PRUNE] = "DELETE FROM heartbeats WHERE at < ?2 AND process <> ?1",
+    [ST_LAST_ALIVE] = "SELECT coalesce(max(at), 0) FROM heartbeats",
 };
+
+/* Rows of processes silent this long are removed (store.h, heartbeat). */
+enum { BEAT_KEEP_MS = 3600 * 1000 };
 
 typedef struct sq_store {
     gv_store base;
     sqlite3 *db;
     sqlite3_stmt *st[ST_COUNT];
+    int64_t pruned_at;   /* wall ms of the last removal of old heartbeats (0: none yet) */
 } sq_store;
 
 int64_t gv_store_now_ms(void)
@@ -134,6 +151,65 @@ static int sq_schema_version(gv_store *base)
     return version_of((sq_store *)base);
 }
 
+/* Schema version 4: every config holding clear seat tokens (versions before it stored
+ * them) gets their hashes instead (secret.h). Read first, then written: a statement
+ * reading the table is not stepped while the table changes. */
+static int hash_tokens(sq_store *s, char *err, size_t errlen)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "SELECT id, config FROM games WHERE config LIKE '%\"token\"%'",
+                           -1, &q, NULL) != SQLITE_OK)
+        return db_err(s, err, errlen, "reading the stored tokens");
+    sqlite3_stmt *upd = NULL;
+    char **ids = NULL, **cfgs = NULL;
+    size_t n = 0, cap = 0;
+    int rc = GV_STORE_OK, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *cfg = (const char *)sqlite3_column_text(q, 1);
+        char *hashed = gv_config_hash_tokens(cfg);
+        if (!hashed)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **ni = realloc(ids, cap * sizeof *ids);
+            char **nc = ni ? realloc(cfgs, cap * sizeof *cfgs) : NULL;
+            if (ni)
+                ids = ni;
+            if (nc)
+                cfgs = nc;
+            if (!ni || !nc) {
+                free(hashed);
+                rc = gv_err(err, errlen, "out of memory");
+                break;
+            }
+        }
+        ids[n] = strdup((const char *)sqlite3_column_text(q, 0));
+        cfgs[n++] = hashed;
+    }
+    if (rc == GV_STORE_OK && step != SQLITE_DONE)
+        rc = db_err(s, err, errlen, "reading the stored tokens");
+    sqlite3_finalize(q);
+    if (rc == GV_STORE_OK &&
+        sqlite3_prepare_v2(s->db, "UPDATE games SET config = ?2 WHERE id = ?1", -1, &upd,
+                           NULL) != SQLITE_OK)
+        rc = db_err(s, err, errlen, "hashing the stored tokens");
+    for (size_t i = 0; rc == GV_STORE_OK && i < n; i++) {
+        bind_text(upd, 1, ids[i]);
+        bind_text(upd, 2, cfgs[i]);
+        if (sqlite3_step(upd) != SQLITE_DONE)
+            rc = db_err(s, err, errlen, "hashing the stored tokens");
+        sqlite3_reset(upd);
+    }
+    sqlite3_finalize(upd);
+    for (size_t i = 0; i < n; i++) {
+        free(ids[i]);
+        free(cfgs[i]);
+    }
+    free(ids);
+    free(cfgs);
+    return rc;
+}
+
 static int migrate(sq_store *s, char *err, size_t errlen)
 {
     if (exec(s, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
@@ -151,7 +227,8 @@ static int migrate(sq_store *s, char *err, size_t errlen)
             return GV_STORE_ERROR;
         snprintf(q, sizeof q, "INSERT INTO schema_migrations VALUES (%d, %lld)", v,
                  (long long)gv_store_now_ms());
-        if (exec(s, migrations[v - 1], err, errlen) || exec(s, q, err, errlen)) {
+        if (exec(s, migrations[v - 1], err, errlen) || (v == 4 && hash_tokens(s, err, errlen)) ||
+            exec(s, q, err, errlen)) {
             exec(s, "ROLLBACK", NULL, 0);
             return GV_STORE_ERROR;
         }
@@ -206,7 +283,7 @@ static int update_row(sq_store *s, const gv_stored_game *g, char *err, size_t er
     bind_text(q, 2, g->status);
     bind_text(q, 3, g->config);
     bind_text(q, 4, g->result);
-    sqlite3_bind_int64(q, 5, gv_store_now_ms());
+    sqlite3_bind_int64(q, 5, g->updated > 0 ? g->updated : gv_store_now_ms());
     sqlite3_bind_int64(q, 6, g->rev);
     int rc = sqlite3_step(q);
     sqlite3_reset(q);
@@ -271,7 +348,7 @@ static int sq_append_move(gv_store *base, const char *id, const gv_stored_move *
             q = stmt(s, ST_TOUCH);
             bind_text(q, 1, id);
             sqlite3_bind_int(q, 2, m->n);
-            sqlite3_bind_int64(q, 3, gv_store_now_ms());
+            sqlite3_bind_int64(q, 3, m->at > 0 ? m->at : gv_store_now_ms());
             if (sqlite3_step(q) != SQLITE_DONE)
                 rc = db_err(s, err, errlen, "updating a game");
             sqlite3_reset(q);
@@ -379,6 +456,53 @@ static int sq_list_games(gv_store *base, const char *status, int limit, int offs
                                                  : db_err(s, err, errlen, "listing games");
 }
 
+/* One transaction with synchronous=NORMAL: in WAL mode its commit is not synced on its
+ * own (the next commit with synchronous=FULL, a move, syncs it along). */
+static int sq_heartbeat(gv_store *base, const char *proc, int64_t now_ms, char *err,
+                        size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    if (exec(s, "PRAGMA synchronous=NORMAL", err, errlen))
+        return GV_STORE_ERROR;
+    int rc = exec(s, "BEGIN IMMEDIATE", err, errlen);
+    if (rc == GV_STORE_OK) {
+        sqlite3_stmt *q = stmt(s, ST_BEAT);
+        bind_text(q, 1, proc);
+        sqlite3_bind_int64(q, 2, now_ms);
+        if (sqlite3_step(q) != SQLITE_DONE)
+            rc = db_err(s, err, errlen, "writing a heartbeat");
+        sqlite3_reset(q);
+        int prune = rc == GV_STORE_OK && now_ms - s->pruned_at >= BEAT_KEEP_MS;
+        if (prune) {
+            q = stmt(s, ST_BEAT_PRUNE);
+            bind_text(q, 1, proc);
+            sqlite3_bind_int64(q, 2, now_ms - BEAT_KEEP_MS);
+            if (sqlite3_step(q) != SQLITE_DONE)
+                rc = db_err(s, err, errlen, "removing old heartbeats");
+            sqlite3_reset(q);
+        }
+        if (rc == GV_STORE_OK && exec(s, "COMMIT", err, errlen))
+            rc = GV_STORE_ERROR;
+        if (rc != GV_STORE_OK)
+            exec(s, "ROLLBACK", NULL, 0);
+        else if (prune)
+            s->pruned_at = now_ms;
+    }
+    if (exec(s, "PRAGMA synchronous=FULL", rc ? NULL : err, rc ? 0 : errlen))
+        rc = GV_STORE_ERROR;
+    return rc;
+}
+
+static int sq_last_alive(gv_store *base, int64_t *at_ms, char *err, size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    sqlite3_stmt *q = stmt(s, ST_LAST_ALIVE);
+    int rc = sqlite3_step(q);
+    *at_ms = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    sqlite3_reset(q);
+    return rc == SQLITE_ROW ? GV_STORE_OK : db_err(s, err, errlen, "reading the heartbeats");
+}
+
 static const gv_store_ops sqlite_ops = {
     .name = "sqlite",
     .close = sq_close,
@@ -388,6 +512,8 @@ static const gv_store_ops sqlite_ops = {
     .load_game = sq_load_game,
     .list_games = sq_list_games,
     .schema_version = sq_schema_version,
+    .heartbeat = sq_heartbeat,
+    .last_alive = sq_last_alive,
 };
 
 gv_store *gv_store_sqlite_open(const char *path, char *err, size_t errlen)
@@ -396,6 +522,15 @@ gv_store *gv_store_sqlite_open(const char *path, char *err, size_t errlen)
     if (!s)
         return gv_err(err, errlen, "out of memory"), NULL;
     s->base.ops = &sqlite_ops;
+    /* A new database is made readable by its owner only: created empty here with mode 0600
+     * (SQLite makes an empty file a database), so that no moment sees it wider; the -wal
+     * and -shm files SQLite creates take the database file's mode. An existing file keeps
+     * the mode it has. */
+    if (strcmp(path, ":memory:") != 0 && strncmp(path, "file:", 5) != 0) {
+        int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            close(fd);   /* otherwise it exists, or SQLite says why it cannot be made */
+    }
     if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
         SQLITE_OK) {
         gv_err(err, errlen, "cannot open database %s: %s", path,

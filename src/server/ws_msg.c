@@ -24,7 +24,7 @@ void gv_ws_msg_parse(const char *text, size_t len, gv_ws_msg *out)
             memcpy(out->game, id, k);
             out->game[k] = 0;
             json_int_t n = since ? json_integer_value(since) : 0;
-            out->since = n > INT_MAX ? INT_MAX : n < INT_MIN ? INT_MIN : (int)n;
+            out->since = n > INT_MAX ? INT_MAX : n < 0 ? 0 : (int)n;
             out->type = GV_WS_WATCH;
         }
     } else if (!strcmp(type, "unwatch")) {

@@ -19,8 +19,8 @@ typedef struct gv_ws_msg {
     /* watch: the game id. An id of GV_STORE_ID bytes or more is kept cut to GV_STORE_ID
      * bytes, longer than any game's id, so that watching it fails as "no such game". */
     char game[GV_STORE_ID + 1];
-    /* watch: the move number the client has seen up to (0 when not given); numbers beyond
-     * int are held at INT_MIN or INT_MAX. */
+    /* watch: the move number the client has seen up to (0 when not given), held within
+     * 0..INT_MAX (as since= in the URL is): a number out of range is never wrapped. */
     int since;
     const char *error;   /* GV_WS_ERROR: the message to answer with (a static string) */
 } gv_ws_msg;

@@ -297,20 +297,22 @@ async function main() {
   const idx = wC.msgs.indexOf(stC);
   const before = wC.msgs.slice(0, idx);
   check(stC && stC.n === 8 && stC.moves.length === 8, 'reconnect: the state message has the current n (8)');
-  check(before.length === 2 && before.every((m, i) => m.type === 'move' && m.catch_up === true && m.move.n === 7 + i && m.move.move === played[6 + i]),
-        `reconnect: since=6 gives exactly moves 7 and 8 as catch_up, then the state (${before.map((m) => m.type + (m.move ? m.move.n : '')).join(',')})`);
+  check(before.length === 1 && before[0].type === 'moves' && before[0].catch_up === true && before[0].id === ex &&
+        before[0].moves.length === 2 && before[0].moves.every((m, i) => m.n === 7 + i && m.move === played[6 + i] && m.seat === i % 2),
+        `reconnect: since=6 gives exactly moves 7 and 8 in one catch-up message, then the state (${before.map((m) => m.type + (m.moves ? m.moves.map((x) => x.n) : '')).join(',')})`);
   // since in the URL, since=0, since beyond n
   const wsU = new WebSocket(`${S.url.replace('http', 'ws')}/ws?game=${ex}&since=7`);
   const uMsgs = [];
   wsU.on('message', (d) => uMsgs.push(JSON.parse(d.toString())));
   await waitFor(() => uMsgs.some((m) => m.type === 'state'), 3000);
-  check(uMsgs.length === 2 && uMsgs[0].type === 'move' && uMsgs[0].move.n === 8 && uMsgs[1].type === 'state',
+  check(uMsgs.length === 2 && uMsgs[0].type === 'moves' && uMsgs[0].moves.length === 1 && uMsgs[0].moves[0].n === 8 && uMsgs[1].type === 'state',
         `reconnect: /ws?game=ID&since=7 gives move 8 then the state (${uMsgs.map((m) => m.type).join(',')})`);
   wsU.close();
   const w0 = watch(ex, 0), w99 = watch(ex, 99);
   await Promise.all([w0.opened, w99.opened]);
   await Promise.all([w0.wait((m) => m.type === 'state'), w99.wait((m) => m.type === 'state')]).catch(() => null);
-  check(w0.msgs.filter((m) => m.type === 'move').length === 8, 'reconnect: since=0 replays all 8 moves');
+  check(w0.msgs.filter((m) => m.type === 'moves').flatMap((m) => m.moves).map((m) => m.n).join() === '1,2,3,4,5,6,7,8',
+        'reconnect: since=0 replays all 8 moves');
   check(w99.msgs.length === 1 && w99.msgs[0].type === 'state', 'reconnect: since beyond n gives only the state');
 
   // 5. Draw offer/accept (exac), then the game is over.
@@ -540,7 +542,7 @@ async function gravWindow() {
   r = await act(A.id, 'hint', { token: A.T[1], point: 'b1' });
   check(isErr(r, 422, 'refused'), 'grav window: the placer\'s hint is refused in the window');
   r = await act(A.id, 'move', { token: A.T[1], move: '2 grav' });
-  check(isErr(r, 422, 'refused') && (await view(A.id)).json.n === 3, `grav window: the placer cannot call on its own stone (${r.status})`);
+  check(isErr(r, 409, 'not_your_turn') && (await view(A.id)).json.n === 3, `grav window: the placer cannot call on its own stone: not its turn (${r.status})`);
   r = await act(A.id, 'move', { token: A.T[1], move: '2 place e5' });
   check(r.status >= 400 && (await view(A.id)).json.n === 3, `grav window: the placer cannot place again (${r.status})`);
   // The calls: correct in A, wrong in B.

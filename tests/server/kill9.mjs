@@ -100,7 +100,8 @@ function learnView(g, v, src) {
 function onWatchMessage(m) {
   const g = games.get(m.id);
   if (!g) return;
-  if (m.type === 'move' && m.move) learnMove(g, m.move.n, m.move.move, m.move.seat, m.catch_up ? 'catch-up' : 'ws');
+  if (m.type === 'move' && m.move) learnMove(g, m.move.n, m.move.move, m.move.seat, 'ws');
+  if (m.type === 'moves' && Array.isArray(m.moves)) for (const mv of m.moves) learnMove(g, mv.n, mv.move, mv.seat, 'catch-up');
   if (m.type === 'state') learnView(g, m, 'ws state');
   if (m.status === 'finished') learnResult(g, m.status, m.result, `ws ${m.type}`);
 }
@@ -203,7 +204,10 @@ async function humanClient(g, life) {
         played++;
       } else {
         g.sent.delete(n);        // refused: not stored
-        if (r.status !== 409)
+        // 409: another move came first; 422 "the game is over": the game ended between the
+        // GET and the move (a flag fell, or the other seat's client resigned meanwhile).
+        const over = r.status === 422 && /the game is over/.test(r.text);
+        if (r.status !== 409 && !over)
           check(false, `move ${g.id} n=${n} '${move}': ${r.status} ${r.text.slice(0, 200)}`);
       }
     }

@@ -56,8 +56,14 @@ async function apiGet(base, path) {
 const dir = mkdtempSync(join(tmpdir(), 'gv-web-'));
 let server = await startServer(join(dir, 'web.db'));
 const base = server.url;
+// Chromium keeps crash reports and settings under HOME (~/.config/chromium, ~/.cache/dconf):
+// here they go to this run's directory, which is removed at the end.
+const browserHome = join(dir, 'home');
+mkdirSync(browserHome);
 const browser = await chromium.launch({ executablePath: chromePath, headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  env: { ...process.env, HOME: browserHome, XDG_CONFIG_HOME: join(browserHome, '.config'),
+    XDG_CACHE_HOME: join(browserHome, '.cache') } });
 
 const consoleErrors = [];
 async function newPage(label, viewport = { width: 1280, height: 900 }) {
@@ -397,9 +403,14 @@ await step('watcher: live game list and a spectator sees AI moves live', async (
   await page.locator(`.list a[href="/play/${g.id}"]`).first().waitFor();
   await page.locator(`.list a[href="/play/${g.id}"]`).first().click();
   await page.locator('svg.board').waitFor();
+  await page.locator('.conn.live').waitFor();
+  // From here the page follows the game from the WebSocket's events alone.
+  const asked = [];
+  page.on('request', (rq) => { if (rq.url().includes(`/api/games/${g.id}`)) asked.push(rq.url()); });
   const n0 = await moveCount(page);
   await page.waitForFunction((k) => document.querySelectorAll('.moves .mv').length > k || document.querySelector('.banner:not([hidden])'), n0 + 2, { timeout: 20000 });
   check(true, 'spectator sees moves arrive');
+  check(asked.length === 0, `a spectator asks the server for nothing while moves arrive (${asked.join(' ')})`);
   await context.close();
 });
 
@@ -410,8 +421,14 @@ await step('live: the page reconnects after a server restart and catches up', as
   const { page, context } = await newPage('reconnect');
   await page.goto(base + g.tokens[0].link);
   await page.locator('.your-move').waitFor();
+  await page.locator('.conn.live').waitFor();
+  const asked = [];
+  page.on('request', (rq) => { if (rq.url().includes(`/api/games/${g.id}`)) asked.push(new URL(rq.url()).pathname); });
   await post(`/api/games/${g.id}/move`, { token: t0, move: 'g5' });
   await waitMoves(page, 1);
+  await page.waitForFunction(() => !document.querySelector('.your-move'));
+  check(asked.length >= 1 && asked.every((u) => u === `/api/games/${g.id}/you`),
+        `after a move event a seat holder asks only for its own part (${asked.join(' ')})`);
   await server.stop();
   await page.locator('.conn.offline').waitFor();
   server = await startServer(join(dir, 'web.db'), Number(new URL(base).port));

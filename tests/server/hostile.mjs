@@ -1,0 +1,954 @@
+// Hostile clients against 'gravulien serve': what a server on the open internet meets.
+// Every check is named and reports PASS or FAIL, and the test goes on after a failure
+// (exit 1 at the end if any failed). The checks state the contract the server keeps:
+//
+//  1. pipelined requests (two, three, and one followed by a half-sent POST) in one TCP
+//     write are answered in order or the connection is closed, never a hang, and the loop
+//     keeps answering other connections meanwhile;
+//  2. a watcher of a 600-move game with since=0 receives every move (one "move" message
+//     each, or batched "moves" messages) and then the state, and is not dropped;
+//  3. a duplicated option ("players=2,players=6") is 400 bad_options and creates nothing;
+//  4. control characters in seat names are refused (create: bad_seats, join: bad_request);
+//     non-ASCII UTF-8 names are taken and the record still downloads;
+//  5. --max-ai-games counts every live game with an AI seat: 10 human-vs-AI creations
+//     against a limit of 4 give at most 4 games and 503 busy for the rest;
+//  6. bounded work per request: /positions pages (at most 200 a reply, from/limit/next),
+//     a body trickled one byte a second is cut off within 15 s, a declared 200 MB body is
+//     413 at once and the connection closed;
+//  7. statuses: Grav out of turn is 409 not_your_turn; TRACE, PROPFIND, PUT, DELETE,
+//     OPTIONS, CONNECT are answered 405 bad_method; headers over 4 KiB are 431; an
+//     offset past 32 bits is 400; an over-long token is 403 bad_token; declining a draw
+//     that nobody offered is 422 and changes nothing; an unmasked client WebSocket frame
+//     closes the connection (1002);
+//  8. the usual abuse: slowloris, a header flood, a 10 MB request line, random bytes, a
+//     1 MB WebSocket frame, a WebSocket message flood, watches of 1,000 nonexistent games,
+//     half-open connections. During and after each, GET /api/health on a new connection
+//     answers within 100 ms (the worst of several probes, measured from a worker thread so
+//     that the attacking clients' own work does not count). At the end every game the test
+//     made holds exactly the moves that were acknowledged.
+//
+// When a check leaves the server unable to answer (a spinning loop, a crash), that is
+// reported as a failure of the check's group and the server is killed and started again
+// on the same database, so that the checks after it still say something of their own.
+//
+// Usage: node hostile.mjs <path-to-gravulien>   (tests/server/run.sh build/gravulien hostile.mjs)
+// HOSTILE_ONLY=1,2,7 runs some groups only (the game of group 2 is built when needed);
+// HOSTILE_STALL_MS=N replaces the 100 ms a health probe may take (a loaded machine).
+import net from 'node:net';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import WebSocket from 'ws';
+import { startServer, sleep, tempDir, removeDir } from './lib.mjs';
+
+const bin = process.argv[2];
+if (!bin) {
+  console.log('usage: node hostile.mjs <gravulien>');
+  process.exit(2);
+}
+
+const t0 = Date.now();
+const ONLY = process.env.HOSTILE_ONLY ? new Set(process.env.HOSTILE_ONLY.split(',').map(Number)) : null;
+const STALL_MS = Number(process.env.HOSTILE_STALL_MS || 100);   // the most a health probe may take
+const dir = tempDir('gv-hostile-');
+const db = join(dir, 'x.db');
+const SERVER_ARGS = ['--rate', '0'];
+let S = null;                  // the main server (replaced when it had to be restarted)
+const extraServers = [];
+const openSockets = new Set(); // raw sockets and WebSockets to end at cleanup
+let restarts = 0;
+
+// ---- reporting -------------------------------------------------------------------------
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+function check(cond, name, detail = '') {
+  const line = `${name}${detail ? ` (${detail})` : ''}`;
+  if (cond) {
+    passed++;
+    console.log(`PASS ${line}`);
+  } else {
+    failed++;
+    failures.push(line);
+    console.log(`FAIL ${line}`);
+  }
+  return !!cond;
+}
+const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+const short = (s, n = 160) => String(s).replace(/\s+/g, ' ').slice(0, n);
+
+// ---- HTTP with time limits -------------------------------------------------------------
+
+// fetch with a deadline: { status, json, text }, status 0 when it failed or timed out.
+async function req(method, path, body, { timeout = 5000, raw } = {}) {
+  const init = { method, headers: {}, signal: AbortSignal.timeout(timeout) };
+  if (raw !== undefined) init.body = raw;
+  else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers['content-type'] = 'application/json';
+  }
+  try {
+    const res = await fetch(S.url + path, init);
+    const text = await res.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { /* not JSON */ }
+    return { status: res.status, json, text };
+  } catch (e) {
+    return { status: 0, json: null, text: `no reply: ${e.name === 'TimeoutError' ? 'timed out' : e.message}` };
+  }
+}
+const isErr = (r, status, code) =>
+  r.status === status && r.json && typeof r.json.error === 'string' &&
+  (code === undefined || r.json.code === code);
+const desc = (r) => `${r.status} ${short(r.text, 120)}`;
+
+// Parses complete HTTP replies out of buf (a Buffer); returns { replies, rest }.
+function parseReplies(buf, closed) {
+  const replies = [];
+  for (;;) {
+    const end = buf.indexOf('\r\n\r\n');
+    if (end < 0) break;
+    const head = buf.subarray(0, end).toString('latin1');
+    const m = head.match(/^HTTP\/1\.[01] (\d{3})/);
+    if (!m) { replies.push({ status: -1, head, body: '' }); buf = Buffer.alloc(0); break; }
+    const cl = head.match(/\r\ncontent-length:\s*(\d+)/i);
+    let bodyLen;
+    if (cl) bodyLen = Number(cl[1]);
+    else if (closed) bodyLen = buf.length - end - 4;
+    else if (/^HTTP\/1\.[01] (1\d\d|204|304)/.test(head)) bodyLen = 0;
+    else break;                                       // body until close: not complete yet
+    if (buf.length < end + 4 + bodyLen) break;
+    const body = buf.subarray(end + 4, end + 4 + bodyLen).toString('utf8');
+    let json = null;
+    try { json = JSON.parse(body); } catch { /* not JSON */ }
+    replies.push({ status: Number(m[1]), head, body, json });
+    buf = buf.subarray(end + 4 + bodyLen);
+  }
+  return { replies, rest: buf };
+}
+
+// A raw TCP connection to the server: send bytes, watch replies and the close.
+function rawConn(port = S.port) {
+  const c = { replies: [], closed: false, closedAt: 0, error: null, buf: Buffer.alloc(0), data: Buffer.alloc(0) };
+  const waiters = new Set();
+  const wake = () => { for (const w of [...waiters]) w(); };
+  c.sock = net.connect(port, '127.0.0.1');
+  openSockets.add(c.sock);
+  c.connected = new Promise((r) => { c.sock.once('connect', r); c.sock.once('close', r); });
+  c.sock.on('data', (d) => {
+    c.data = Buffer.concat([c.data, d]);
+    c.buf = Buffer.concat([c.buf, d]);
+    const p = parseReplies(c.buf, false);
+    c.replies.push(...p.replies);
+    c.buf = p.rest;
+    wake();
+  });
+  c.sock.on('error', (e) => { c.error = e.code || e.message; });
+  c.sock.on('close', () => {
+    c.closed = true;
+    c.closedAt = Date.now();
+    const p = parseReplies(c.buf, true);
+    c.replies.push(...p.replies);
+    c.buf = p.rest;
+    openSockets.delete(c.sock);
+    wake();
+  });
+  c.write = (b) => { if (!c.sock.destroyed) c.sock.write(b); };
+  // Resolves true once pred(c) holds, false after ms.
+  c.until = (pred, ms) => new Promise((resolve) => {
+    if (pred(c)) return resolve(true);
+    const w = () => { if (pred(c)) { waiters.delete(w); clearTimeout(t); resolve(true); } };
+    const t = setTimeout(() => { waiters.delete(w); resolve(pred(c)); }, ms);
+    waiters.add(w);
+  });
+  c.destroy = () => { c.sock.destroy(); openSockets.delete(c.sock); };
+  return c;
+}
+
+// ---- health probes from a worker thread ---------------------------------------------------
+// The probes run on their own thread and event loop: what the attacking clients do on the
+// main thread does not delay them. Each probe is a new connection: connect, GET
+// /api/health, read the whole reply; its time, or Infinity after 1 s.
+
+const probeWorker = new Worker(`
+const { parentPort } = require('node:worker_threads');
+const net = require('node:net');
+function probe(port) {
+  return new Promise((resolve) => {
+    const t = process.hrtime.bigint();
+    const s = net.connect(port, '127.0.0.1');
+    let buf = '';
+    let done = false;
+    const end = (v) => { if (!done) { done = true; clearTimeout(timer); s.destroy(); resolve(v); } };
+    const timer = setTimeout(() => end(Infinity), 1000);
+    s.on('connect', () => s.write('GET /api/health HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n'));
+    s.on('data', (d) => {
+      buf += d;
+      const h = buf.indexOf('\\r\\n\\r\\n');
+      const m = buf.match(/content-length:\\s*(\\d+)/i);
+      if (h >= 0 && m && buf.length >= h + 4 + Number(m[1]))
+        end(/^HTTP\\/1\\.1 200/.test(buf) ? Number(process.hrtime.bigint() - t) / 1e6 : Infinity);
+    });
+    s.on('error', () => end(Infinity));
+    s.on('close', () => end(Infinity));
+  });
+}
+let running = null;
+parentPort.on('message', async (m) => {
+  if (m.cmd === 'probe') {
+    const ms = [];
+    for (let i = 0; i < m.count; i++) {
+      ms.push(await probe(m.port));
+      if (m.gap) await new Promise((r) => setTimeout(r, m.gap));
+    }
+    parentPort.postMessage({ id: m.id, ms });
+  } else if (m.cmd === 'start') {
+    running = { ms: [], stop: false };
+    const me = running;
+    (async () => {
+      while (!me.stop) {
+        me.ms.push(await probe(m.port));
+        await new Promise((r) => setTimeout(r, m.gap));
+      }
+    })();
+  } else if (m.cmd === 'stop') {
+    const me = running;
+    running = null;
+    if (me) me.stop = true;
+    parentPort.postMessage({ id: m.id, ms: me ? me.ms : [] });
+  }
+});
+`, { eval: true });
+let probeSeq = 0;
+function workerCall(msg) {
+  const id = ++probeSeq;
+  return new Promise((resolve) => {
+    const on = (m) => { if (m.id === id) { probeWorker.off('message', on); resolve(m.ms); } };
+    probeWorker.on('message', on);
+    probeWorker.postMessage({ ...msg, id });
+  });
+}
+const probes = (count = 5, gap = 30) => workerCall({ cmd: 'probe', port: S.port, count, gap });
+const worst = (ms) => (ms.length ? Math.max(...ms) : Infinity);
+const fmtMs = (v) => (v === Infinity ? 'no answer within 1 s' : `${v.toFixed(1)} ms`);
+function probeSummary(ms) {
+  const bad = ms.filter((v) => v === Infinity).length;
+  return `${ms.length} probes, worst ${fmtMs(worst(ms))}${bad ? `, ${bad} unanswered` : ''}`;
+}
+
+// Runs attack() while the worker probes health every 50 ms; then probes 5 times more.
+// Checks "during" and "after" under the given name.
+async function underAttack(name, attack) {
+  probeWorker.postMessage({ cmd: 'start', port: S.port, gap: 50 });
+  let result;
+  const ts = Date.now();
+  try {
+    result = await attack();
+    if (Date.now() - ts < 1000) await sleep(1000 - (Date.now() - ts));   // a few probes at least
+  } finally {
+    const during = await workerCall({ cmd: 'stop' });
+    check(during.length > 0 && worst(during) < STALL_MS, `${name}: /api/health answers within ${STALL_MS} ms during it`, probeSummary(during));
+  }
+  const after = await probes(5);
+  check(worst(after) < STALL_MS, `${name}: /api/health answers within ${STALL_MS} ms after it`, probeSummary(after));
+  return result;
+}
+
+// After a check that may have stopped the server (a spin, a crash): is it still there? If
+// not, that is a failure of the check, and the server is restarted on the same database.
+async function ensureAlive(name) {
+  const exited = S.proc.exitCode !== null || S.proc.signalCode !== null;
+  const ms = exited ? [] : await probes(3, 100);
+  if (!exited && ms.some((v) => v !== Infinity)) return true;
+  check(false, `${name}: the server is still alive and answering afterwards`,
+    exited ? `the server exited (code ${S.proc.exitCode}, signal ${S.proc.signalCode})`
+      : `no answer to /api/health within 1 s (${ms.length} probes); the server was killed and restarted`);
+  for (const s of openSockets) { try { s.destroy ? s.destroy() : s.terminate(); } catch { /* gone */ } }
+  openSockets.clear();
+  if (!exited) await S.kill();
+  S = await startServer(bin, db, SERVER_ARGS);
+  restarts++;
+  return false;
+}
+
+// ---- games made by the test: every acknowledged move must stay ---------------------------
+
+const games = new Map();        // id -> { game, moves: [text], tokens }
+function remember(r) {
+  if (r.status === 201 && r.json && r.json.id)
+    games.set(r.json.id, { game: r.json.game, moves: [], tokens: (r.json.tokens || []).map((t) => t.token) });
+}
+async function create(body) {
+  const r = await req('POST', '/api/games', body);
+  remember(r);
+  return r;
+}
+async function move(id, token, mv, n) {
+  const r = await req('POST', `/api/games/${id}/move`, { token, move: mv, n });
+  if (r.status === 200 && r.json && games.has(id)) {
+    const g = games.get(id);
+    if (r.json.n === g.moves.length + 1) g.moves.push(mv);
+  }
+  return r;
+}
+
+// Every id in the listings (open, live and finished, all pages).
+async function listedIds() {
+  const ids = new Set();
+  for (const st of ['open', 'live', 'finished']) {
+    for (let off = 0; off < 100000; off += 200) {
+      const r = await req('GET', `/api/games?status=${st}&limit=200&offset=${off}`);
+      if (r.status !== 200 || !r.json || !Array.isArray(r.json.games)) return null;
+      for (const g of r.json.games) ids.add(g.id);
+      if (r.json.games.length < 200) break;
+    }
+  }
+  return ids;
+}
+
+// ---- 1. pipelined requests -----------------------------------------------------------------
+
+const GET_HEALTH = 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n';
+
+// Sends payload in one write on a raw connection; the replies expected are checked by
+// `expect`; then, with the connection still open for 3 s, health must keep answering.
+async function pipelined(name, payload, expect, after) {
+  const c = rawConn();
+  await c.connected;
+  c.write(payload);
+  // "Does not hang": within 2 s, every reply came or the server closed the connection.
+  await c.until((x) => x.closed || x.replies.length >= expect.length, 2000);
+  if (after) await after(c);
+  const got = c.replies.map((r) => r.status);
+  const ok = c.replies.length >= 1 && c.replies.every((r, i) => i < expect.length && expect[i](r));
+  const complete = c.replies.length === expect.length || c.closed;
+  check(ok && complete, `${name}: answered in order, or the rest closed, without a hang`,
+    `replies ${JSON.stringify(got)}${c.closed ? ', then closed' : ', connection still open'}${c.buf.length ? `, ${c.buf.length} bytes of an incomplete reply: ${short(c.buf.toString('latin1'), 60)}` : ''}`);
+  // Meanwhile (the connection stays open 3 s), other connections are answered.
+  const ms = [];
+  const end = Date.now() + 3000;
+  while (Date.now() < end) ms.push(...(await probes(1)));
+  c.destroy();
+  check(worst(ms) < STALL_MS, `${name}: /api/health on new connections answers within ${STALL_MS} ms while it is open`, probeSummary(ms));
+  await ensureAlive(name);
+}
+
+async function group1() {
+  console.log(`-- 1. pipelined requests (${elapsed()})`);
+  await pipelined('1a pipelined GET health + POST {}',
+    GET_HEALTH + 'POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}',
+    [(r) => r.status === 200 && r.json && r.json.ok === true, (r) => r.status === 400 && r.json && typeof r.json.code === 'string']);
+  await pipelined('1b three pipelined GETs', GET_HEALTH + GET_HEALTH + GET_HEALTH,
+    [0, 1, 2].map(() => (r) => r.status === 200 && r.json && r.json.ok === true));
+  // A GET, then a POST of which only part of the body comes; the rest a second later.
+  const body = '{"game":"nosuch"}';
+  await pipelined('1c pipelined GET + half-sent POST',
+    GET_HEALTH + `POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n` + body.slice(0, 5),
+    [(r) => r.status === 200 && r.json && r.json.ok === true, (r) => r.status === 400 && r.json && r.json.code === 'unknown_game'],
+    async (c) => {
+      await sleep(1000);
+      c.write(body.slice(5));
+      await c.until((x) => x.closed || x.replies.length >= 2, 2000);
+    });
+}
+
+// ---- 2. a long replay ------------------------------------------------------------------------
+// Chu between two humans, both seats the creator's, repetition off: the two Lions step
+// out and back (Sente 7j7h 7h7j, Gote 6c6e 6e6c), 600 moves that never end the game.
+
+let long = null;                // { id, moves } of the 600-move game
+const LONG_N = 600;
+
+async function buildLong() {
+  const ts = Date.now();
+  const c = await create({ game: 'chu', options: { repetition: 'off' },
+    seats: [{ type: 'human', you: true, name: 'Long A' }, { type: 'human', you: true, name: 'Long B' }] });
+  if (!check(c.status === 201, '2 long replay: a Chu game for two humans is created', desc(c))) return null;
+  const id = c.json.id;
+  const T = c.json.tokens.map((t) => t.token);
+  const shuffle = [['7j7h', '7h7j'], ['6c6e', '6e6c']];
+  for (let i = 0; i < LONG_N; i++) {
+    const side = i % 2;
+    const r = await move(id, T[side], shuffle[side][(i >> 1) % 2], i + 1);
+    if (r.status !== 200) {
+      check(false, `2 long replay: ${LONG_N} moves are played`, `move ${i + 1}: ${desc(r)}`);
+      return null;
+    }
+  }
+  const ms = Date.now() - ts;
+  check(true, `2 long replay: ${LONG_N} moves are played through the API`, `${ms} ms, ${(ms / LONG_N).toFixed(1)} ms a move`);
+  return { id, tokens: T };
+}
+
+function wsOpen(path) {
+  const ws = new WebSocket(S.url.replace('http', 'ws') + path, { maxPayload: 64 << 20 });
+  openSockets.add(ws);
+  const o = { ws, msgs: [], closed: null, opened: false };
+  o.ready = new Promise((resolve) => {
+    ws.on('open', () => { o.opened = true; resolve(true); });
+    ws.on('error', (e) => { o.error = e.message; resolve(false); });
+    ws.on('close', (code, reason) => {
+      o.closed = { code, reason: reason.toString(), at: Date.now() };
+      openSockets.delete(ws);
+      resolve(false);
+    });
+  });
+  ws.on('message', (d) => {
+    let m;
+    try { m = JSON.parse(d.toString()); } catch { m = { type: 'unparsable' }; }
+    o.msgs.push(m);
+  });
+  o.until = async (pred, ms) => {
+    const end = Date.now() + ms;
+    while (Date.now() < end && !pred(o) && !o.closed) await sleep(10);
+    return pred(o);
+  };
+  return o;
+}
+
+async function group2() {
+  console.log(`-- 2. long replay (${elapsed()})`);
+  long = await buildLong();
+  if (!long) return;
+  const tw = Date.now();
+  const w = wsOpen(`/ws?game=${long.id}&since=0`);
+  await w.ready;
+  await w.until((o) => o.msgs.some((m) => m.type === 'state'), 15000);
+  const stIdx = w.msgs.findIndex((m) => m.type === 'state');
+  const before = stIdx >= 0 ? w.msgs.slice(0, stIdx) : w.msgs;
+  const got = [];
+  let forms = new Set();
+  let badMsg = null;
+  for (const m of before) {
+    if (m.type === 'move' && m.catch_up === true && m.move) {
+      forms.add('move');
+      got.push(m.move);
+    } else if (m.type === 'moves' && m.catch_up === true && m.id === long.id && Array.isArray(m.moves)) {
+      forms.add('moves');
+      got.push(...m.moves);
+    } else if (!badMsg) {
+      badMsg = JSON.stringify(m).slice(0, 100);
+    }
+  }
+  const sent = games.get(long.id).moves;
+  const inOrder = got.length === LONG_N && got.every((m, i) => m && m.n === i + 1 && m.move === sent[i] && m.seat === i % 2);
+  check(inOrder && !badMsg, `2 long replay: ws?game=ID&since=0 receives moves 1..${LONG_N} in order (as move or moves messages)`,
+    `${got.length} moves received${forms.size ? ` as ${[...forms].join('+')}` : ''} in ${Date.now() - tw} ms${badMsg ? `, unexpected ${badMsg}` : ''}` +
+    `${w.closed ? `; closed ${w.closed.code} "${w.closed.reason}" after ${w.closed.at - tw} ms` : ''}`);
+  const st = stIdx >= 0 ? w.msgs[stIdx] : null;
+  check(st && st.n === LONG_N && st.id === long.id, `2 long replay: then a state message with n=${LONG_N}`,
+    st ? `state n=${st.n}` : 'no state message');
+  // Still connected: a ping is answered.
+  if (!w.closed) {
+    w.ws.send('{"type":"ping"}');
+    await w.until((o) => o.msgs.some((m) => m.type === 'pong'), 3000);
+  }
+  check(!w.closed && w.msgs.some((m) => m.type === 'pong'), '2 long replay: the watcher is not closed (a ping after the replay is answered)',
+    w.closed ? `closed ${w.closed.code} "${w.closed.reason}"` : 'open');
+  w.ws.terminate();
+  await ensureAlive('2 long replay');
+}
+
+// ---- 3. duplicated options ---------------------------------------------------------------------
+
+async function group3() {
+  console.log(`-- 3. duplicated options (${elapsed()})`);
+  const before = await listedIds();
+  for (const [game, opts] of [['grav', 'players=2,players=6'], ['grav', 'size=11,size=13'], ['exac', 'quiet_limit=50,quiet_limit=60']]) {
+    const r = await create({ game, options: opts });
+    check(isErr(r, 400, 'bad_options'), `3 duplicate option: ${game} "${opts}" is 400 bad_options`, desc(r));
+  }
+  const after = await listedIds();
+  const added = before && after ? [...after].filter((id) => !before.has(id)) : null;
+  check(added && added.length === 0, '3 duplicate option: no game was created by those requests', added ? `${added.length} new: ${added.join(' ')}` : 'listing failed');
+  await ensureAlive('3 duplicate option');
+}
+
+// ---- 4. control characters in names -------------------------------------------------------------
+
+async function group4() {
+  console.log(`-- 4. control characters in names (${elapsed()})`);
+  const bad = [['tab', 'Ann\tLee'], ['newline', 'Ann\nLee'], ['carriage return', 'Ann\rLee'], ['DEL', 'Ann\x7fLee'],
+    ['0x01', 'Ann\x01Lee'], ['escape', 'Ann\x1b[31mLee'], ['NUL', 'Ann\u0000Lee']];
+  const before = await listedIds();
+  for (const [what, name] of bad) {
+    const r = await create({ game: 'exac', seats: [{ type: 'human', you: true, name }, { type: 'human' }] });
+    // jansson itself refuses a \u0000 inside a string: bad_json is right for that one.
+    check(isErr(r, 400, 'bad_seats') || (what === 'NUL' && isErr(r, 400, 'bad_json')),
+      `4 names: create with a ${what} in a seat name is 400 bad_seats`, desc(r));
+  }
+  const after = await listedIds();
+  const added = before && after ? [...after].filter((id) => !before.has(id)) : null;
+  check(added && added.length === 0, '4 names: no game was created by the refused creations', added ? `${added.length} new` : 'listing failed');
+  // Join with such a name: refused, the seat stays free.
+  const c = await create({ game: 'exac', seats: [{ type: 'human', you: true, name: 'Host' }, { type: 'human' }] });
+  if (check(c.status === 201, '4 names: a game with a free seat is created', desc(c))) {
+    const id = c.json.id;
+    const T = c.json.tokens.map((t) => t.token);
+    for (const [what, name] of bad) {
+      const r = await req('POST', `/api/games/${id}/join`, { token: T[1], name });
+      check(isErr(r, 400, 'bad_request') || (what === 'NUL' && isErr(r, 400, 'bad_json')),
+        `4 names: join with a ${what} in the name is 400 bad_request`, desc(r));
+    }
+    const v = await req('GET', `/api/games/${id}`);
+    check(v.json && v.json.seats[1].joined === false && v.json.seats[1].name === '' && v.json.status === 'open',
+      '4 names: after the refused joins the seat is still free and unnamed', v.json ? `status ${v.json.status}, seat 1 ${JSON.stringify(v.json.seats[1])}` : desc(v));
+    const j = await req('POST', `/api/games/${id}/join`, { token: T[1], name: 'Ünal 名人' });
+    check(j.status === 200 && j.json.seats[1].name === 'Ünal 名人', '4 names: join with the UTF-8 name "Ünal 名人" is taken', desc(j));
+    const rec = await req('GET', `/api/games/${id}/record`);
+    check(rec.status === 200 && rec.text.length > 0, '4 names: the record of that game downloads (200)', desc(rec));
+  }
+  const u = await create({ game: 'chu', seats: [{ type: 'human', you: true, name: 'Ünal 名人' }, { type: 'human', you: true, name: 'Zoë' }] });
+  check(u.status === 201 && u.json.seats[0].name === 'Ünal 名人', '4 names: create with the UTF-8 name "Ünal 名人" is 201', desc(u));
+  if (u.status === 201) {
+    for (const f of ['kif', 'usi']) {
+      const rec = await req('GET', `/api/games/${u.json.id}/record?format=${f}`);
+      check(rec.status === 200 && rec.text.length > 0, `4 names: its ${f} record downloads (200)`, desc(rec));
+    }
+  }
+  await ensureAlive('4 names');
+}
+
+// ---- 5. AI capacity -------------------------------------------------------------------------------
+
+async function group5() {
+  console.log(`-- 5. AI capacity (${elapsed()})`);
+  let S2;
+  try {
+    S2 = await startServer(bin, join(dir, 'ai.db'), ['--rate', '0', '--max-ai-games', '4', '--ai-threads', '1', '--ai-movetime', '300']);
+  } catch (e) {
+    check(false, '5 AI capacity: a second server starts', e.message);
+    return;
+  }
+  extraServers.push(S2);
+  const body = JSON.stringify({ game: 'chu', seats: [{ type: 'ai', level: 10 }, { type: 'human', you: true }] });
+  const rs = await Promise.all(Array.from({ length: 10 }, async () => {
+    try {
+      const res = await fetch(`${S2.url}/api/games`, { method: 'POST', body, signal: AbortSignal.timeout(10000) });
+      const text = await res.text();
+      let json = null;
+      try { json = JSON.parse(text); } catch { /* not JSON */ }
+      return { status: res.status, json, text };
+    } catch (e) {
+      return { status: 0, json: null, text: e.message };
+    }
+  }));
+  const made = rs.filter((r) => r.status === 201).length;
+  const busy = rs.filter((r) => isErr(r, 503, 'busy')).length;
+  check(made <= 4 && made + busy === 10, '5 AI capacity: 10 human-vs-AI games at --max-ai-games 4: at most 4 made, the rest 503 busy',
+    `${made} created, ${busy} busy, others: ${JSON.stringify(rs.filter((r) => r.status !== 201 && !isErr(r, 503, 'busy')).map((r) => r.status))}`);
+  const h = await fetch(`${S2.url}/api/health`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status).catch(() => 0);
+  check(h === 200, '5 AI capacity: that server still answers', `health ${h}`);
+  await S2.kill();
+}
+
+// ---- 6. bounded work per request --------------------------------------------------------------------
+
+async function group6() {
+  console.log(`-- 6. bounded work per request (${elapsed()})`);
+  if (!long) long = await buildLong();
+  // The trickled body runs while the rest of the group is checked.
+  const trickle = (async () => {
+    const c = rawConn();
+    await c.connected;
+    c.write('POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n');
+    const ts = Date.now();
+    const body = '{"game":"chu","pad":"' + 'x'.repeat(200);
+    for (let i = 0; !c.closed && c.replies.length === 0 && Date.now() - ts < 16000; i++) {
+      c.write(body[i]);
+      await c.until((x) => x.closed || x.replies.length > 0, 1000);
+    }
+    const dt = (Date.now() - ts) / 1000;
+    const rep = c.replies[0];
+    const cut = (rep && rep.status === 408) || (c.closed && !rep);
+    c.destroy();
+    return { cut, dt, what: rep ? `reply ${rep.status} after ${dt.toFixed(1)} s` : c.closed ? `closed after ${dt.toFixed(1)} s` : `still open after ${dt.toFixed(1)} s` };
+  })();
+
+  if (long) {
+    const r = await req('GET', `/api/games/${long.id}/positions`);
+    const n = r.json && Array.isArray(r.json.positions) ? r.json.positions.length : -1;
+    check(r.status === 200 && n >= 1 && n <= 200 && r.json && 'next' in r.json,
+      `6 positions: one reply of a ${LONG_N}-move game holds at most 200 positions and says "next"`,
+      `${r.status}, ${n} positions, ${r.text.length} bytes, next ${r.json ? JSON.stringify(r.json.next) : '-'}`);
+    const big = await req('GET', `/api/games/${long.id}/positions?from=0&limit=1000`);
+    const nb = big.json && Array.isArray(big.json.positions) ? big.json.positions.length : -1;
+    check((big.status === 200 && nb >= 1 && nb <= 200) || (big.status === 400 && big.json && big.json.code === 'bad_request'),
+      '6 positions: limit=1000 is refused (400) or still gives at most 200', `${big.status}, ${nb} positions`);
+    // Paging: from=0, then each "next", to the end.
+    const seen = [];
+    let from = 0;
+    let pages = 0;
+    let why = '';
+    while (from !== null && pages < 20) {
+      const p = await req('GET', `/api/games/${long.id}/positions?from=${from}&limit=200`);
+      pages++;
+      if (p.status !== 200 || !p.json || !Array.isArray(p.json.positions) || !('next' in p.json)) {
+        why = `page from=${from}: ${desc(p)}${p.json ? ` next ${'next' in p.json ? JSON.stringify(p.json.next) : 'missing'}` : ''}`;
+        break;
+      }
+      if (p.json.positions.length > 200) { why = `page from=${from}: ${p.json.positions.length} positions`; break; }
+      seen.push(...p.json.positions.map((x) => x.n));
+      if (p.json.next !== null && !(Number.isInteger(p.json.next) && p.json.next > from)) { why = `page from=${from}: next ${JSON.stringify(p.json.next)}`; break; }
+      from = p.json.next;
+    }
+    const whole = seen.length === LONG_N + 1 && seen.every((v, i) => v === i);
+    check(!why && whole && from === null, `6 positions: paging with from/limit/next gives positions 0..${LONG_N} once each, then next null`,
+      why || `${pages} pages, ${seen.length} positions`);
+  }
+
+  // 200 MB declared: 413 at once, before any body, and the connection closed.
+  {
+    const c = rawConn();
+    await c.connected;
+    const ts = Date.now();
+    c.write('POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 209715200\r\n\r\n');
+    await c.until((x) => x.replies.length > 0 || x.closed, 1000);
+    const dt = Date.now() - ts;
+    const rep = c.replies[0];
+    check(rep && rep.status === 413 && rep.json && rep.json.code === 'too_large' && dt <= 1000,
+      '6 body limit: a POST declaring Content-Length 209715200 gets 413 too_large within 1 s, before any body',
+      rep ? `${rep.status} after ${dt} ms` : c.closed ? `closed without a reply after ${dt} ms` : 'no reply within 1 s');
+    await c.until((x) => x.closed, 2000);
+    check(c.closed, '6 body limit: and the connection is closed', c.closed ? `closed ${c.closedAt - ts} ms after the headers` : 'still open 3 s later');
+    c.destroy();
+  }
+  const t = await trickle;
+  check(t.cut && t.dt <= 15.5, '6 slow body: a body trickled one byte a second is cut off (408 or closed) within 15 s', t.what);
+  await ensureAlive('6 bounded work');
+}
+
+// ---- 7. statuses -------------------------------------------------------------------------------------
+
+// One raw request; its first reply (or why there was none) within ms.
+async function rawOne(text, ms = 2000) {
+  const c = rawConn();
+  await c.connected;
+  c.write(text);
+  await c.until((x) => x.replies.length > 0 || x.closed, ms);
+  const r = c.replies[0];
+  const out = { rep: r, closed: c.closed, what: r ? `${r.status} ${short(r.body, 100)}` : c.closed ? 'closed without a reply' : `no reply within ${ms} ms` };
+  c.destroy();
+  return out;
+}
+
+async function group7() {
+  console.log(`-- 7. statuses (${elapsed()})`);
+  // Grav out of turn.
+  const g = await create({ game: 'grav', options: { size: 5, seed: 7 }, seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  if (check(g.status === 201, '7 grav: a Grav game for two humans is created', desc(g))) {
+    const id = g.json.id;
+    const T = g.json.tokens.map((t) => t.token);
+    const r = await move(id, T[1], '2 place c3');
+    check(isErr(r, 409, 'not_your_turn'), '7 grav: a move out of turn ("2 place c3" by seat 1 when seat 0 is to move) is 409 not_your_turn', desc(r));
+    const v = await req('GET', `/api/games/${id}`);
+    check(v.json && v.json.n === 0, '7 grav: nothing was played', v.json ? `n ${v.json.n}` : desc(v));
+  }
+  // Methods other than GET and POST.
+  const gid = g.json ? g.json.id : 'aaaaaaaaaa';
+  const methods = [
+    ['TRACE', `TRACE /api/health HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ['PROPFIND', `PROPFIND /api/games HTTP/1.1\r\nHost: x\r\nDepth: 1\r\nContent-Length: 0\r\n\r\n`],
+    ['PUT', `PUT /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 14\r\n\r\n{"game":"chu"}`],
+    ['DELETE', `DELETE /api/games/${gid} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ['OPTIONS', `OPTIONS /api/games HTTP/1.1\r\nHost: x\r\nOrigin: http://evil.example\r\nAccess-Control-Request-Method: POST\r\n\r\n`],
+    ['CONNECT', `CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n`],
+  ];
+  for (const [m, text] of methods) {
+    const r = await rawOne(text);
+    check(r.rep && r.rep.status === 405 && r.rep.json && r.rep.json.code === 'bad_method',
+      `7 methods: ${m} is answered 405 with code bad_method`, r.what);
+    await ensureAlive(`7 methods: ${m}`);
+  }
+  {
+    // Headers libwebsockets knows (Cookie, User-Agent, ...) are measured: over 4 KiB is 431.
+    // Others it keeps without a way to measure them (lws 4.1 cannot list them): a head
+    // over its 16 KiB buffer is closed unanswered, never served (docs/api.md, "Limits").
+    const r = await rawOne(`GET /api/health HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(5000)}\r\n\r\n`);
+    check(r.rep && r.rep.status === 431, '7 headers: request headers over 4 KiB are answered 431', r.what);
+    const r2 = await rawOne(`GET /api/health HTTP/1.1\r\nHost: x\r\nUser-Agent: ${'u'.repeat(2500)}\r\nReferer: ${'r'.repeat(2500)}\r\n\r\n`);
+    check(r2.rep && r2.rep.status === 431, '7 headers: several headers over 4 KiB together are answered 431', r2.what);
+    const r3 = await rawOne(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20000)}\r\n\r\n`);
+    check(!r3.rep && r3.closed, '7 headers: a head over 16 KiB is closed unanswered', r3.what);
+    await ensureAlive('7 headers over 4 KiB');
+  }
+  {
+    const r = await req('GET', '/api/games?offset=4294967297');
+    check(r.status === 400, '7 listing: offset=4294967297 is 400', desc(r));
+    const r2 = await req('GET', '/api/games?limit=4294967297');
+    check(r2.status === 400, '7 listing: limit=4294967297 is 400', desc(r2));
+  }
+  if (g.json) {
+    const r = await req('GET', `/api/games/${g.json.id}?token=${'ab'.repeat(300)}`);
+    check(isErr(r, 403, 'bad_token'), '7 token: a 600-hex-digit token is 403 bad_token', `${r.status} ${r.json && 'you' in r.json ? '(a view without "you")' : short(r.text, 80)}`);
+    const r2 = await req('GET', `/api/games/${g.json.id}?token=${'ab'.repeat(40)}`);
+    check(isErr(r2, 403, 'bad_token'), '7 token: an 80-hex-digit token is 403 bad_token', `${r2.status} ${short(r2.text, 80)}`);
+  }
+  // Declining a draw nobody offered: 422, no event, no change.
+  const d = await create({ game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  if (check(d.status === 201, '7 draw: an Exaç game for two humans is created', desc(d))) {
+    const id = d.json.id;
+    const T = d.json.tokens.map((t) => t.token);
+    const w = wsOpen(`/ws?game=${id}&since=0`);
+    await w.ready;
+    await w.until((o) => o.msgs.some((m) => m.type === 'state'), 3000);
+    const upd = async () => {
+      const r = await req('GET', '/api/games?status=live&limit=200');
+      const e = r.json && r.json.games.find((x) => x.id === id);
+      return e ? e.updated : null;
+    };
+    const u0 = await upd();
+    await sleep(30);
+    const r = await req('POST', `/api/games/${id}/draw`, { token: T[1], action: 'decline' });
+    check(isErr(r, 422, 'refused'), '7 draw: declining when no draw is offered is 422 refused', desc(r));
+    await sleep(300);
+    const drawEv = w.msgs.filter((m) => m.type === 'draw');
+    check(drawEv.length === 0, '7 draw: and no draw event reaches a watcher', `${drawEv.length} draw events`);
+    const u1 = await upd();
+    check(u0 !== null && u0 === u1, '7 draw: and the game\'s "updated" is unchanged', `${u0} -> ${u1}`);
+    w.ws.terminate();
+  }
+  // An unmasked frame from a client: protocol error.
+  {
+    const c = rawConn();
+    await c.connected;
+    c.write('GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n' +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+    await c.until((x) => x.data.indexOf('\r\n\r\n') >= 0 || x.closed, 2000);
+    const head = c.data.toString('latin1');
+    const upgraded = /^HTTP\/1\.1 101/.test(head);
+    if (check(upgraded, '7 websocket: the raw upgrade handshake is accepted', short(head.split('\r\n')[0]))) {
+      const at = c.data.indexOf('\r\n\r\n') + 4;
+      const payload = Buffer.from('{"type":"ping"}');
+      c.write(Buffer.concat([Buffer.from([0x81, payload.length]), payload]));   // FIN+text, no mask bit
+      await c.until((x) => x.closed, 3000);
+      // The frames the server sent back after the handshake.
+      const frames = [];
+      let b = c.data.subarray(at);
+      while (b.length >= 2) {
+        let len = b[1] & 0x7f;
+        let off = 2;
+        if (len === 126) { len = b.readUInt16BE(2); off = 4; } else if (len === 127) { len = Number(b.readBigUInt64BE(2)); off = 10; }
+        if (b.length < off + len) break;
+        frames.push({ op: b[0] & 0x0f, data: b.subarray(off, off + len) });
+        b = b.subarray(off + len);
+      }
+      const close = frames.find((f) => f.op === 8);
+      const code = close && close.data.length >= 2 ? close.data.readUInt16BE(0) : null;
+      const pong = frames.some((f) => f.op === 1 && /pong/.test(f.data.toString()));
+      check(!pong && ((close && code === 1002) || (c.closed && !close)),
+        '7 websocket: an unmasked client frame closes the connection with 1002 (or drops it)',
+        `${pong ? 'the frame was answered with a pong; ' : ''}${close ? `close frame ${code}` : 'no close frame'}, ${c.closed ? 'connection closed' : 'connection still open after 3 s'}`);
+    }
+    c.destroy();
+  }
+  await ensureAlive('7 statuses');
+}
+
+// ---- 8. the usual abuse ------------------------------------------------------------------------------
+
+async function group8() {
+  console.log(`-- 8. the usual abuse (${elapsed()})`);
+  // Slowloris: 100 connections, one header byte a second each, for 10 s.
+  await underAttack('8 slowloris (100 connections, a header byte a second, 10 s)', async () => {
+    const text = 'X-Slow: ' + 'z'.repeat(100);
+    const cs = Array.from({ length: 100 }, () => rawConn());
+    await Promise.all(cs.map((c) => c.connected));
+    const ts = Date.now();
+    for (const c of cs) c.write('GET /api/health HTTP/1.1\r\nHost: x\r\n');
+    for (let i = 0; i < 10; i++) {
+      for (const c of cs) c.write(text[i]);
+      await sleep(1000);
+    }
+    const closed = cs.filter((c) => c.closed);
+    const at = closed.map((c) => c.closedAt - ts).sort((a, b) => a - b);
+    for (const c of cs) c.destroy();
+    console.log(`   slowloris: ${closed.length} of 100 connections closed by the server within 10 s` +
+      (at.length ? ` (the first after ${(at[0] / 1000).toFixed(1)} s, the last after ${(at[at.length - 1] / 1000).toFixed(1)} s)` : ''));
+  });
+  await ensureAlive('8 slowloris');
+
+  await underAttack('8 header flood (requests with 1,000 headers, 10 rounds of 10)', async () => {
+    let text = 'GET /api/health HTTP/1.1\r\nHost: x\r\n';
+    for (let i = 0; i < 1000; i++) text += `X-H${i}: v${i}\r\n`;
+    const rs = [];
+    for (let round = 0; round < 10; round++) rs.push(...await Promise.all(Array.from({ length: 10 }, () => rawOne(text + '\r\n', 3000))));
+    const bad = rs.filter((r) => !(r.closed || (r.rep && r.rep.status >= 400 && r.rep.status < 500)));
+    check(bad.length === 0, '8 header flood: each answered 4xx or closed', bad.length ? `${bad.length} not: ${bad[0].what}` : rs[0].what);
+  });
+  await ensureAlive('8 header flood');
+
+  await underAttack('8 10 MB request line (3 connections)', async () => {
+    const line = Buffer.alloc(10 << 20, 0x61);
+    line.write('GET /', 0);
+    const cs = Array.from({ length: 3 }, () => rawConn());
+    await Promise.all(cs.map((c) => c.connected));
+    for (const c of cs) {
+      c.write(line);
+      c.write(' HTTP/1.1\r\nHost: x\r\n\r\n');
+    }
+    await Promise.all(cs.map((c) => c.until((x) => x.closed || x.replies.length > 0, 5000)));
+    const bad = cs.filter((c) => !(c.closed || (c.replies[0] && c.replies[0].status >= 400 && c.replies[0].status < 500)));
+    check(bad.length === 0, '8 10 MB request line: answered 4xx or closed within 5 s',
+      cs.map((c) => (c.replies[0] ? `${c.replies[0].status}` : c.closed ? `closed (${c.error || 'no error'})` : 'still open')).join(', '));
+    for (const c of cs) c.destroy();
+  });
+  await ensureAlive('8 10 MB request line');
+
+  await underAttack('8 random bytes (50 connections, 64 KiB each)', async () => {
+    let seed = 4242;
+    const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed & 0xff; };
+    const cs = Array.from({ length: 50 }, () => rawConn());
+    await Promise.all(cs.map((c) => c.connected));
+    for (const c of cs) {
+      const b = Buffer.alloc(65536);
+      for (let i = 0; i < b.length; i++) b[i] = rnd();
+      b[0] = 0x47;                                     // some start like a request: 'GET '
+      if (cs.indexOf(c) % 2) b.write('GET /api/health HTTP/1.1\r\n', 0, 'latin1');
+      c.write(b);
+    }
+    await Promise.all(cs.map((c) => c.until((x) => x.closed, 3000)));
+    const open = cs.filter((c) => !c.closed).length;
+    for (const c of cs) c.destroy();
+    check(open === 0, '8 random bytes: every such connection is closed by the server within 3 s', `${open} still open`);
+  });
+  await ensureAlive('8 random bytes');
+
+  await underAttack('8 1 MB WebSocket frames (5 connections)', async () => {
+    const ws = Array.from({ length: 5 }, () => wsOpen('/ws'));
+    await Promise.all(ws.map((w) => w.ready));
+    for (const w of ws) if (w.opened && !w.closed) w.ws.send(Buffer.alloc(1 << 20, 0x20), { binary: false });
+    await Promise.all(ws.map((w) => w.until((o) => o.closed, 3000)));
+    check(ws.every((w) => w.opened && w.closed), '8 1 MB WebSocket frame: the connection is closed',
+      ws.map((w) => (!w.opened ? `not opened (${w.error})` : w.closed ? `code ${w.closed.code}` : 'still open after 3 s')).join(', '));
+    for (const w of ws) w.ws.terminate();
+  });
+  await ensureAlive('8 1 MB WebSocket frame');
+
+  await underAttack('8 WebSocket message flood (1,000 messages in a burst)', async () => {
+    const w = wsOpen('/ws');
+    if (!(await w.ready)) { check(false, '8 WebSocket flood: the connection opens', w.error || ''); return; }
+    for (let i = 0; i < 1000; i++) w.ws.send('{"type":"ping"}');
+    await w.until((o) => o.closed, 3000);
+    check(w.closed, '8 WebSocket flood: the connection is closed', w.closed ? `code ${w.closed.code}, ${w.msgs.length} messages answered first` : 'still open after 3 s');
+    w.ws.terminate();
+  });
+  await ensureAlive('8 WebSocket flood');
+
+  {
+    const hb = await req('GET', '/api/health');
+    const mem0 = hb.json ? hb.json.games_in_memory : null;
+    await underAttack('8 watches of 1,000 nonexistent games', async () => {
+      const alpha = 'abcdefghijkmnpqrstuvwxyz23456789';
+      let k = 0;
+      const fakeId = () => { k++; let s = ''; let v = k * 7919 + 104729; for (let i = 0; i < 10; i++) { s += alpha[v % 32]; v = Math.floor(v / 32) + i * 13; } return 'zz' + s.slice(2); };
+      // 500 by URL (one connection each), 500 by message (25 connections x 20).
+      const byUrl = [];
+      for (let b = 0; b < 5; b++) {
+        const batch = Array.from({ length: 100 }, () => wsOpen(`/ws?game=${fakeId()}&since=0`));
+        await Promise.all(batch.map((w) => w.ready));
+        byUrl.push(...batch);
+      }
+      const byMsg = Array.from({ length: 25 }, () => wsOpen('/ws'));
+      await Promise.all(byMsg.map((w) => w.ready));
+      for (const w of byMsg) for (let i = 0; i < 20; i++) if (!w.closed) w.ws.send(JSON.stringify({ type: 'watch', game: fakeId(), since: 0 }));
+      await sleep(1500);
+      const errs = [...byUrl, ...byMsg].reduce((a, w) => a + w.msgs.filter((m) => m.type === 'error').length, 0);
+      const states = [...byUrl, ...byMsg].reduce((a, w) => a + w.msgs.filter((m) => m.type === 'state').length, 0);
+      console.log(`   nonexistent watches: ${errs} error messages, ${states} states, ${byUrl.filter((w) => w.closed).length + byMsg.filter((w) => w.closed).length} connections closed`);
+      check(states === 0, '8 nonexistent watches: no state is sent for a game that does not exist', `${states} states`);
+      for (const w of [...byUrl, ...byMsg]) w.ws.terminate();
+    });
+    const ha = await req('GET', '/api/health');
+    const mem1 = ha.json ? ha.json.games_in_memory : null;
+    check(mem0 !== null && mem1 !== null && mem1 <= mem0, '8 nonexistent watches: no game was loaded or made for them', `games_in_memory ${mem0} -> ${mem1}`);
+    await ensureAlive('8 nonexistent watches');
+  }
+
+  await underAttack('8 half-open connections (200 silent, 50 half-closed mid-request, 4 s)', async () => {
+    const silent = Array.from({ length: 200 }, () => rawConn());
+    await Promise.all(silent.map((c) => c.connected));
+    const half = [];
+    for (let i = 0; i < 50; i++) {
+      const c = rawConn();
+      c.sock.allowHalfOpen = true;
+      half.push(c);
+    }
+    await Promise.all(half.map((c) => c.connected));
+    for (const c of half) { c.write('GET /api/health HTTP/1.1\r\nHo'); c.sock.end(); }
+    await sleep(4000);
+    console.log(`   half-open: ${silent.filter((c) => c.closed).length} of 200 silent and ${half.filter((c) => c.closed).length} of 50 half-closed connections closed by the server within 4 s`);
+    for (const c of [...silent, ...half]) c.destroy();
+  });
+  await ensureAlive('8 half-open connections');
+}
+
+// ---- every game as acknowledged ------------------------------------------------------------------
+
+async function intact() {
+  let bad = [];
+  for (const [id, g] of games) {
+    const v = await req('GET', `/api/games/${id}`);
+    if (v.status !== 200 || !v.json) { bad.push(`${id}: ${desc(v)}`); continue; }
+    const texts = v.json.moves.map((m) => m.move);
+    if (v.json.n !== g.moves.length || texts.length !== g.moves.length || texts.some((t, i) => t !== g.moves[i]))
+      bad.push(`${id} (${g.game}): n ${v.json.n}, ${texts.length} moves, acknowledged ${g.moves.length}`);
+  }
+  check(bad.length === 0, `end: every game the test made (${games.size}) holds exactly its acknowledged moves`, bad.length ? bad.slice(0, 5).join('; ') : `${[...games.values()].reduce((a, g) => a + g.moves.length, 0)} moves`);
+}
+
+// ---- main --------------------------------------------------------------------------------------------
+
+async function cleanup() {
+  for (const s of openSockets) { try { s.destroy ? s.destroy() : s.terminate(); } catch { /* gone */ } }
+  for (const s of [S, ...extraServers]) {
+    if (s && s.proc.exitCode === null && s.proc.signalCode === null) await s.kill();
+  }
+  await probeWorker.terminate();
+  removeDir(dir);
+}
+
+// Whatever ends this process (ctest's timeout, Ctrl-C, an exception), its servers go too.
+process.on('exit', () => {
+  for (const s of [S, ...extraServers])
+    if (s && s.proc.exitCode === null && s.proc.signalCode === null) s.proc.kill('SIGKILL');
+});
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(130));
+
+const guard = setTimeout(async () => {
+  check(false, 'the whole test finished within 210 s');
+  await cleanup();
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(1);
+}, 210000);
+
+try {
+  S = await startServer(bin, db, SERVER_ARGS);
+  const h = await probes(3);
+  check(worst(h) < STALL_MS, `start: /api/health answers within ${STALL_MS} ms`, probeSummary(h));
+  const groups = [group1, group2, group3, group4, group5, group6, group7, group8];
+  for (let i = 0; i < groups.length; i++) {
+    if (ONLY && !ONLY.has(i + 1)) continue;
+    try {
+      await groups[i]();
+    } catch (e) {
+      check(false, `group ${i + 1} ran to its end`, e && e.stack);
+      await ensureAlive(`group ${i + 1}`);
+    }
+  }
+  await intact();
+  const alive = S.proc.exitCode === null && S.proc.signalCode === null;
+  const e = alive ? await S.stop() : null;
+  check(e && e.code === 0, 'end: the server stops cleanly on SIGTERM', e ? `code ${e.code} signal ${e.sig}` : 'it had exited');
+} catch (e) {
+  check(false, `unexpected exception: ${e && e.stack}`);
+}
+clearTimeout(guard);
+await cleanup();
+console.log(`run time ${elapsed()}, ${restarts} restart${restarts === 1 ? '' : 's'} of a server that stopped answering`);
+if (failures.length) {
+  console.log('failed checks:');
+  for (const f of failures) console.log(`  ${f}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
