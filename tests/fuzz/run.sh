@@ -15,7 +15,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:?usage: tests/fuzz/run.sh BUILD_DIR}
-targets=${FUZZ_TARGETS:-"game_chu game_exac game_grav record_kif record_usi record_pgn record_json api ws usi xboard gtp"}
+targets=${FUZZ_TARGETS:-"game_chu game_exac game_grav record_kif record_usi record_pgn record_json api ws ws_frame usi xboard gtp"}
 time=${FUZZ_TIME:-300}
 runs=${FUZZ_RUNS:-10000000}
 out=$build/fuzz
