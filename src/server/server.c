@@ -568,7 +568,10 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
                                 "send the body with a Content-Length, not chunked") ? -1 : 0;
     char cl[32];
     int cn = lws_hdr_copy(wsi, cl, sizeof cl, WSI_TOKEN_HTTP_CONTENT_LENGTH);
-    if (cn <= 0) {
+    if (cn < 0 || (cn == 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0))
+        return http_reply_error(wsi, p, 400, "bad_request",
+                                "Content-Length is not a number") ? -1 : 0;
+    if (cn == 0) {
         http_handle(s, wsi, p);
         return 0;
     }

@@ -680,6 +680,14 @@ async function group7() {
     await ensureAlive('7 headers over 4 KiB');
   }
   {
+    // A Content-Length too long to read, or not a number: refused, never taken as none.
+    const r = await rawOne(`POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: ${'0'.repeat(40)}2\r\n\r\n{}`);
+    check(r.rep && r.rep.status === 400 && r.rep.json && r.rep.json.code === 'bad_request',
+      '7 length: a 41-digit Content-Length is 400 bad_request', r.what);
+    const r2 = await rawOne(`POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 2x\r\n\r\n{}`);
+    check(r2.rep && r2.rep.status === 400, '7 length: Content-Length "2x" is 400', r2.what);
+  }
+  {
     const r = await req('GET', '/api/games?offset=4294967297');
     check(r.status === 400, '7 listing: offset=4294967297 is 400', desc(r));
     const r2 = await req('GET', '/api/games?limit=4294967297');
