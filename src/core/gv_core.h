@@ -13,6 +13,16 @@
 int gv_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A growing text: bytes appended, always NUL-terminated. An allocation that fails sets
+ * failed, and what comes after is dropped; the owner frees s. */
+typedef struct gv_buf {
+    char *s;
+    size_t n, cap;
+    int failed;
+} gv_buf;
+
+void gv_buf_put(gv_buf *b, const char *s, size_t n);
+
 /* For the functions whose inner loops are bit operations (move generation, evaluation):
  * compiled twice on x86-64, for CPUs with AVX2 and BMI (x86-64-v3: three-operand
  * instructions, fewer register copies) and for any x86-64, and the loader picks one (GCC's

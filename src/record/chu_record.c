@@ -22,32 +22,7 @@ static const char *const kif_side[2] = {"先手", "後手"};
 
 /* ---- Output buffer ------------------------------------------------------------------ */
 
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_addn(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = 0;
-}
+typedef gv_buf sbuf;
 
 static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -62,13 +37,13 @@ static void sb_add(sbuf *b, const char *fmt, ...)
         return;
     if ((size_t)k >= sizeof tmp)
         k = sizeof tmp - 1;
-    sb_addn(b, tmp, (size_t)k);
+    gv_buf_put(b, tmp, (size_t)k);
 }
 
 /* The text, or NULL with a message when memory ran out. */
 static char *sb_finish(sbuf *b, char *err, size_t errlen)
 {
-    if (b->oom || !b->s) {
+    if (b->failed || !b->s) {
         free(b->s);
         gv_err(err, errlen, "out of memory");
         return NULL;
@@ -245,8 +220,8 @@ static void out_tag(sbuf *b, const char *name, const char *value)
     sb_add(b, "[%s \"", name);
     for (const char *c = value; *c; c++) {
         if (*c == '"' || *c == '\\')
-            sb_addn(b, "\\", 1);
-        sb_addn(b, c, 1);
+            gv_buf_put(b, "\\", 1);
+        gv_buf_put(b, c, 1);
     }
     sb_add(b, "\"]\n");
 }
@@ -733,7 +708,7 @@ static void kif_board(sbuf *b, const chu_pos *p)
 {
     sb_add(b, " １２ １１ １０ ９  ８  ７  ６  ５  ４  ３  ２  １\n+");
     for (int i = 0; i < CHU_N * 4; i++)
-        sb_addn(b, "-", 1);
+        gv_buf_put(b, "-", 1);
     sb_add(b, "+\n");
     for (int row = 0; row < CHU_N; row++) {
         sb_add(b, "|");
@@ -747,7 +722,7 @@ static void kif_board(sbuf *b, const chu_pos *p)
             snprintf(cell, sizeof cell, "%s%s", CHU_COLOR(pc) ? "v" : "",
                      kif_names[CHU_TYPE(pc)][1]);
             for (int k = utf8_chars(cell); k < 3; k++)
-                sb_addn(b, " ", 1);
+                gv_buf_put(b, " ", 1);
             sb_add(b, "%s", cell);
         }
         char num[16];
@@ -756,7 +731,7 @@ static void kif_board(sbuf *b, const chu_pos *p)
     }
     sb_add(b, "+");
     for (int i = 0; i < CHU_N * 4; i++)
-        sb_addn(b, "-", 1);
+        gv_buf_put(b, "-", 1);
     sb_add(b, "+\n");
 }
 

@@ -1772,36 +1772,9 @@ void gv_hub_free(gv_hub *h)
 
 /* ---- watchers ---------------------------------------------------------------------- */
 
-typedef struct textbuf {
-    char *s;
-    size_t n, cap;
-    int failed;
-} textbuf;
-
-static void tb_put(textbuf *b, const char *t, size_t len)
+static void tb_puts(gv_buf *b, const char *t)
 {
-    if (b->failed)
-        return;
-    if (b->n + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->n + len + 1)
-            cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            b->failed = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, t, len);
-    b->n += len;
-    b->s[b->n] = 0;
-}
-
-static void tb_puts(textbuf *b, const char *t)
-{
-    tb_put(b, t, strlen(t));
+    gv_buf_put(b, t, strlen(t));
 }
 
 /* The catch-up: moves since+1..n in "moves" messages of at most GV_HUB_CATCHUP_MOVES
@@ -1809,7 +1782,7 @@ static void tb_puts(textbuf *b, const char *t)
 static void send_catch_up(room *r, int since, gv_hub_watcher *w,
                           void (*send)(gv_hub_watcher *w, const char *text, size_t len))
 {
-    textbuf b = {0};
+    gv_buf b = {0};
     json_t *idj = json_string(r->id);
     char *idt = idj ? json_dumps(idj, JSON_ENCODE_ANY) : NULL;
     json_decref(idj);
