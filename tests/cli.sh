@@ -94,7 +94,7 @@ run 2 "selfplay bad tc" "$BIN" selfplay chu --tc 1+x && one_line_error "selfplay
 run 2 "selfplay unknown game" "$BIN" selfplay go && one_line_error "selfplay game" "unknown game"
 run 2 "bench unknown game" "$BIN" bench go && one_line_error "bench game" "unknown game"
 
-# play: two people at one keyboard, scripted (the terminal UI proper is issue 7)
+# play: two people at one keyboard, scripted (the terminal UI proper is tests/play.sh)
 printf '7i7h\n6d6e\nxyz\n7i7h\nundo\nmoves\nquit\n' | "$BIN" play chu >"$out" 2>"$err"
 [ $? -eq 0 ] || { echo "FAIL play exit status"; fail=1; }
 grep -q "Illegal move" "$out" || { echo "FAIL play: illegal move not reported"; fail=1; }
