@@ -978,10 +978,6 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             lws_callback_on_writable(wsi);
         return 0;
     }
-    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-        /* lws answers the close; nothing else may follow it. */
-        p->peer_closed = 1;
-        return 0;
     case LWS_CALLBACK_CLOSED:
         gv_hub_unwatch(s->hub, &p->watch);
         p->open = 0;
