@@ -8,7 +8,7 @@
 #include "core/gv_core.h"
 #include "game/game.h"
 #include "games/chu/chu.h"
-#include "search/chu_eval.h"
+#include "games/chu/chu_eval.h"
 
 void bench_chu_eval(void);
 

@@ -8,7 +8,7 @@
 #include "core/gv_core.h"
 #include "game/game.h"
 #include "games/exac/exac.h"
-#include "search/exac_eval.h"
+#include "games/exac/exac_eval.h"
 
 void bench_exac_eval(void);
 

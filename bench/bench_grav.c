@@ -7,7 +7,7 @@
 #include "core/gv_core.h"
 #include "game/game.h"
 #include "games/grav/grav.h"
-#include "search/grav_mcts.h"
+#include "games/grav/grav_mcts.h"
 #include "search/search.h"
 
 void bench_grav_mcts(void);

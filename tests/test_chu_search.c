@@ -9,7 +9,7 @@
 #include "core/gv_core.h"
 #include "game/game.h"
 #include "games/chu/chu.h"
-#include "search/chu_eval.h"
+#include "games/chu/chu_eval.h"
 #include "tharness.h"
 
 /* Starting points of the random games, with the options they are played under. */
@@ -465,7 +465,7 @@ static void test_victim_value_of_lion_double_capture_is_sum(void)
     CHECK(find_move(st, "6f7g", &quiet) == 0);
     CHECK_EQ_INT(gv_chu_hooks.victim_value(st, quiet), 0);
     CHECK_EQ_INT(gv_chu_hooks.pawn, CHU_EVAL_PAWN);
-    CHECK(strcmp(gv_chu_hooks.game, "chu") == 0);
+    CHECK(gv_game_find("chu")->ai->ab == &gv_chu_hooks);
     free(st);
 }
 

@@ -14,7 +14,7 @@
 #include "game/game.h"
 #include "games/exac/exac.h"
 #include "games/exac/exac_bits.h"
-#include "search/exac_eval.h"
+#include "games/exac/exac_eval.h"
 #include "tharness.h"
 
 /* ===================================================================================

@@ -1,4 +1,4 @@
-/* Grav AI players (search/grav_mcts.h): a legal move in every phase, "Grav!" exactly on
+/* Grav AI players (games/grav/grav_mcts.h): a legal move in every phase, "Grav!" exactly on
  * violations, determinism, prompt stops, whole 3-6 player games, MCTS against greedy. */
 #include <pthread.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "game/game.h"
 #include "games/grav/grav.h"
 #include "games/grav/grav_fast.h"
-#include "search/grav_mcts.h"
+#include "games/grav/grav_mcts.h"
 #include "search/search.h"
 #include "tharness.h"
 

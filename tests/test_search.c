@@ -64,7 +64,7 @@ static int wins_at_once(const gv_game *g, void *st, gv_move m)
 static void check_finds_wins(const char *game, int games, int max_plies)
 {
     const gv_game *g = gv_game_find(game);
-    const gv_ab_hooks *h = gv_ab_hooks_find(game);
+    const gv_ab_hooks *h = gv_game_find(game)->ai->ab;
     CHECK(h != NULL);
     if (!h)
         return;
@@ -142,14 +142,14 @@ static void test_search_node_limit_and_stop_flag(void)
         gv_search_ctl ctl;
         atomic_init(&ctl.stop, 0);
         ctl.start_ms = gv_now_ms();
-        gv_search_result r = gv_ab_search(g, gv_ab_hooks_find(names[i]), st, tt, &lim, &ctl, NULL, NULL);
+        gv_search_result r = gv_ab_search(g, gv_game_find(names[i])->ai->ab, st, tt, &lim, &ctl, NULL, NULL);
         CHECK(r.best != 0);
         CHECK(r.nodes <= 5000 + 1);
         /* Stopped before it starts: still a legal move, at once. */
         lim.nodes = 0;
         atomic_store(&ctl.stop, 1);
         int64_t t0 = gv_now_ms();
-        r = gv_ab_search(g, gv_ab_hooks_find(names[i]), st, tt, &lim, &ctl, NULL, NULL);
+        r = gv_ab_search(g, gv_game_find(names[i])->ai->ab, st, tt, &lim, &ctl, NULL, NULL);
         CHECK(r.best != 0);
         CHECK(gv_now_ms() - t0 < 50);
         gv_tt_free(tt);

@@ -32,7 +32,7 @@ static void report_checks(const char *name, long before, int64_t t0)
     const char *e = getenv("GV_TEST_COUNTS");
     if (e && atoi(e))
         fprintf(stderr, "  %s: %ld checks, %lld ms\n", name, t_checks - before,
-                (long long)(gv_hub_mono_ms() - t0));
+                (long long)(gv_now_ms() - t0));
 }
 
 static int slow_tests(void)
@@ -176,7 +176,7 @@ static void test_store_moves_are_numbered_and_kept(void)
         return;
     CHECK_EQ_INT(s->ops->schema_version(s), GV_STORE_SCHEMA);
     gv_stored_game g = {.id = "g1", .game = "chu", .status = "live", .config = "{}",
-                        .created = gv_store_now_ms()};
+                        .created = gv_wall_ms()};
     CHECK_EQ_INT(s->ops->create_game(s, &g, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(s->ops->create_game(s, &g, err, sizeof err), GV_STORE_CONFLICT);
     gv_stored_move m = {.n = 1, .seat = 0, .move = "7i7h", .clocks = "[1,2]", .at = 5};
@@ -516,7 +516,7 @@ static void test_store_conflicts_updates_and_listing(void)
                  1);
     /* update_game: status, config and result replaced, updated set, nmoves kept. */
     fin.rev = 5;
-    int64_t t0 = gv_store_now_ms();
+    int64_t t0 = gv_wall_ms();
     CHECK_EQ_INT(s->ops->update_game(s, &fin, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(s->ops->load_game(s, "g2", 0, collect_games, NULL, &rows, err, sizeof err),
                  GV_STORE_OK);
@@ -707,7 +707,7 @@ static void test_store_heartbeats(void)
     gv_store *s = store_open(path);
     if (!s)
         return;
-    int64_t at = -1, t = gv_store_now_ms();
+    int64_t at = -1, t = gv_wall_ms();
     CHECK_EQ_INT(s->ops->last_alive(s, &at, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(at, 0);   /* no server ever ran */
     /* Another handle writes the old ones (the first write of a handle removes old rows). */
@@ -893,9 +893,9 @@ static void note_each(void *ctx, const char *payload)
 /* Waits (poll on notify_fd, at most timeout_ms) until l has want notifications. */
 static void wait_notes(gv_store *s, notes *l, int want, int timeout_ms)
 {
-    int64_t end = gv_hub_mono_ms() + timeout_ms;
+    int64_t end = gv_now_ms() + timeout_ms;
     while (l->n < want) {
-        int64_t left = end - gv_hub_mono_ms();
+        int64_t left = end - gv_now_ms();
         if (left <= 0)
             break;
         struct pollfd p = {.fd = s->ops->notify_fd(s), .events = POLLIN};
@@ -944,9 +944,9 @@ static void test_store_pg_notifications(void)
     CHECK(b->ops->notify_fd(b) >= 0);
     notes l = {0};
     /* Nothing waiting: returns at once with none. */
-    int64_t t0 = gv_hub_mono_ms();
+    int64_t t0 = gv_now_ms();
     CHECK_EQ_INT(b->ops->poll_notifications(b, note_each, &l, err, sizeof err), 0);
-    CHECK(gv_hub_mono_ms() - t0 < 1000);
+    CHECK(gv_now_ms() - t0 < 1000);
     /* create_game, append_move (with and without the game's row), update_game. */
     gv_stored_game g = {.id = "n1", .game = "grav", .status = "live", .config = "{}",
                         .created = 5};
@@ -1027,9 +1027,9 @@ static void test_store_pg_notifications(void)
     m.n = 14;
     CHECK_EQ_INT(a->ops->append_move(a, "n1", &m, NULL, err, sizeof err), GV_STORE_OK);
     notes lost = {0};
-    int64_t t1 = gv_hub_mono_ms();
+    int64_t t1 = gv_now_ms();
     int rc = 0;
-    while (rc >= 0 && gv_hub_mono_ms() - t1 < 5000) {
+    while (rc >= 0 && gv_now_ms() - t1 < 5000) {
         struct pollfd p = {.fd = b->ops->notify_fd(b), .events = POLLIN};
         if (p.fd < 0 || poll(&p, 1, 1000) < 0)
             break;
@@ -2763,7 +2763,7 @@ static void test_restart_charges_until_the_last_heartbeat(void)
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         env_shut(&e);
-        crash_state(e.path, id[0], id[1], id[2], gv_store_now_ms(), cases[k].beat_off);
+        crash_state(e.path, id[0], id[1], id[2], gv_wall_ms(), cases[k].beat_off);
         if (env_open(&e))
             break;
         long long a = clock_now(e.h, id[0], 1), b = clock_now(e.h, id[1], 0);
@@ -4255,7 +4255,7 @@ static void test_api_positions_paged(void)
     static void fn##_counted(void)                                                   \
     {                                                                                \
         long before = t_checks;                                                      \
-        int64_t t0 = gv_hub_mono_ms();                                               \
+        int64_t t0 = gv_now_ms();                                               \
         fn();                                                                        \
         report_checks(#fn, before, t0);                                              \
     }

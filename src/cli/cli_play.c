@@ -155,7 +155,7 @@ static void progress_line(const play *p, const char *who, const gv_search_info *
     } else if (in) {
         if (in->is_mate)
             snprintf(score, sizeof score, "%s mate in %d", in->score > 0 ? "wins:" : "loses:",
-                     in->score > 0 ? (GV_MATE - in->score + 1) / 2 : (GV_MATE + in->score) / 2);
+                     abs(gv_mate_moves(in->score)));
         else
             snprintf(score, sizeof score, "%+.2f", in->score / 100.0);
         n += snprintf(line + n, sizeof line - (size_t)n, "  depth %d  best %s  score %s  nodes %llu",

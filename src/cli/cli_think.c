@@ -24,7 +24,7 @@ static void on_info(void *ctx, const gv_search_info *in)
     else if (in->is_mate)
         printf("info depth %d seldepth %d score mate %d nodes %llu nps %llu time %lld pv %s\n",
                in->depth, in->seldepth,
-               in->score > 0 ? (GV_MATE - in->score + 1) / 2 : -(GV_MATE + in->score) / 2,
+               gv_mate_moves(in->score),
                (unsigned long long)in->nodes, nps, (long long)in->time_ms, pv);
     else
         printf("info depth %d seldepth %d score cp %d nodes %llu nps %llu time %lld pv %s\n",

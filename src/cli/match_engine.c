@@ -194,7 +194,7 @@ static int xb_sync(match_engine *e, const me_config *c, char (*moves)[ME_MOVE_TE
     int no = ++e->ping_no, refused = 0;
     if (mproc_send(&e->proc, "ping %d", no) < 0)
         return -1;
-    int64_t deadline = mproc_now_ms() + c->handshake_ms;
+    int64_t deadline = gv_now_ms() + c->handshake_ms;
     char line[1024], want[32];
     snprintf(want, sizeof want, "pong %d", no);
     for (;;) {
@@ -217,7 +217,7 @@ static int xb_start(match_engine *e, const me_config *c, char *err, size_t errle
         return gv_err(err, errlen, "does not take input");
     /* Protocol 2 only: an engine that lists no features within the wait is refused
      * (protocol-1 engines, which say nothing, are long gone). */
-    int64_t deadline = mproc_now_ms() + c->handshake_ms;
+    int64_t deadline = gv_now_ms() + c->handshake_ms;
     char line[2048];
     while (e->f_done <= 0) {
         int got = mproc_read_line(&e->proc, line, sizeof line, deadline);
@@ -232,7 +232,7 @@ static int xb_start(match_engine *e, const me_config *c, char *err, size_t errle
             /* done=0: the engine asks for time to start up; CECP lets it take up to an
              * hour before done=1. */
             if (e->f_done == -1 && before != -1)
-                deadline = mproc_now_ms() + 3600 * 1000;
+                deadline = gv_now_ms() + 3600 * 1000;
         }
     }
     if (e->variants[0]) {
@@ -311,7 +311,7 @@ static int read_reply(match_engine *e, me_reply *r, char *line, size_t len, int6
                       int64_t deadline_ms, const char *on_timeout)
 {
     int got = mproc_read_line(&e->proc, line, len, t0 + deadline_ms);
-    r->spent_ms = mproc_now_ms() - t0;
+    r->spent_ms = gv_now_ms() - t0;
     if (got < 0) {
         r->kind = MR_DIED;
         return 0;
@@ -341,7 +341,7 @@ static void xb_go(match_engine *e, const me_config *c, char (*moves)[ME_MOVE_TEX
         r->kind = MR_DIED;
         return;
     }
-    int64_t t0 = mproc_now_ms();
+    int64_t t0 = gv_now_ms();
     if (mproc_send(&e->proc, "go") < 0) {
         r->kind = MR_DIED;
         return;
@@ -388,7 +388,7 @@ static int usi_ready(match_engine *e, const me_config *c)
 {
     if (mproc_send(&e->proc, "isready") < 0)
         return -1;
-    int64_t deadline = mproc_now_ms() + c->handshake_ms;
+    int64_t deadline = gv_now_ms() + c->handshake_ms;
     char line[2048];
     for (;;) {
         int got = mproc_read_line(&e->proc, line, sizeof line, deadline);
@@ -403,7 +403,7 @@ static int usi_start(match_engine *e, const me_config *c, char *err, size_t errl
 {
     if (mproc_send(&e->proc, "usi") < 0)
         return gv_err(err, errlen, "does not take input");
-    int64_t deadline = mproc_now_ms() + c->handshake_ms;
+    int64_t deadline = gv_now_ms() + c->handshake_ms;
     char line[2048];
     for (;;) {
         int got = mproc_read_line(&e->proc, line, sizeof line, deadline);
@@ -472,7 +472,7 @@ static void usi_go(match_engine *e, const me_config *c, char (*moves)[ME_MOVE_TE
     }
     /* b = Sente, the side that moves first. */
     int64_t b = mover_first ? own_ms : opp_ms, w = mover_first ? opp_ms : own_ms;
-    int64_t t0 = mproc_now_ms();
+    int64_t t0 = gv_now_ms();
     int bad;
     if (c->tc_base_ms)
         bad = mproc_send(&e->proc, "go btime %lld wtime %lld binc %lld winc %lld",

@@ -16,18 +16,11 @@
 
 enum { MPROC_WRITE_MS = 5000 };   /* a child that takes no input for this long is stuck */
 
-int64_t mproc_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void log_line(mproc *p, const char *dir, const char *text, size_t n)
 {
     if (!p->log)
         return;
-    fprintf(p->log, "%10.3f %s %s %.*s\n", (double)mproc_now_ms() / 1000.0, p->tag, dir,
+    fprintf(p->log, "%10.3f %s %s %.*s\n", (double)gv_now_ms() / 1000.0, p->tag, dir,
             (int)n, text);
     fflush(p->log);
 }
@@ -101,7 +94,7 @@ int mproc_send(mproc *p, const char *fmt, ...)
     }
     log_line(p, "<", line, (size_t)n);
     line[n++] = '\n';
-    int64_t deadline = mproc_now_ms() + MPROC_WRITE_MS;
+    int64_t deadline = gv_now_ms() + MPROC_WRITE_MS;
     int rc = 0;
     for (int done = 0; done < n;) {
         ssize_t w = write(p->to_fd, line + done, (size_t)(n - done));
@@ -111,7 +104,7 @@ int mproc_send(mproc *p, const char *fmt, ...)
         }
         if (w < 0 && errno == EINTR)
             continue;
-        int64_t left = deadline - mproc_now_ms();
+        int64_t left = deadline - gv_now_ms();
         /* EPIPE: the child is gone; a full pipe for seconds: it takes no input. */
         if ((w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) || left <= 0) {
             rc = -1;
@@ -145,7 +138,7 @@ int mproc_read_line(mproc *p, char *line, size_t len, int64_t deadline)
         }
         if (p->eof || p->from_fd < 0)
             return -1;
-        int64_t left = deadline - mproc_now_ms();
+        int64_t left = deadline - gv_now_ms();
         if (left <= 0)
             return 0;
         struct pollfd pf = {p->from_fd, POLLIN, 0};
@@ -164,14 +157,14 @@ int mproc_read_line(mproc *p, char *line, size_t len, int64_t deadline)
 
 static int reap(mproc *p, int wait_ms)
 {
-    int64_t deadline = mproc_now_ms() + wait_ms;
+    int64_t deadline = gv_now_ms() + wait_ms;
     while (!p->reaped) {
         pid_t r = waitpid(p->pid, &p->wstatus, WNOHANG);
         if (r == p->pid || (r < 0 && errno == ECHILD)) {
             p->reaped = 1;
             break;
         }
-        if (mproc_now_ms() >= deadline)
+        if (gv_now_ms() >= deadline)
             break;
         struct timespec ts = {0, 5 * 1000000};
         nanosleep(&ts, NULL);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include "core/gv_core.h"
 
 enum { MPROC_BUF = 65536 };
 
@@ -21,8 +22,6 @@ typedef struct mproc {
     char tag[16];              /* "e1" in the transcript */
 } mproc;
 
-/* Milliseconds of a monotonic clock. */
-int64_t mproc_now_ms(void);
 
 /* Starts `/bin/sh -c cmd` in its own process group, its stdin and stdout on pipes (its
  * stderr is ours). Returns 0, or -1 with a message in err. */

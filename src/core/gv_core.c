@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int gv_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -186,4 +187,18 @@ void gv_buf_put(gv_buf *b, const char *s, size_t n)
     memcpy(b->s + b->n, s, n);
     b->n += n;
     b->s[b->n] = 0;
+}
+
+int64_t gv_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t gv_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

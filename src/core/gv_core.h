@@ -82,4 +82,10 @@ void gv_text_skip_space(gv_text_in *in);
 /* Skips to the end of the line (the '\n' itself stays). */
 void gv_text_skip_line(gv_text_in *in);
 
+/* Monotonic milliseconds (CLOCK_MONOTONIC): the one clock for timing, timeouts and
+ * thinking time. */
+int64_t gv_now_ms(void);
+/* Wall-clock Unix milliseconds (CLOCK_REALTIME): for times stored or shown. */
+int64_t gv_wall_ms(void);
+
 #endif

@@ -8,8 +8,6 @@
 
 #include "core/gv_core.h"
 #include "engine/engine.h"
-#include "games/grav/grav.h"
-#include "search/grav_mcts.h"
 #include "search/tt.h"
 
 /* ---- Tunables: strength levels and time ------------------------------------------ */
@@ -28,14 +26,10 @@ static const uint64_t level_playouts[10] = {0, 20, 200, 700, 2500, 8000, 25000, 
 /* Moves the clock is spread over when the protocol gives no moves-to-go. */
 enum { MOVES_TO_GO_DEFAULT = 40, MAX_SHARE_PERCENT = 40, HARD_FACTOR = 4 };
 
-/* Chu Shogi and Exac have alpha-beta hooks (search.h); Grav, the game without, is
- * played by MCTS. */
-typedef enum { AI_AB, AI_MCTS } ai_kind;
-
 struct gv_engine {
     const gv_game *g;
-    ai_kind kind;
-    const gv_ab_hooks *hooks;
+    const gv_ai *ai;                /* the game's AI (search.h): alpha-beta or its own */
+    const gv_ab_hooks *hooks;       /* ai->ab: alpha-beta's hooks, or NULL */
     char rules[GV_MAX_TEXT];        /* rule options given at creation */
     void *st;                       /* the game in progress */
     void *work;                     /* the search's copy */
@@ -86,8 +80,8 @@ gv_engine *gv_engine_new(const char *name, const char *options, char *err, size_
         return NULL;
     }
     snprintf(e->rules, sizeof e->rules, "%s", options ? options : "");
-    e->hooks = gv_ab_hooks_find(g->name);
-    e->kind = e->hooks ? AI_AB : AI_MCTS;
+    e->ai = g->ai;
+    e->hooks = g->ai ? g->ai->ab : NULL;
     e->hash_mb = GV_ENGINE_DEFAULT_HASH_MB;
     e->level = 10;
     return e;
@@ -292,7 +286,7 @@ void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out)
     out->level = e->level;
     out->seed = e->seed ^ gv_mix64(e->g->hash(e->st));
     if (e->level < 10 && !go->infinite) {
-        uint64_t cap = e->kind == AI_MCTS ? level_playouts[e->level] : level_nodes_ab[e->level];
+        uint64_t cap = !e->hooks ? level_playouts[e->level] : level_nodes_ab[e->level];
         if (!out->nodes || out->nodes > cap)
             out->nodes = cap;
     }
@@ -339,13 +333,13 @@ void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out)
 /* ---- Searching ----------------------------------------------------------------------- */
 
 /* The 1-ply baseline: the move whose resulting position the evaluation likes best (a
- * win at once first); seeded ties. Grav has its own (gv_grav_greedy). */
+ * win at once first); seeded ties -- or the game's own (Grav's). */
 static gv_search_result greedy_move(gv_engine *e, void *st, const gv_limits *lim)
 {
     gv_search_result r;
     memset(&r, 0, sizeof r);
-    if (e->kind == AI_MCTS) {
-        r.best = gv_grav_greedy(st, lim->seed);
+    if (e->ai->greedy) {
+        r.best = e->ai->greedy(st, lim->seed);
         r.nodes = 1;
         return r;
     }
@@ -385,8 +379,8 @@ static gv_search_result run_search(gv_engine *e)
     memcpy(e->work, e->st, e->g->state_size);
     if (e->greedy) {
         r = greedy_move(e, e->work, &e->lim);
-    } else if (e->kind == AI_MCTS) {
-        r = gv_grav_mcts(e->work, &e->lim, &e->ctl, e->cb.info, e->cb.ctx);
+    } else if (!e->hooks) {
+        r = e->ai->search(e->work, &e->lim, &e->ctl, e->cb.info, e->cb.ctx);
     } else {
         r = gv_ab_search(e->g, e->hooks, e->work, e->tt, &e->lim, &e->ctl, e->cb.info,
                          e->cb.ctx);
@@ -417,7 +411,11 @@ static int prepare(gv_engine *e, const gv_go *go, const gv_engine_cb *cb, char *
         return -1;
     }
     /* The table is allocated before the clock starts (clearing 64 MB takes a while). */
-    if (e->kind == AI_AB && !e->greedy && !e->tt && !(e->tt = gv_tt_new(e->hash_mb))) {
+    if (!e->ai || (!e->hooks && !e->ai->search) || (e->greedy && !e->hooks && !e->ai->greedy)) {
+        gv_err(err, errlen, "%s has no AI player", e->g->title);
+        return -1;
+    }
+    if (e->hooks && !e->greedy && !e->tt && !(e->tt = gv_tt_new(e->hash_mb))) {
         gv_err(err, errlen, "out of memory for a %zu MB table", e->hash_mb);
         return -1;
     }

@@ -37,6 +37,20 @@ typedef struct gv_option_def {
     const char *help;
 } gv_option_def;
 
+/* What the layers above the rules need of a game, each defined by the layer that uses it;
+ * the game's descriptor points at its own (src/games/<game>/). */
+struct gv_ai;             /* search/search.h: how the AI plays it */
+struct gv_record_codec;   /* record/record.h: one record format it reads and writes */
+struct play_view;         /* term/play.h: its terminal view */
+struct gv_web_view;       /* server/web_view.h: what the server's JSON view adds */
+
+/* The engine protocols a game speaks (gv_game.protocols). */
+enum {
+    GV_PROTO_USI = 1 << 0,     /* USI (shogi GUIs, lishogi's fairy-stockfish driver) */
+    GV_PROTO_XBOARD = 1 << 1,  /* XBoard/CECP, as the variant xboard_variant */
+    GV_PROTO_GTP = 1 << 2,     /* GTP 2 (Go tools) */
+};
+
 typedef struct gv_game {
     const char *name;       /* registry key: "chu" */
     const char *title;      /* "Chu Shogi" */
@@ -84,7 +98,28 @@ typedef struct gv_game {
     /* The players may end the game drawn by agreement (two-player games whose rules know a
      * draw: Chu Shogi, Exaç; not Grav, scored by stone shares among up to six). */
     int agreed_draws;
+
+    /* ---- What the upper layers ask of the game (the descriptor) ---- */
+    /* The seats' names, max_players of them ("Sente", "Gote"); NULL: "Player N". */
+    const char *const *seat_names;
+    /* The option that says how many play (Grav "players"); NULL: always max_players. */
+    const char *players_option;
+    /* An option the server fixes at random when a new game leaves it out, so that the
+     * game can be replayed from its record (Grav "seed"); NULL: none. */
+    const char *seed_option;
+    unsigned protocols;           /* GV_PROTO_* */
+    const char *xboard_variant;   /* its name in XBoard's `variant` command, if it speaks it */
+    const struct gv_ai *ai;       /* its AI (NULL: none) */
+    /* Its record formats, NULL-terminated, the default first (NULL: none). */
+    const struct gv_record_codec *const *records;
+    const struct play_view *term; /* its terminal view (NULL: none) */
+    const struct gv_web_view *web;/* what the web view adds (NULL: nothing) */
 } gv_game;
+
+/* The name of seat `seat` (0-based): the game's own, or "Player N" written into buf. */
+const char *gv_seat_name(const gv_game *g, int seat, char *buf, size_t len);
+/* The first game of the registry that speaks protocol p (GV_PROTO_*), or NULL. */
+const gv_game *gv_game_for_protocol(unsigned p);
 
 /* The player who makes legal move m in st (move_player, or to_move). */
 int gv_move_player(const gv_game *g, const void *st, gv_move m);

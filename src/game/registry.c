@@ -41,6 +41,22 @@ const gv_game *gv_game_find(const char *name)
     return NULL;
 }
 
+const char *gv_seat_name(const gv_game *g, int seat, char *buf, size_t len)
+{
+    if (g->seat_names && seat >= 0 && seat < g->max_players)
+        return g->seat_names[seat];
+    snprintf(buf, len, "Player %d", seat + 1);
+    return buf;
+}
+
+const gv_game *gv_game_for_protocol(unsigned p)
+{
+    for (int i = 0; i < gv_game_count(); i++)
+        if (games[i]->protocols & p)
+            return games[i];
+    return NULL;
+}
+
 /* values is "a|b|c", or "LO..HI" for a whole number in that range. */
 static int value_allowed(const char *values, const char *v, size_t vlen)
 {

@@ -196,7 +196,7 @@ gv_gtp *gv_gtp_new(const gv_gtp_config *cfg, char *err, size_t errlen)
     }
     s->work = malloc(sizeof *s->work);
     s->moves = malloc(GV_MAX_MOVES * sizeof *s->moves);
-    s->e = gv_engine_new("grav", "players=2,referee=strict", err, errlen);
+    s->e = gv_engine_new(gv_game_for_protocol(GV_PROTO_GTP)->name, "players=2,referee=strict", err, errlen);
     if (!s->work || !s->moves || !s->e) {
         if (s->e)
             gv_err(err, errlen, "out of memory");

@@ -44,8 +44,7 @@ static void on_info(void *ctx, const gv_search_info *in)
     unsigned long long nps = in->time_ms > 0 ? in->nodes * 1000ULL / (uint64_t)in->time_ms : 0;
     char score[32];
     if (in->is_mate)
-        snprintf(score, sizeof score, "mate %d",
-                 in->score > 0 ? GV_MATE - in->score : -(GV_MATE + in->score));
+        snprintf(score, sizeof score, "mate %d", gv_mate_plies(in->score));
     else
         snprintf(score, sizeof score, "cp %d", in->score);
     proto_printf(u->io, "info depth %d seldepth %d score %s nodes %llu nps %llu time %lld%s%s",
@@ -336,7 +335,7 @@ static void stop_search(usi_session *u, int why)
 int gv_usi_session(int in_fd, FILE *out, gv_usi_opts *opts)
 {
     char err[GV_ERRLEN];
-    gv_engine *e = gv_engine_new("chu", opts->rules_now[0] ? opts->rules_now : NULL, err,
+    gv_engine *e = gv_engine_new(gv_game_for_protocol(GV_PROTO_USI)->name, opts->rules_now[0] ? opts->rules_now : NULL, err,
                                  sizeof err);
     if (!e) {
         fprintf(out, "info string error: %s\n", err);

@@ -114,8 +114,7 @@ static void on_info(void *ctx, const gv_search_info *in)
     gv_engine_pv_text_as(x->e, in->pv, in->npv, writer(x), pv, sizeof pv);
     int score = in->score;
     if (in->is_mate)
-        score = in->score > 0 ? 100000 + (GV_MATE - in->score + 1) / 2
-                              : -100000 - (GV_MATE + in->score) / 2;
+        score = (in->score > 0 ? 100000 : -100000) + gv_mate_moves(in->score);
     proto_printf(x->io, "%d %d %lld %llu %s", in->depth, score, (long long)(in->time_ms / 10),
                  (unsigned long long)in->nodes, pv);
 }

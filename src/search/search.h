@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/gv_core.h"   /* gv_now_ms */
 #include "game/game.h"
 
 enum {
@@ -21,8 +22,6 @@ enum {
     GV_MAX_PV = 64,
 };
 
-/* Monotonic milliseconds (CLOCK_MONOTONIC). */
-int64_t gv_now_ms(void);
 
 /* What a search may spend. Zero means "no limit" for each field. */
 typedef struct gv_limits {
@@ -72,7 +71,6 @@ typedef struct gv_search_result {
  * What alpha-beta needs to know about a game beyond game.h. Legality, game end and
  * hashing still come from the game (gv_game): hooks only evaluate and sort. */
 typedef struct gv_ab_hooks {
-    const char *game;          /* gv_game name these hooks belong to */
     /* Static evaluation of a non-terminal state, centipawns for the side to move. */
     int (*eval)(void *st);
     /* Noisy legal moves for quiescence (captures; promotions that matter) of a state
@@ -136,8 +134,33 @@ typedef struct gv_ab_hooks {
     int eval_first;
 } gv_ab_hooks;
 
-/* The alpha-beta hooks of a game (search.c), or NULL for a game searched otherwise. */
-const gv_ab_hooks *gv_ab_hooks_find(const char *game);
+/* ---- A game's AI (gv_game.ai) ------------------------------------------------------
+ * Either alpha-beta with the game's hooks, or a search of the game's own (Grav: MCTS). */
+typedef struct gv_ai {
+    const gv_ab_hooks *ab;     /* alpha-beta hooks, or NULL when search is set */
+    /* The game's own search of state st (a copy it may play on), when ab is NULL. */
+    gv_search_result (*search)(void *st, const gv_limits *lim, gv_search_ctl *ctl,
+                               gv_info_fn info, void *info_ctx);
+    /* The 1-ply baseline player ("greedy"), when the game has one of its own; NULL: the
+     * move whose position ab->eval likes best. */
+    gv_move (*greedy)(void *st, uint64_t seed);
+    /* Self-play adjudication: a game still going after this many plies is a draw (0: the
+     * game always ends by itself); a side whose score stays below -resign_cp resigns
+     * (0: never). */
+    int selfplay_plies;
+    int resign_cp;
+} gv_ai;
+
+/* Moves to a forced result from a mate score (is_mate): > 0 the side to move mates in
+ * that many of its own moves, < 0 it is mated in that many. Plies: gv_mate_plies. */
+static inline int gv_mate_plies(int score)
+{
+    return score > 0 ? GV_MATE - score : -(GV_MATE + score);
+}
+static inline int gv_mate_moves(int score)
+{
+    return score > 0 ? (GV_MATE - score + 1) / 2 : -((GV_MATE + score) / 2);
+}
 
 /* ---- Transposition table (tt.c) ---------------------------------------------------- */
 typedef struct gv_tt gv_tt;

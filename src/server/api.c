@@ -265,7 +265,7 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
     json_t *seats = json_object_get(req, "seats");
     char val[32];
     int want_players = 0;
-    if (!strcmp(g->name, "grav") && option_in(options, "players", val, sizeof val))
+    if (g->players_option && option_in(options, g->players_option, val, sizeof val))
         want_players = atoi(val);
     if (seats && !json_is_array(seats)) {
         reply_error(out, 400, "bad_seats", "\"seats\" must be an array of seats");
@@ -313,15 +313,17 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
         json_t *you = so ? json_object_get(so, "you") : NULL;
         s->joined = !s->ai && (so ? json_is_true(you) : i == 0);
     }
-    if (!strcmp(g->name, "grav") && !want_players) {
+    if (g->players_option && !want_players) {
         size_t k = strlen(options);
-        snprintf(options + k, sizeof options - k, "%splayers=%d", k ? "," : "", n);
+        snprintf(options + k, sizeof options - k, "%s%s=%d", k ? "," : "", g->players_option, n);
     }
-    if (!strcmp(g->name, "grav") && !option_in(options, "seed", val, sizeof val)) {
-        /* Grav's missing parameters are drawn from a seed: fix one now. */
+    if (g->seed_option && !option_in(options, g->seed_option, val, sizeof val)) {
+        /* What the game draws from a seed (Grav's missing parameters) is fixed now, so
+         * that the record replays it. */
         unsigned long long seed = (unsigned long long)hub_random_u64();
         size_t k = strlen(options);
-        snprintf(options + k, sizeof options - k, "%sseed=%llu", k ? "," : "", seed % 1000000000ULL);
+        snprintf(options + k, sizeof options - k, "%s%s=%llu", k ? "," : "", g->seed_option,
+                 seed % 1000000000ULL);
     }
     ng.options = options;
     json_t *clock = json_object_get(req, "clock");

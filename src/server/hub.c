@@ -65,13 +65,6 @@ struct gv_hub {
     int beat_failed;                /* the last heartbeat failed (said once on stderr) */
 };
 
-int64_t gv_hub_mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 typedef struct ai_wait {
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -251,7 +244,7 @@ static void room_free(room *r)
 
 static void insert_room(gv_hub *h, room *r)
 {
-    r->last_access = gv_hub_mono_ms();
+    r->last_access = gv_now_ms();
     unsigned b = id_hash(r->id);
     r->next = h->bucket[b];
     h->bucket[b] = r;
@@ -311,7 +304,7 @@ int64_t hub_clock_left(const room *r, int seat)
 {
     int64_t left = r->seats[seat].clock_ms;
     if (r->status == ROOM_LIVE && r->tc_initial_ms > 0 && seat == hub_to_move_seat(r))
-        left -= gv_hub_mono_ms() - r->turn_start;
+        left -= gv_now_ms() - r->turn_start;
     return left;
 }
 
@@ -324,13 +317,7 @@ const char *hub_status_name(room_status s)
 
 static const char *seat_side(const room *r, int seat, char *buf, size_t len)
 {
-    static const char *const chu[] = {"Sente", "Gote"}, *const exac[] = {"First", "Second"};
-    if (!strcmp(r->g->name, "chu"))
-        return chu[seat & 1];
-    if (!strcmp(r->g->name, "exac"))
-        return exac[seat & 1];
-    snprintf(buf, len, "Player %d", seat + 1);
-    return buf;
+    return gv_seat_name(r->g, seat, buf, len);
 }
 
 json_t *hub_result_json(const room *r)
@@ -668,7 +655,7 @@ static int save_room(gv_hub *h, room *r, char *err, size_t errlen)
 {
     gv_stored_game g;
     stored_row(r, &g);
-    g.updated = gv_store_now_ms();   /* the same time in memory and in the store */
+    g.updated = gv_wall_ms();   /* the same time in memory and in the store */
     int rc = h->cfg.store->ops->update_game(h->cfg.store, &g, err, errlen);
     gv_stored_game_free(&g);
     if (rc == GV_STORE_OK) {
@@ -693,7 +680,7 @@ static int hub_sync(gv_hub *h, room *r);
 static void after_change(gv_hub *h, room *r)
 {
     if (r->status == ROOM_LIVE && !r->ai_pending && r->seats[hub_to_move_seat(r)].ai &&
-        (!r->ai_retry_at || gv_hub_mono_ms() >= r->ai_retry_at)) {
+        (!r->ai_retry_at || gv_now_ms() >= r->ai_retry_at)) {
         r->ai_retry_at = 0;
         start_ai(h, r);
     }
@@ -702,8 +689,8 @@ static void after_change(gv_hub *h, room *r)
 static void go_live(room *r)
 {
     r->status = ROOM_LIVE;
-    r->turn_start = gv_hub_mono_ms();
-    r->live_at = gv_store_now_ms();   /* the first turn's start, kept in the config */
+    r->turn_start = gv_now_ms();
+    r->live_at = gv_wall_ms();   /* the first turn's start, kept in the config */
 }
 
 static void finish(room *r, gv_status status, int winner, const char *reason)
@@ -722,9 +709,9 @@ static int apply_move(gv_hub *h, room *r, gv_move m, int seat, int flagged, char
 {
     int tries = 0;
 again:;
-    int64_t now = gv_hub_mono_ms();
+    int64_t now = gv_now_ms();
     int mover_turn = hub_to_move_seat(r) == seat;
-    hub_move hm = {.m = m, .seat = seat, .at = gv_store_now_ms()};
+    hub_move hm = {.m = m, .seat = seat, .at = gv_wall_ms()};
     if (r->g->write_move(r->st, m, hm.text, sizeof hm.text) < 0)
         return gv_err(err, errlen, "cannot write the move");
     if (r->nmoves == r->cap) {
@@ -861,7 +848,7 @@ static void apply_ai(gv_hub *h, ai_job *j)
     /* A failed search or store is tried again a little later, not at once. */
     if (!j->ok) {
         fprintf(stderr, "serve: game %s: AI seat %d: %s (trying again)\n", r->id, seat, j->err);
-        r->ai_retry_at = gv_hub_mono_ms() + 2000;
+        r->ai_retry_at = gv_now_ms() + 2000;
         return;
     }
     int rc = apply_move(h, r, j->best, seat, 0, err, sizeof err);
@@ -869,12 +856,12 @@ static void apply_ai(gv_hub *h, ai_job *j)
         /* Another process moved first (the room caught up, and plans a take-over if the
          * next turn is an AI's), or kept rewriting the game's row: then search again. */
         if (r->status == ROOM_LIVE && r->nmoves == j->n)
-            r->ai_retry_at = gv_hub_mono_ms() + 200;
+            r->ai_retry_at = gv_now_ms() + 200;
         return;
     }
     if (rc < 0) {
         fprintf(stderr, "serve: game %s: AI move not stored: %s (trying again)\n", r->id, err);
-        r->ai_retry_at = gv_hub_mono_ms() + 2000;
+        r->ai_retry_at = gv_now_ms() + 2000;
     }
 }
 
@@ -937,10 +924,10 @@ static void heartbeat(gv_hub *h)
 {
     gv_store *s = h->cfg.store;
     char err[GV_ERRLEN];
-    h->last_beat = gv_hub_mono_ms();
+    h->last_beat = gv_now_ms();
     if (!s->ops->heartbeat)
         return;
-    if (s->ops->heartbeat(s, h->proc, gv_store_now_ms(), err, sizeof err) == GV_STORE_OK) {
+    if (s->ops->heartbeat(s, h->proc, gv_wall_ms(), err, sizeof err) == GV_STORE_OK) {
         h->beat_failed = 0;
     } else if (!h->beat_failed) {
         h->beat_failed = 1;
@@ -963,7 +950,7 @@ void gv_hub_poll(gv_hub *h)
         job_free(done);
         done = next;
     }
-    int64_t now = gv_hub_mono_ms();
+    int64_t now = gv_now_ms();
     int64_t idle = h->cfg.idle_ms > 0 ? h->cfg.idle_ms : HUB_IDLE_MS;
     int sweep = now - h->last_sweep >= (idle < 10000 ? idle : 10000), clocked = 0;
     if (sweep)
@@ -993,7 +980,7 @@ void gv_hub_poll(gv_hub *h)
 
 int gv_hub_settle(gv_hub *h, int64_t max_ms)
 {
-    int64_t end = gv_hub_mono_ms() + max_ms;
+    int64_t end = gv_now_ms() + max_ms;
     for (;;) {
         gv_hub_poll(h);
         pthread_mutex_lock(&h->mu);
@@ -1001,7 +988,7 @@ int gv_hub_settle(gv_hub *h, int64_t max_ms)
         pthread_mutex_unlock(&h->mu);
         if (!busy)
             return 0;
-        if (gv_hub_mono_ms() >= end)
+        if (gv_now_ms() >= end)
             return -1;
         struct timespec ts = {0, 2000000};
         nanosleep(&ts, NULL);
@@ -1128,7 +1115,7 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
         if (new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10) < 0)
             return no_randomness(r, err, errlen);
     while (find_room(h, r->id));
-    r->created = r->updated = gv_store_now_ms();
+    r->created = r->updated = gv_wall_ms();
     if (waiting)
         r->status = ROOM_OPEN;
     else
@@ -1559,9 +1546,9 @@ static room *load_room(gv_hub *h, const char *id, int64_t alive, char *err, size
         return NULL;
     }
     room *r = c.r;
-    r->turn_start = gv_hub_mono_ms();
+    r->turn_start = gv_now_ms();
     if (r->status == ROOM_LIVE && r->tc_initial_ms > 0)
-        r->turn_start -= turn_used(c.turn_at, alive, gv_store_now_ms());
+        r->turn_start -= turn_used(c.turn_at, alive, gv_wall_ms());
     insert_room(h, r);
     return r;
 }
@@ -1589,10 +1576,10 @@ static int hub_sync(gv_hub *h, room *r)
     unsigned joined = 0;
     for (int i = 0; i < r->nseats; i++)
         joined |= (unsigned)r->seats[i].joined << i;
-    int64_t now = gv_hub_mono_ms();
+    int64_t now = gv_now_ms();
     if (r->nmoves > n0) {
         /* The clock has run since the other process stored the move. */
-        int64_t since = gv_store_now_ms() - r->moves[r->nmoves - 1].at;
+        int64_t since = gv_wall_ms() - r->moves[r->nmoves - 1].at;
         r->turn_start = now - (since > 0 && since < 60000 ? since : 0);
     } else if (st0 == ROOM_OPEN && r->status == ROOM_LIVE) {
         r->turn_start = now;
@@ -1643,7 +1630,7 @@ room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen)
 {
     room *r = find_room(h, id);
     if (r) {
-        r->last_access = gv_hub_mono_ms();
+        r->last_access = gv_now_ms();
         return r;
     }
     /* Not in memory: a finished game (or one another process created). */
@@ -1653,7 +1640,7 @@ room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen)
     /* A live game with a clock never leaves memory, and every one there was when this
      * process started was loaded then: one read now went live (or was created by another
      * process) while this one ran, so its clock has run all along. */
-    r = load_room(h, id, gv_store_now_ms(), err, errlen);
+    r = load_room(h, id, gv_wall_ms(), err, errlen);
     if (r)
         after_change(h, r);
     return r;
@@ -1691,7 +1678,7 @@ gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen)
      * system's randomness, the process id and the time do). */
     if (new_id(h->proc, sizeof h->proc, "0123456789abcdef", 16) < 0)
         snprintf(h->proc, sizeof h->proc, "p%ld-%lld", (long)getpid(),
-                 (long long)gv_store_now_ms());
+                 (long long)gv_wall_ms());
     /* Up to when a server ran, read before this process's first heartbeat. */
     int64_t alive = 0;
     if (cfg->store->ops->last_alive &&

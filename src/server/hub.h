@@ -13,6 +13,7 @@
 
 #include "game/game.h"
 #include "server/store.h"
+#include "core/gv_core.h"
 
 enum {
     GV_HUB_MAX_SEATS = 6,
@@ -166,6 +167,5 @@ void gv_hub_sync_all(gv_hub *h);
 
 /* Internal pieces shared by hub.c and api.c. */
 room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen);
-int64_t gv_hub_mono_ms(void);
 
 #endif

@@ -323,7 +323,7 @@ static int rate_ok(server *s, struct lws *wsi)
     for (const char *c = ip; *c; c++)
         h = h * 33 + (unsigned char)*c;
     rate_slot *r = &s->rates[h % RATE_BUCKETS];
-    int64_t now = gv_hub_mono_ms();
+    int64_t now = gv_now_ms();
     double burst = s->o.rate * 4.0;
     if (strcmp(r->ip, ip)) {
         snprintf(r->ip, sizeof r->ip, "%s", ip);
@@ -518,7 +518,7 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
     if (!p->http)
         return -1;
     http_req *hr = p->http;
-    hr->started = gv_hub_mono_ms();
+    hr->started = gv_now_ms();
     hr->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
     if (!in)
         in = "/";
@@ -727,7 +727,7 @@ static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
     }
     if (kind != GV_WSF_TEXT)
         return 0;
-    int64_t now = gv_hub_mono_ms();
+    int64_t now = gv_now_ms();
     if (now - p->window_start >= 1000) {
         p->window_start = now;
         p->window_msgs = 0;
@@ -827,7 +827,7 @@ static void drain_notifications(server *s)
             lws_set_timeout(w, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
         }
     }
-    int64_t now = gv_hub_mono_ms();
+    int64_t now = gv_now_ms();
     if (now < s->listen_retry_at)
         return;
     s->listen_retry_at = now + 1000;
@@ -879,7 +879,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return 0;
         if (!len || !in)
             return 0;
-        if (gv_hub_mono_ms() - p->http->started > BODY_DEADLINE_MS)
+        if (gv_now_ms() - p->http->started > BODY_DEADLINE_MS)
             return http_reply_error(wsi, p, 408, "timeout",
                                     "the request body came too slowly") ? -1 : 0;
         if (p->http->len + len > MAX_BODY) {

@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/gv_core.h"
 
 enum {
     GV_STORE_OK = 0,
@@ -163,6 +164,5 @@ gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen);
 enum { GV_STORE_SCHEMA = 4 };
 
 void gv_stored_game_free(gv_stored_game *g);   /* frees config and result */
-int64_t gv_store_now_ms(void);                 /* wall clock, Unix milliseconds */
 
 #endif

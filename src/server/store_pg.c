@@ -332,7 +332,7 @@ static int migrate(pg_store *s, char *err, size_t errlen)
     for (int v = have + 1; v <= newest; v++) {
         char ver[16], now[24];
         snprintf(ver, sizeof ver, "%d", v);
-        snprintf(now, sizeof now, "%lld", (long long)gv_store_now_ms());
+        snprintf(now, sizeof now, "%lld", (long long)gv_wall_ms());
         const char *p[] = {ver, now};
         if ((migrations[v - 1][0] && exec(s, migrations[v - 1], err, errlen)) ||
             (v == 4 && hash_tokens(s, err, errlen)))
@@ -377,7 +377,7 @@ static int pg_create_game(gv_store *base, const gv_stored_game *g, char *err, si
 static int update_row(pg_store *s, const gv_stored_game *g, char *err, size_t errlen)
 {
     char now[24];
-    snprintf(now, sizeof now, "%lld", (long long)(g->updated > 0 ? g->updated : gv_store_now_ms()));
+    snprintf(now, sizeof now, "%lld", (long long)(g->updated > 0 ? g->updated : gv_wall_ms()));
     char rev[24];
     snprintf(rev, sizeof rev, "%lld", (long long)g->rev);
     const char *p[] = {g->id, g->status, g->config, g->result, now, rev};
@@ -456,7 +456,7 @@ static int append_in_tx(pg_store *s, const char *id, const gv_stored_move *m,
         return update_row(s, g, err, errlen);
     /* Status, config and result stay: only the move count and time change. */
     char now[24];
-    snprintf(now, sizeof now, "%lld", (long long)(m->at > 0 ? m->at : gv_store_now_ms()));
+    snprintf(now, sizeof now, "%lld", (long long)(m->at > 0 ? m->at : gv_wall_ms()));
     const char *pt[] = {id, n, now};
     r = run(s, Q_TOUCH, 3, pt);
     if (!ok_rows(r))

@@ -86,13 +86,6 @@ typedef struct sq_store {
     int64_t pruned_at;   /* wall ms of the last removal of old heartbeats (0: none yet) */
 } sq_store;
 
-int64_t gv_store_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 void gv_stored_game_free(gv_stored_game *g)
 {
     free(g->config);
@@ -226,7 +219,7 @@ static int migrate(sq_store *s, char *err, size_t errlen)
         if (exec(s, "BEGIN IMMEDIATE", err, errlen))
             return GV_STORE_ERROR;
         snprintf(q, sizeof q, "INSERT INTO schema_migrations VALUES (%d, %lld)", v,
-                 (long long)gv_store_now_ms());
+                 (long long)gv_wall_ms());
         if (exec(s, migrations[v - 1], err, errlen) || (v == 4 && hash_tokens(s, err, errlen)) ||
             exec(s, q, err, errlen)) {
             exec(s, "ROLLBACK", NULL, 0);
@@ -283,7 +276,7 @@ static int update_row(sq_store *s, const gv_stored_game *g, char *err, size_t er
     bind_text(q, 2, g->status);
     bind_text(q, 3, g->config);
     bind_text(q, 4, g->result);
-    sqlite3_bind_int64(q, 5, g->updated > 0 ? g->updated : gv_store_now_ms());
+    sqlite3_bind_int64(q, 5, g->updated > 0 ? g->updated : gv_wall_ms());
     sqlite3_bind_int64(q, 6, g->rev);
     int rc = sqlite3_step(q);
     sqlite3_reset(q);
@@ -348,7 +341,7 @@ static int sq_append_move(gv_store *base, const char *id, const gv_stored_move *
             q = stmt(s, ST_TOUCH);
             bind_text(q, 1, id);
             sqlite3_bind_int(q, 2, m->n);
-            sqlite3_bind_int64(q, 3, m->at > 0 ? m->at : gv_store_now_ms());
+            sqlite3_bind_int64(q, 3, m->at > 0 ? m->at : gv_wall_ms());
             if (sqlite3_step(q) != SQLITE_DONE)
                 rc = db_err(s, err, errlen, "updating a game");
             sqlite3_reset(q);

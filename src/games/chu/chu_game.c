@@ -3,9 +3,12 @@
 
 #include "core/gv_core.h"
 #include "games/chu/chu.h"
+#include "games/chu/chu_eval.h"
 #include "games/chu/chu_game.h"
 
 _Static_assert(sizeof(chu_pos) <= 1024, "a Chu position must fit in 1 KB");
+
+static const char *const chu_seat_names[] = {"Sente", "Gote"};
 
 static const gv_option_def chu_option_defs[] = {
     {"lion_double", "move_after|jcsa", "move_after",
@@ -131,4 +134,8 @@ const gv_game gv_chu_game = {
     .hash = g_hash,
     .parse_move = g_parse_move,
     .write_move = g_write_move,
+    .seat_names = chu_seat_names,
+    .protocols = GV_PROTO_USI | GV_PROTO_XBOARD,
+    .xboard_variant = "chu",
+    .ai = &gv_chu_ai,
 };

@@ -4,6 +4,7 @@
 
 #include "core/gv_core.h"
 #include "games/exac/exac.h"
+#include "games/exac/exac_eval.h"
 #include "games/exac/exac_game.h"
 
 static const gv_option_def exac_option_defs[] = {
@@ -105,6 +106,8 @@ static int g_describe_move(void *st, gv_move m, char *buf, size_t len)
     return exac_describe_move(st, m, buf, len);
 }
 
+static const char *const exac_seat_names[] = {"First", "Second"};
+
 const gv_game gv_exac_game = {
     .agreed_draws = 1,
     .name = "exac",
@@ -126,4 +129,8 @@ const gv_game gv_exac_game = {
     .parse_move = g_parse_move,
     .write_move = g_write_move,
     .describe_move = g_describe_move,
+    .seat_names = exac_seat_names,
+    .protocols = GV_PROTO_XBOARD,
+    .xboard_variant = "exac",
+    .ai = &gv_exac_ai,
 };

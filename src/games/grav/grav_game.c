@@ -6,6 +6,7 @@
 #include "core/gv_core.h"
 #include "games/grav/grav.h"
 #include "games/grav/grav_game.h"
+#include "games/grav/grav_mcts.h"
 
 static const gv_option_def grav_option_defs[] = {
     {"size", "5..23", "13", "board size N, a prime (5 7 11 13 17 19 23)"},
@@ -167,4 +168,8 @@ const gv_game gv_grav_game = {
     .hash = g_hash,
     .parse_move = g_parse_move,
     .write_move = g_write_move,
+    .players_option = "players",
+    .seed_option = "seed",
+    .protocols = GV_PROTO_GTP,
+    .ai = &gv_grav_ai,
 };

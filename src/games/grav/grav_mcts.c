@@ -40,7 +40,7 @@
 #include "core/gv_core.h"
 #include "games/grav/grav.h"
 #include "games/grav/grav_fast.h"
-#include "search/grav_mcts.h"
+#include "games/grav/grav_mcts.h"
 
 /* ---- Tunables ----------------------------------------------------------------------- */
 enum {
@@ -788,3 +788,19 @@ gv_move gv_grav_greedy(const grav_state *st, uint64_t seed)
         return 0;
     }
 }
+
+static gv_search_result ai_search(void *st, const gv_limits *lim, gv_search_ctl *ctl,
+                                  gv_info_fn info, void *info_ctx)
+{
+    return gv_grav_mcts(st, lim, ctl, info, info_ctx);
+}
+
+static gv_move ai_greedy(void *st, uint64_t seed)
+{
+    return gv_grav_greedy(st, seed);
+}
+
+const gv_ai gv_grav_ai = {
+    .search = ai_search,
+    .greedy = ai_greedy,
+};

@@ -22,6 +22,7 @@
  *   quick_end     every ending but "no legal move": rules 1-3 for the last mover,
  *                 repetition, quiet limit. */
 extern const gv_ab_hooks gv_exac_hooks;
+extern const gv_ai gv_exac_ai;   /* alpha-beta with these hooks */
 
 enum {
     GV_EXAC_PAWN = 100,        /* an ordinary piece in the middle game (hooks.pawn) */

@@ -49,4 +49,7 @@ gv_search_result gv_grav_mcts_ex(const grav_state *st, const gv_limits *lim, gv_
  * it the most legal points. Returns a legal move of st, or 0 when the game is over. */
 gv_move gv_grav_greedy(const grav_state *st, uint64_t seed);
 
+/* Grav's AI: MCTS, with the greedy player as its baseline. */
+extern const gv_ai gv_grav_ai;
+
 #endif

@@ -7,7 +7,7 @@
 
 #include "games/chu/chu.h"
 #include "games/chu/chu_psq.h"
-#include "search/chu_eval.h"
+#include "games/chu/chu_eval.h"
 
 /* ---- Tunables ---------------------------------------------------------------------
  * Every weight of the evaluation is here, except material, promotion potential and the
@@ -427,7 +427,6 @@ static void chu_hook_unmake_null(void *st, const void *undo)
 }
 
 const gv_ab_hooks gv_chu_hooks = {
-    .game = "chu",
     .eval = chu_eval,
     .noisy_moves = chu_noisy,
     .victim_value = chu_victim_value,
@@ -445,4 +444,10 @@ const gv_ab_hooks gv_chu_hooks = {
     .move_ok = chu_move_ok,
     .captures = chu_captures,
     .quiets = chu_quiets,
+};
+
+const gv_ai gv_chu_ai = {
+    .ab = &gv_chu_hooks,
+    .selfplay_plies = 500,
+    .resign_cp = 2500,
 };

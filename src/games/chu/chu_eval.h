@@ -7,6 +7,7 @@
 /* The hooks of game "chu"; every void * is a chu_state *. Eval is in centipawns
  * (Pawn = CHU_EVAL_PAWN) for the side to move and includes CHU_EVAL_TEMPO. */
 extern const gv_ab_hooks gv_chu_hooks;
+extern const gv_ai gv_chu_ai;   /* alpha-beta with these hooks */
 
 enum {
     CHU_EVAL_PAWN = 100,          /* value of a Pawn */

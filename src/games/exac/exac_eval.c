@@ -1,7 +1,7 @@
 /* Exaç evaluation and alpha-beta hooks: roles and reach of whole sides from the rules core. */
 #include "games/exac/exac.h"
 #include "games/exac/exac_bits.h"
-#include "search/exac_eval.h"
+#include "games/exac/exac_eval.h"
 
 /* ---- Tunables ------------------------------------------------------------------------ */
 enum {
@@ -421,7 +421,6 @@ static uint64_t h_key_after(const void *st, gv_move m)
 }
 
 const gv_ab_hooks gv_exac_hooks = {
-    .game = "exac",
     .eval = h_eval,
     .noisy_moves = h_noisy_moves,
     .victim_value = h_victim_value,
@@ -444,4 +443,10 @@ const gv_ab_hooks gv_exac_hooks = {
     .captures = h_captures,
     .quiets = h_quiets,
     .eval_first = 1,
+};
+
+const gv_ai gv_exac_ai = {
+    .ab = &gv_exac_hooks,
+    .selfplay_plies = 300,
+    .resign_cp = 1500,
 };
