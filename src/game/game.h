@@ -60,6 +60,9 @@ typedef struct gv_game {
     int undo_plies;         /* moves unmake can take back in a row (the history a state
                                keeps); older ones are forgotten */
     const gv_option_def *options;  /* terminated by an entry with name == NULL */
+    /* Builds the game's read-only tables; called once, when it is registered (may be
+     * NULL). */
+    void (*prepare)(void);
 
     /* Sets st to the start position with the given options ("key=value,key=value" or
      * NULL for defaults). Returns 0, or -1 with a message in err (st unspecified). */
@@ -124,9 +127,13 @@ const gv_game *gv_game_for_protocol(unsigned p);
 /* The player who makes legal move m in st (move_player, or to_move). */
 int gv_move_player(const gv_game *g, const void *st, gv_move m);
 
-/* Registry: the games this build knows. gv_games_init must be called once before any
- * game is used (it builds read-only tables); it is idempotent but not thread-safe. */
+/* Registry: the games this build knows. gv_games_init (src/games/games.c, the list of
+ * the games built in) must be called once before any game is used: it registers each
+ * game, which builds its read-only tables. It is idempotent but not thread-safe. */
 void gv_games_init(void);
+/* Adds a game (calling its prepare). 0, or -1 when the name is taken or the registry is
+ * full. Registering the same game again does nothing. */
+int gv_game_register(const gv_game *g);
 const gv_game *gv_game_find(const char *name);
 int gv_game_count(void);
 const gv_game *gv_game_at(int i);

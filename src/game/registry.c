@@ -1,4 +1,7 @@
-/* Registry of games and the shared option parser. */
+/* Registry of games and the shared option parser.
+ *
+ * The registry knows no game: the program registers the games it is built with at start
+ * (gv_games_init, src/games/games.c), and every layer finds them here at run time. */
 #include "game/game.h"
 
 #include <ctype.h>
@@ -7,25 +10,28 @@
 #include <string.h>
 
 #include "core/gv_core.h"
-#include "games/chu/chu_game.h"
-#include "games/exac/exac_game.h"
-#include "games/grav/grav_game.h"
 
-static const gv_game *const games[] = {
-    &gv_chu_game,
-    &gv_exac_game,
-    &gv_grav_game,
-};
+enum { GV_MAX_GAMES = 32 };
 
-void gv_games_init(void)
+static const gv_game *games[GV_MAX_GAMES];
+static int ngames;
+
+int gv_game_register(const gv_game *g)
 {
-    gv_chu_init_tables();
-    gv_exac_init_tables();
+    for (int i = 0; i < ngames; i++)
+        if (games[i] == g || !strcmp(games[i]->name, g->name))
+            return games[i] == g ? 0 : -1;
+    if (ngames == GV_MAX_GAMES)
+        return -1;
+    if (g->prepare)
+        g->prepare();
+    games[ngames++] = g;
+    return 0;
 }
 
 int gv_game_count(void)
 {
-    return (int)(sizeof games / sizeof games[0]);
+    return ngames;
 }
 
 const gv_game *gv_game_at(int i)

@@ -136,6 +136,16 @@ typedef struct gv_ab_hooks {
 
 /* ---- A game's AI (gv_game.ai) ------------------------------------------------------
  * Either alpha-beta with the game's hooks, or a search of the game's own (Grav: MCTS). */
+
+/* One position of `gravulien bench`: searched to a fixed depth (alpha-beta) or a fixed
+ * number of playouts, with a 16 MB table. */
+typedef struct gv_bench_pos {
+    const char *rules;         /* rule options, NULL: the defaults */
+    const char *position;      /* position text, NULL or "startpos": the start */
+    int depth;
+    uint64_t playouts;
+} gv_bench_pos;
+
 typedef struct gv_ai {
     const gv_ab_hooks *ab;     /* alpha-beta hooks, or NULL when search is set */
     /* The game's own search of state st (a copy it may play on), when ab is NULL. */
@@ -149,6 +159,8 @@ typedef struct gv_ai {
      * (0: never). */
     int selfplay_plies;
     int resign_cp;
+    /* The bench positions, ended by one with depth == 0 and playouts == 0. */
+    const gv_bench_pos *bench;
 } gv_ai;
 
 /* Moves to a forced result from a mate score (is_mate): > 0 the side to move mates in

@@ -446,8 +446,23 @@ const gv_ab_hooks gv_chu_hooks = {
     .quiets = chu_quiets,
 };
 
+/* The start, a middlegame with lions and a Falcon, lion tactics, an endgame with promoted
+ * pieces. */
+static const gv_bench_pos chu_bench[] = {
+    {NULL, "startpos", 7, 0},
+    {NULL, "lfcsgekgscfl/a1b1txot1b1a/mvrhdq1dhrvm/pppppppppppp/3i4i3/12/6n5/3I4I3/"
+           "PPPPPPPPPPPP/MVRHD1QDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL w - 1", 6, 0},
+    {NULL, "5k6/12/3g1p2g3/4pn1p4/5I6/3N1b6/6P5/2+H9/12/12/4+D7/5K6 b - 1", 7, 0},
+    {NULL, "4k7/3n1n6/2g1s1p5/3P1P6/4N7/12/3+H4+d3/12/12/5+D6/5K6/12 b - 1", 7, 0},
+    {NULL, "3k8/3p1p6/2+h1r7/12/12/4+D1+d5/12/2P1+H7/12/12/12/6K5 b - 1", 7, 0},
+    {NULL, "lfcsgekgscfl/a1b1txot1bva/mvr1dq1d1r1m/pppp1p1pp1p1/3ipn3p1p/6pN3h/8I3/"
+           "3IP2P3Q/PPPP1PP1PPPP/MVRHD2D1RVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 25", 7, 0},
+    {NULL, NULL, 0, 0},
+};
+
 const gv_ai gv_chu_ai = {
     .ab = &gv_chu_hooks,
+    .bench = chu_bench,
     .selfplay_plies = 500,
     .resign_cp = 2500,
 };

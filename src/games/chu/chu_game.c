@@ -123,6 +123,7 @@ const gv_game gv_chu_game = {
     .ply_bound = 1000,
     .undo_plies = CHU_HIST - 1,
     .options = chu_option_defs,
+    .prepare = gv_chu_init_tables,
     .init = g_init,
     .set_position = g_set_position,
     .get_position = g_get_position,

@@ -445,8 +445,17 @@ const gv_ab_hooks gv_exac_hooks = {
     .eval_first = 1,
 };
 
+/* The start and positions after a few moves. */
+static const gv_bench_pos exac_bench[] = {
+    {NULL, "startpos", 8, 0},
+    {NULL, "2SS1S1/S1SSSSS/3S1S1/7/2FF3/FF1FF1F/2FFFF1 f 0 5", 9, 0},
+    {NULL, "3SSS1/S1SSSS1/3SS2/7/2F4/FFFFFFF/3FF2 f 5 9", 10, 0},
+    {NULL, NULL, 0, 0},
+};
+
 const gv_ai gv_exac_ai = {
     .ab = &gv_exac_hooks,
+    .bench = exac_bench,
     .selfplay_plies = 300,
     .resign_cp = 1500,
 };

@@ -117,6 +117,7 @@ const gv_game gv_exac_game = {
     .ply_bound = 600,
     .undo_plies = EX_HIST - 1,
     .options = exac_option_defs,
+    .prepare = gv_exac_init_tables,
     .init = g_init,
     .set_position = g_set_position,
     .get_position = g_get_position,

@@ -800,7 +800,16 @@ static gv_move ai_greedy(void *st, uint64_t seed)
     return gv_grav_greedy(st, seed);
 }
 
+/* 13x13 two players (seed 0: a=4 b=2 c=3 d=1 e=5), 23x23 four players, 7x7 three. */
+static const gv_bench_pos grav_bench[] = {
+    {"size=13,players=2,seed=0", NULL, 0, 200000},
+    {"size=23,players=4,seed=7", NULL, 0, 50000},
+    {"size=7,players=3,seed=3", NULL, 0, 100000},
+    {NULL, NULL, 0, 0},
+};
+
 const gv_ai gv_grav_ai = {
     .search = ai_search,
+    .bench = grav_bench,
     .greedy = ai_greedy,
 };
