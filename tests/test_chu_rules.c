@@ -1228,6 +1228,189 @@ static void test_illegal_moves_refused_legal_moves_read_back(void)
  * The table
  * =================================================================================== */
 
+/* ===================================================================================
+ * Rule sets, the association's and the seed's rules, handicaps (chu.md "Rule sets,
+ * variants and handicaps")
+ * =================================================================================== */
+
+/* counter_strike=jcsa / seed VII: right after White's Rook took Black's Lion, Black's
+ * Bishop may take White's other Lion when nothing protects it (jcsa), never under the
+ * default (edo); a protected Lion stays out of reach under both. */
+static void test_counter_strike_jcsa(void)
+{
+    const char *unprot = pos("K12l k12a g1a r5g G5h B6f +O9e n8d", "b 5g 2");
+    ILLEGAL(unprot, NULL, "6f8d");
+    ILLEGAL(unprot, "counter_strike=edo", "6f8d");
+    LEGAL(unprot, "counter_strike=jcsa", "6f8d");
+    LEGAL(unprot, "ruleset=jcsa", "6f8d");
+    ILLEGAL(unprot, "ruleset=jcsa,counter_strike=edo", "6f8d");
+    /* A Gold on 8c protects the Lion: the capture would be recaptured. */
+    const char *prot = pos("K12l k12a g1a r5g G5h B6f +O9e n8d g8c", "b 5g 2");
+    ILLEGAL(prot, "counter_strike=jcsa", "6f8d");
+    /* Played out: the Rook's capture sets the square, the Bishop answers. */
+    void *st = st_new(pos("K12l k12a g1a N5g G5h B6f +O9e r5b n8d", "w - 1"),
+                      "counter_strike=jcsa");
+    if (st && play(st, "5b5g 6f8d") == 0)
+        CHECK_STR(sfen_tail(st), "w 8d 3");
+    free(st);
+}
+
+/* repetition=strict: no move may make a position that occurred before -- so two passes in
+ * a row are impossible -- except for a player whose royal is attacked. */
+static void test_repetition_strict(void)
+{
+    const char *start = pos("K12l k12a G5h g5e", "b - 1");
+    void *st = st_new(start, "repetition=strict");
+    if (st && play(st, "5h4h 5e4e 4h5h") == 0) {
+        CHECK(mv(st, "4e5e") == 0);     /* back to the start position */
+        CHECK(mv(st, "4e3e") != 0);
+    }
+    free(st);
+    st = st_new(start, "repetition=on");
+    if (st && play(st, "5h4h 5e4e 4h5h") == 0)
+        CHECK(mv(st, "4e5e") != 0);
+    free(st);
+    /* Passes: Black's Lion passes; White's may not pass back into the position before. */
+    st = st_new(pos("K12l k12a N5g n5c", "b - 1"), "repetition=strict");
+    if (st && play(st, "5g5f5g") == 0) {
+        CHECK(mv(st, "5c5d5c") == 0);
+        CHECK(mv(st, "5c5b") != 0);
+    }
+    free(st);
+    /* Out of check a return is allowed; the checker's return is not. */
+    st = st_new(pos("K5l G12k k1a g1b r4a", "w - 1"), "ruleset=historical");
+    if (st && play(st, "4a5a 5l4l 5a4a") == 0) {
+        CHECK(mv(st, "4l5l") != 0);     /* Black is in check: may go back */
+        if (play(st, "4l5l") == 0)
+            CHECK(mv(st, "4a5a") == 0); /* White is not: may not */
+    }
+    free(st);
+    /* No game ends by repetition under strict. */
+    st = st_new(start, "repetition=strict");
+    gv_result r;
+    if (st && play(st, "5h4h 5e4e") == 0)
+        CHECK(chu()->status(st, &r) == GV_ONGOING);
+    free(st);
+}
+
+/* repetition=jcsa: in a cycle where Black's Rook attacks White's Gold with every move and
+ * White only shuffles its King, White may make the fourth occurrence and Black may not;
+ * with no attack nobody is obliged and the fourth occurrence is a draw. */
+static void test_repetition_jcsa(void)
+{
+    const char *cycle = "2h2i 12a11a 2i2h 11a12a 2h2i 12a11a 2i2h 11a12a 2h2i 12a11a 2i2h";
+    void *st = st_new(pos("K12l k12a g2b R2h", "b - 1"), "repetition=jcsa");
+    gv_result r;
+    if (st && play(st, cycle) == 0) {
+        CHECK(mv(st, "11a12a") != 0);   /* White is not obliged */
+        if (play(st, "11a12a") == 0) {
+            CHECK(chu()->status(st, &r) == GV_ONGOING);
+            CHECK(mv(st, "2h2i") == 0); /* Black attacked throughout: must deviate */
+            CHECK(mv(st, "2h3h") != 0);
+        }
+    }
+    free(st);
+    /* The same cycle with a Rook that attacks nothing: the fourth occurrence draws. */
+    const char *quiet = "3h3i 12a11a 3i3h 11a12a 3h3i 12a11a 3i3h 11a12a 3h3i 12a11a 3i3h";
+    st = st_new(pos("K12l k12a g2b R3h", "b - 1"), "repetition=jcsa");
+    if (st && play(st, quiet) == 0) {
+        CHECK(mv(st, "11a12a") != 0);
+        if (play(st, "11a12a") == 0) {
+            CHECK(chu()->status(st, &r) == GV_DRAW);
+            CHECK_STR(r.reason, "repetition");
+            gv_move moves[GV_MAX_MOVES];
+            CHECK_EQ_INT(chu()->legal_moves(st, moves), 0);
+        }
+    }
+    free(st);
+    /* Under the default the attacking side is not bound: the fourth occurrence is a draw
+     * (no side gave check throughout). */
+    st = st_new(pos("K12l k12a g2b R2h", "b - 1"), NULL);
+    if (st && play(st, cycle) == 0 && play(st, "11a12a") == 0)
+        CHECK(chu()->status(st, &r) == GV_DRAW);
+    free(st);
+}
+
+/* gobetween_far=on: a Go-Between reaching the farthest rank may promote, even from inside
+ * the zone and without capturing. */
+static void test_gobetween_far(void)
+{
+    const char *s = pos("K12l k12a I5b", "b - 1");
+    ILLEGAL(s, NULL, "5b5a+");
+    LEGAL(s, NULL, "5b5a");
+    LEGAL(s, "gobetween_far=on", "5b5a+");
+    LEGAL(s, "ruleset=historical", "5b5a+");
+    /* (historical also lets a piece inside the zone promote on any move: promotion=msm) */
+    ILLEGAL(s, "ruleset=historical,gobetween_far=off,promotion=standard", "5b5a+");
+    /* Entering the zone promotes as ever, and Gote's far rank is l. */
+    LEGAL(pos("K12l k12a i5k", "w - 1"), "gobetween_far=on", "5k5l+");
+    ILLEGAL(pos("K12l k12a i5k", "w - 1"), NULL, "5k5l+");
+}
+
+/* A rule set names a family; options given override it wherever they stand. */
+static void test_rulesets(void)
+{
+    char err[GV_ERRLEN];
+    chu_state *s = malloc(sizeof *s);
+    if (!s)
+        abort();
+    CHECK(chu()->init(s, "ruleset=jcsa", err, sizeof err) == 0);
+    CHECK(s->pos.opt.lion_double_jcsa && s->pos.opt.counter_strike_jcsa &&
+          s->pos.opt.repetition == CHU_REP_JCSA && !s->pos.opt.promotion_msm &&
+          s->pos.opt.bare_king && !s->pos.opt.gobetween_far);
+    CHECK(chu()->init(s, "ruleset=historical", err, sizeof err) == 0);
+    CHECK(!s->pos.opt.lion_double_jcsa && !s->pos.opt.counter_strike_jcsa &&
+          s->pos.opt.repetition == CHU_REP_STRICT && s->pos.opt.promotion_msm &&
+          s->pos.opt.gobetween_far);
+    CHECK(chu()->init(s, "ruleset=jcsa,repetition=off", err, sizeof err) == 0);
+    CHECK(s->pos.opt.repetition == CHU_REP_OFF && s->pos.opt.lion_double_jcsa);
+    CHECK(chu()->init(s, "repetition=off,ruleset=jcsa", err, sizeof err) == 0);
+    CHECK(s->pos.opt.repetition == CHU_REP_OFF && s->pos.opt.lion_double_jcsa);
+    CHECK(chu()->init(s, "ruleset=lishogi", err, sizeof err) == 0);
+    CHECK(!s->pos.opt.lion_double_jcsa && s->pos.opt.repetition == CHU_REP_ON);
+    CHECK(chu()->init(s, "ruleset=jcsa,ruleset=historical", err, sizeof err) < 0);
+    CHECK(chu()->init(s, "ruleset=edo", err, sizeof err) < 0);
+    free(s);
+}
+
+/* Handicaps: the presets change the start and Gote moves first; combinations add up; a
+ * piece changed twice, an unknown name or "none" among others are refused. */
+static void test_handicaps(void)
+{
+    char err[GV_ERRLEN], sfen[512];
+    void *st = malloc(chu()->state_size);
+    if (!st)
+        abort();
+    CHECK(chu()->init(st, "handicap=gold", err, sizeof err) == 0);
+    chu()->get_position(st, sfen, sizeof sfen);
+    CHECK_STR(sfen, "lfcsgek1scfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/"
+                    "PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL w - 1");
+    CHECK(chu()->init(st, "handicap=three-lions+gold+side-mover", err, sizeof err) == 0);
+    chu()->get_position(st, sfen, sizeof sfen);
+    CHECK_STR(sfen, "lfcsgek1scfl/a1b1txxt1b1a/mvrhdqndhrv1/pppppppppppp/3i4i3/12/12/3I4I3/"
+                    "PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1T+O+OT1B1A/LFCSGKEGSCFL w - 1");
+    /* "startpos" keeps the handicap. */
+    CHECK(chu()->set_position(st, "startpos", err, sizeof err) == 0);
+    char again[512];
+    chu()->get_position(st, again, sizeof again);
+    CHECK_STR(again, sfen);
+    CHECK(chu()->init(st, "handicap=two-kings", err, sizeof err) == 0);
+    chu()->get_position(st, sfen, sizeof sfen);
+    CHECK(strstr(sfen, "/LFCSGK+EGSCFL w - 1") != NULL);
+    CHECK(chu()->init(st, "handicap=gold+gold", err, sizeof err) < 0);
+    CHECK(strstr(err, "twice") != NULL);
+    CHECK(chu()->init(st, "handicap=two-lions+three-lions", err, sizeof err) < 0);
+    CHECK(strstr(err, "7k") != NULL);
+    CHECK(chu()->init(st, "handicap=none+gold", err, sizeof err) < 0);
+    CHECK(chu()->init(st, "handicap=pawn", err, sizeof err) < 0);
+    CHECK(chu()->init(st, "handicap=gold+", err, sizeof err) < 0);
+    /* Gote plays first. */
+    CHECK(chu()->init(st, "handicap=queen", err, sizeof err) == 0);
+    CHECK_EQ_INT(chu()->to_move(st), 1);
+    CHECK(mv(st, "5d5e") != 0);
+    free(st);
+}
+
 const t_case chu_rules_tests[] = {
     /* Board and pieces */
     T(test_board_start_position),
@@ -1244,6 +1427,13 @@ const t_case chu_rules_tests[] = {
     T(test_lion_trade_counterstrike_not_after_lion_capture),
     T(test_lion_trade_counterstrike_lionpower_pieces),
     T(test_lion_trade_VIII),
+    /* Rule sets, the association's and the seed's rules, handicaps */
+    T(test_counter_strike_jcsa),
+    T(test_repetition_strict),
+    T(test_repetition_jcsa),
+    T(test_gobetween_far),
+    T(test_rulesets),
+    T(test_handicaps),
     T(test_lion_trade_promoted_kirin_is_lion),
     /* Promotion */
     T(test_promotion_entering_zone),

@@ -73,7 +73,8 @@ export class Lobby {
         paramRows.push(h('label', { for: id, class: 'param-row', title: o.help }, h('span', {}, GRAV_PARAM_HELP[o.name] || o.name), input));
         continue;
       } else if (o.values.includes('|')) {
-        input = h('select', { id }, o.values.split('|').map((v) => h('option', { value: v }, v)));
+        // "a|b|c+": one value or several joined by '+'; the menu offers each one.
+        input = h('select', { id }, o.values.replace(/\+$/, '').split('|').map((v) => h('option', { value: v }, v)));
         input.value = o.default;
       } else {
         const [lo, hi] = o.values.split('..').map(Number);

@@ -63,18 +63,14 @@ const gv_game *gv_game_for_protocol(unsigned p)
     return NULL;
 }
 
-/* values is "a|b|c", or "LO..HI" for a whole number in that range. */
-static int value_allowed(const char *values, const char *v, size_t vlen)
+/* Is v[0..vlen) one of the listed values "a|b|c" (the list ends at its first NUL or
+ * at `end`)? */
+static int listed(const char *values, const char *end, const char *v, size_t vlen)
 {
-    const char *dots = strstr(values, "..");
-    if (dots && isdigit((unsigned char)values[0])) {
-        long lo = strtol(values, NULL, 10), hi = strtol(dots + 2, NULL, 10), x;
-        return vlen > 0 && vlen < 24 && gv_parse_int(v, lo, hi, &x, NULL, 0) == 0;
-    }
     const char *p = values;
-    while (*p) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+    while (p < end) {
+        const char *bar = memchr(p, '|', (size_t)(end - p));
+        size_t n = bar ? (size_t)(bar - p) : (size_t)(end - p);
         if (n == vlen && strncmp(p, v, n) == 0)
             return 1;
         if (!bar)
@@ -82,6 +78,32 @@ static int value_allowed(const char *values, const char *v, size_t vlen)
         p = bar + 1;
     }
     return 0;
+}
+
+/* values is "a|b|c", "a|b|c+" (one of them or several joined by '+': "b+c"), or "LO..HI"
+ * for a whole number in that range. */
+static int value_allowed(const char *values, const char *v, size_t vlen)
+{
+    const char *dots = strstr(values, "..");
+    if (dots && isdigit((unsigned char)values[0])) {
+        long lo = strtol(values, NULL, 10), hi = strtol(dots + 2, NULL, 10), x;
+        return vlen > 0 && vlen < 24 && gv_parse_int(v, lo, hi, &x, NULL, 0) == 0;
+    }
+    size_t vl = strlen(values);
+    if (vl && values[vl - 1] == '+') {
+        const char *end = values + vl - 1, *part = v, *stop = v + vlen;
+        while (part <= stop) {
+            const char *plus = memchr(part, '+', (size_t)(stop - part));
+            size_t n = plus ? (size_t)(plus - part) : (size_t)(stop - part);
+            if (!listed(values, end, part, n))
+                return 0;
+            if (!plus)
+                return 1;
+            part = plus + 1;
+        }
+        return 0;
+    }
+    return listed(values, values + vl, v, vlen);
 }
 
 int gv_option_value_ok(const gv_option_def *def, const char *value)
@@ -104,9 +126,11 @@ int gv_option_sample(const gv_option_def *def, int i, char *buf, size_t len)
     int n = 0;
     for (const char *p = v;; n++) {
         size_t k = strcspn(p, "|");
+        if (!p[k] && k && p[k - 1] == '+')
+            k--;   /* "a|b+": the last value is b */
         if (n == i && buf && len)
             snprintf(buf, len, "%.*s", (int)k, p);
-        if (!p[k])
+        if (!p[k] || (p[k] == '+' && !p[k + 1]))
             return n + 1;
         p += k + 1;
     }

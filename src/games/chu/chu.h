@@ -84,12 +84,31 @@ static inline int chu_can_promote_type(int t)
 #define CHU_FLAGS(m) ((unsigned)((m) >> 24))
 
 /* ---- Options ---------------------------------------------------------------------- */
+/* repetition=off|on|strict|jcsa (chu_options.repetition). */
+enum { CHU_REP_OFF = 0, CHU_REP_ON, CHU_REP_STRICT, CHU_REP_JCSA };
+
+/* Handicap presets (handicap=NAME[+NAME...]): bit i of chu_options.handicap is preset i
+ * of chu_handicaps. */
+enum { CHU_HANDICAPS = 12 };
+typedef struct chu_handicap {
+    const char *name;
+    /* What it changes: up to three squares (USI names), each with the piece (SFEN text)
+     * it then holds, "" for none. */
+    const char *sq[3];
+    const char *piece[3];
+} chu_handicap;
+extern const chu_handicap chu_handicaps[CHU_HANDICAPS];
+
 typedef struct chu_options {
     uint8_t lion_double_jcsa;  /* lion_double=jcsa */
     uint8_t promotion_msm;     /* promotion=msm */
     uint8_t bare_king;         /* bare_king=on (default) */
-    uint8_t repetition;        /* repetition=on (default) */
+    uint8_t repetition;        /* CHU_REP_*: on (default) */
     uint8_t last_rank_must;    /* last_rank=must: Pawn/Lance must promote on the last rank */
+    uint8_t counter_strike_jcsa; /* counter_strike=jcsa: an unprotected Lion may be taken */
+    uint8_t gobetween_far;     /* gobetween_far=on: a Go-Between may promote on the far rank */
+    uint8_t pad;
+    uint16_t handicap;         /* presets applied to the start position (bits) */
 } chu_options;
 
 /* ---- Position (fits in 1 KB) and state (position + history) ------------------------
@@ -117,7 +136,6 @@ typedef struct chu_pos {
     uint8_t count[2];        /* pieces of each side on the board */
     uint8_t royals[2];       /* kings + princes of each side */
     chu_options opt;
-    uint8_t pad[2];
     uint32_t movenum;        /* SFEN move number */
     int32_t psq;             /* sum of chu_psq over the pieces (for the evaluation) */
 } chu_pos;
@@ -209,8 +227,18 @@ int chu_igui_sets_cs(const chu_pos *p, int from, int mid);
  * chu_gen_moves lists them. out needs room for GV_MAX_MOVES. Returns the count. */
 int chu_gen_quiet_promotions(const chu_pos *p, uint64_t types, gv_move *out);
 
+/* The start position of options o (its handicaps applied) into p, keeping p->opt = *o.
+ * Returns 0, or -1 with a message (two presets that change the same square). */
+int chu_start_position(chu_pos *p, const chu_options *o, char *err, size_t errlen);
+
 /* chu_state.c */
 void chu_state_reset(chu_state *s);                  /* clears history */
+/* repetition=strict|jcsa make some moves illegal (a return to an earlier position; the
+ * fourth occurrence by the side that must deviate): removes them from moves[0..n) of s's
+ * side to move, keeping the order. Returns the new count; n when the option is on|off. */
+int chu_rep_filter(const chu_state *s, gv_move *moves, int n);
+/* Is move m of chu_gen_moves allowed by the repetition rule? */
+int chu_rep_allows(const chu_state *s, gv_move m);
 void chu_make(chu_state *s, gv_move m);
 void chu_unmake(chu_state *s);
 gv_status chu_status(chu_state *s, gv_result *res);

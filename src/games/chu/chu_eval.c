@@ -377,17 +377,18 @@ static int chu_quick_end(void *st, int *result)
     return 1;
 }
 
-/* The moves of a state chu_quick_end found not over: no end checks left to make. */
+/* The moves of a state chu_quick_end found not over: no end checks left to make (but
+ * repetition=strict|jcsa forbid some returns to earlier positions). */
 static int chu_hook_moves(void *st, gv_move *out)
 {
-    return chu_gen_moves(&((const chu_state *)st)->pos, out);
+    return chu_rep_filter(st, out, chu_gen_moves(&((const chu_state *)st)->pos, out));
 }
 
 /* Staged generation (search.h): the table move checked alone, then the captures, then the
  * other moves. */
 static int chu_move_ok(const void *st, gv_move m)
 {
-    return chu_is_move(&((const chu_state *)st)->pos, m);
+    return chu_is_move(&((const chu_state *)st)->pos, m) && chu_rep_allows(st, m);
 }
 
 static int chu_captures(void *st, gv_move *out, void *cache)
@@ -398,7 +399,9 @@ static int chu_captures(void *st, gv_move *out, void *cache)
 
 static int chu_quiets(void *st, gv_move *out)
 {
-    return chu_gen_quiets(&((const chu_state *)st)->pos, out);
+    /* Captures and promotions never return to an earlier position: only quiet moves may
+     * be forbidden by the repetition rule. */
+    return chu_rep_filter(st, out, chu_gen_quiets(&((const chu_state *)st)->pos, out));
 }
 
 static uint64_t chu_hook_key_after(const void *st, gv_move m)

@@ -1,4 +1,5 @@
 /* Chu Shogi adapter to the game interface: options, position text, moves. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/gv_core.h"
@@ -10,47 +11,129 @@ _Static_assert(sizeof(chu_pos) <= 1024, "a Chu position must fit in 1 KB");
 
 static const char *const chu_seat_names[] = {"Sente", "Gote"};
 
+/* The options, in the order `gravulien games` lists them. A rule set names values for
+ * the options of its family (ruleset_values); an option given explicitly overrides it,
+ * wherever it stands in the text. */
+enum {
+    OPT_LION_DOUBLE, OPT_PROMOTION, OPT_BARE_KING, OPT_REPETITION, OPT_LAST_RANK,
+    OPT_COUNTER_STRIKE, OPT_GOBETWEEN_FAR, OPT_RULESET, OPT_HANDICAP, OPT_COUNT
+};
+
 static const gv_option_def chu_option_defs[] = {
-    {"lion_double", "move_after|jcsa", "move_after",
+    [OPT_LION_DOUBLE] = {"lion_double", "move_after|jcsa", "move_after",
      "double capture of a protected Lion through a Pawn/Go-Between (seed case V): "
      "judged after the move, or forbidden as the JCSA rules it"},
-    {"promotion", "standard|msm", "standard",
+    [OPT_PROMOTION] = {"promotion", "standard|msm", "standard",
      "msm: a piece inside the zone may also promote on a move within the zone"},
-    {"bare_king", "on|off", "on", "a side left with a bare royal loses"},
-    {"repetition", "on|off", "on", "fourth occurrence ends the game (perpetual checker loses)"},
-    {"last_rank", "may|must", "may",
+    [OPT_BARE_KING] = {"bare_king", "on|off", "on", "a side left with a bare royal loses"},
+    [OPT_REPETITION] = {"repetition", "on|off|strict|jcsa", "on",
+     "on: the fourth occurrence ends the game (perpetual checker loses); strict: no move "
+     "may return to an earlier position (except out of check); jcsa: the side that checks "
+     "or attacks throughout the cycle, or passed first, must deviate"},
+    [OPT_LAST_RANK] = {"last_rank", "may|must", "may",
      "must: a Pawn or Lance reaching the last rank must promote (as HaChu plays)"},
-    {NULL, NULL, NULL, NULL},
+    [OPT_COUNTER_STRIKE] = {"counter_strike", "edo|jcsa", "edo",
+     "after a Lion is taken by a non-Lion, a non-Lion may take a Lion only on that square "
+     "(edo), or also a Lion left unprotected (jcsa, seed case VII)"},
+    [OPT_GOBETWEEN_FAR] = {"gobetween_far", "off|on", "off",
+     "on: a Go-Between reaching the farthest rank may promote"},
+    [OPT_RULESET] = {"ruleset", "lishogi|jcsa|historical", "lishogi",
+     "a family of the options above at once (lishogi: the defaults; jcsa: the association; "
+     "historical: Edo sources); options given as well override it"},
+    [OPT_HANDICAP] = {"handicap",
+     "none|gold|leopard|silver|copper|side-mover|vertical-mover|rook|dragon-king|queen|"
+     "two-kings|two-lions|three-lions+", "none",
+     "presets joined by '+' (three-lions+gold); Gote, the stronger, moves first"},
+    [OPT_COUNT] = {NULL, NULL, NULL, NULL},
 };
+
+/* The values each rule set gives the options of its family (NULL: not in the family). */
+static const char *const ruleset_values[3][OPT_COUNT] = {
+    /* lishogi */
+    {"move_after", "standard", "on", "on", NULL, "edo", "off", NULL, NULL},
+    /* jcsa */
+    {"jcsa", "standard", "on", "jcsa", NULL, "jcsa", "off", NULL, NULL},
+    /* historical */
+    {"move_after", "msm", "on", "strict", NULL, "edo", "on", NULL, NULL},
+};
+
 
 void gv_chu_init_tables(void)
 {
     /* Chu's tables are compile-time constants and its keys are computed on demand. */
 }
 
-static int set_option(void *ctx, int idx, const char *v)
+/* The options as given: which were, and their values (checked by gv_options_apply). */
+typedef struct opt_text {
+    int given[OPT_COUNT];
+    char value[OPT_COUNT][160];
+} opt_text;
+
+static int note_option(void *ctx, int idx, const char *v)
 {
-    chu_options *o = ctx;
-    switch (idx) {
-    case 0: o->lion_double_jcsa = strcmp(v, "jcsa") == 0; break;
-    case 1: o->promotion_msm = strcmp(v, "msm") == 0; break;
-    case 2: o->bare_king = strcmp(v, "on") == 0; break;
-    case 3: o->repetition = strcmp(v, "on") == 0; break;
-    case 4: o->last_rank_must = strcmp(v, "must") == 0; break;
-    default: return -1;
+    opt_text *t = ctx;
+    if (idx < 0 || idx >= OPT_COUNT || strlen(v) >= sizeof t->value[0])
+        return -1;
+    t->given[idx] = 1;
+    snprintf(t->value[idx], sizeof t->value[idx], "%s", v);
+    return 0;
+}
+
+static int handicap_bits(const char *v, uint16_t *bits, char *err, size_t errlen)
+{
+    *bits = 0;
+    if (!strcmp(v, "none"))
+        return 0;
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, "+");
+        int found = -1;
+        for (int i = 0; i < CHU_HANDICAPS; i++)
+            if (strlen(chu_handicaps[i].name) == n && !strncmp(chu_handicaps[i].name, p, n))
+                found = i;
+        if (found < 0)
+            return gv_err(err, errlen, "handicap: '%.*s' is not a preset (or 'none' joined "
+                          "with others)", (int)n, p);
+        if (*bits >> found & 1)
+            return gv_err(err, errlen, "handicap: '%s' is named twice", chu_handicaps[found].name);
+        *bits |= (uint16_t)(1u << found);
+        p += n + (p[n] == '+');
     }
     return 0;
+}
+
+/* Reads options text into o: the rule set first, then the options given. */
+static int read_options(const char *options, chu_options *o, char *err, size_t errlen)
+{
+    opt_text t;
+    memset(&t, 0, sizeof t);
+    if (gv_options_apply(chu_option_defs, options, note_option, &t, err, errlen) < 0)
+        return -1;
+    int rs = !t.given[OPT_RULESET] ? 0 : !strcmp(t.value[OPT_RULESET], "jcsa") ? 1
+           : !strcmp(t.value[OPT_RULESET], "historical") ? 2 : 0;
+    const char *v[OPT_COUNT];
+    for (int i = 0; i < OPT_COUNT; i++)
+        v[i] = t.given[i] ? t.value[i] : ruleset_values[rs][i] ? ruleset_values[rs][i]
+                                                              : chu_option_defs[i].def;
+    memset(o, 0, sizeof *o);
+    o->lion_double_jcsa = !strcmp(v[OPT_LION_DOUBLE], "jcsa");
+    o->promotion_msm = !strcmp(v[OPT_PROMOTION], "msm");
+    o->bare_king = !strcmp(v[OPT_BARE_KING], "on");
+    o->repetition = !strcmp(v[OPT_REPETITION], "on") ? CHU_REP_ON
+                  : !strcmp(v[OPT_REPETITION], "strict") ? CHU_REP_STRICT
+                  : !strcmp(v[OPT_REPETITION], "jcsa") ? CHU_REP_JCSA : CHU_REP_OFF;
+    o->last_rank_must = !strcmp(v[OPT_LAST_RANK], "must");
+    o->counter_strike_jcsa = !strcmp(v[OPT_COUNTER_STRIKE], "jcsa");
+    o->gobetween_far = !strcmp(v[OPT_GOBETWEEN_FAR], "on");
+    return handicap_bits(v[OPT_HANDICAP], &o->handicap, err, errlen);
 }
 
 static int g_init(void *st, const char *options, char *err, size_t errlen)
 {
     chu_state *s = st;
     memset(s, 0, sizeof *s);
-    chu_options o = {0, 0, 1, 1, 0};
-    if (gv_options_apply(chu_option_defs, options, set_option, &o, err, errlen) < 0)
-        return -1;
-    s->pos.opt = o;
-    if (chu_set_sfen(&s->pos, chu_start_sfen, err, errlen) < 0)
+    chu_options o;
+    if (read_options(options, &o, err, errlen) < 0 ||
+        chu_start_position(&s->pos, &o, err, errlen) < 0)
         return -1;
     chu_state_reset(s);
     return 0;
@@ -60,10 +143,12 @@ static int g_set_position(void *st, const char *text, char *err, size_t errlen)
 {
     chu_state *s = st;
     chu_pos p = s->pos;
-    if (text && strcmp(text, "startpos") == 0)
-        text = chu_start_sfen;
-    if (chu_set_sfen(&p, text ? text : "", err, errlen) < 0)
+    if (text && strcmp(text, "startpos") == 0) {
+        if (chu_start_position(&p, &s->pos.opt, err, errlen) < 0)
+            return -1;
+    } else if (chu_set_sfen(&p, text ? text : "", err, errlen) < 0) {
         return -1;
+    }
     s->pos = p;
     chu_state_reset(s);
     return 0;

@@ -41,7 +41,7 @@ static inline int can_promote(const chu_pos *p, int piece, int from, int to, int
         return 1;
     if (captures && (zf || zt))
         return 1;
-    if (t == CT_PAWN || t == CT_LANCE) {
+    if (t == CT_PAWN || t == CT_LANCE || (t == CT_GOBETWEEN && p->opt.gobetween_far)) {
         int last = side == CHU_SENTE ? 0 : CHU_N - 1;
         if (CHU_ROW(to) == last)
             return 1;
@@ -104,14 +104,32 @@ static inline int chebyshev(int a, int b)
     return dr > dc ? dr : dc;
 }
 
+/* counter_strike=jcsa: is the Lion on victim_sq unprotected once the move from -> to
+ * (capturing on mid too) is made? */
+static int lion_unprotected_after(const chu_pos *p, int from, int mid, int to, int victim_sq)
+{
+    uint8_t board[CHU_SQUARES];
+    memcpy(board, p->board, sizeof board);
+    int pc = board[from], owner = CHU_COLOR(board[victim_sq]);
+    board[from] = 0;
+    if (mid)
+        board[mid] = 0;
+    board[to] = (uint8_t)pc;
+    return !chu_attacked(board, victim_sq, owner);
+}
+
 /* Rule 3 (counter-strike): after a Lion was captured by a non-Lion, a non-Lion may
- * capture a Lion only on that same square. */
-static inline int counterstrike_ok(const gen_ctx *g, int mover_t, int victim_sq)
+ * capture a Lion only on that same square -- or, with counter_strike=jcsa, a Lion left
+ * unprotected by the capture. The move is from -> to, capturing on mid too. */
+static inline int counterstrike_ok(const gen_ctx *g, int mover_t, int victim_sq, int from,
+                                   int mid, int to)
 {
     int v = g->p->board[victim_sq];
     if (!g->trades || !g->p->cs || chu_is_lion(mover_t) || !chu_is_lion(CHU_TYPE(v)))
         return 1;
-    return victim_sq == g->p->cs;
+    return victim_sq == g->p->cs ||
+           (g->p->opt.counter_strike_jcsa &&
+            lion_unprotected_after(g->p, from, mid, to, victim_sq));
 }
 
 /* Rule 2: may the Lion on `from` capture the non-adjacent enemy Lion on `to` (after
@@ -141,12 +159,12 @@ static int lion_trade_ok(const gen_ctx *g, int from, int mid, int to)
 static int trade_rules_ok(const gen_ctx *g, int t, int from, int mid, int to)
 {
     const uint8_t *b = g->p->board;
-    if (mid && !counterstrike_ok(g, t, mid))
+    if (mid && !counterstrike_ok(g, t, mid, from, mid, to))
         return 0;
     if (!g->trades)
         return 1;
     if (to != from && is_enemy(g, b[to])) {
-        if (!counterstrike_ok(g, t, to))
+        if (!counterstrike_ok(g, t, to, from, mid, to))
             return 0;
         if (chu_is_lion(t) && chu_is_lion(CHU_TYPE(b[to])) && chebyshev(from, to) > 1 &&
             !lion_trade_ok(g, from, mid, to))
@@ -167,7 +185,7 @@ static inline __attribute__((always_inline)) void add_plain_inline(gen_ctx *g, i
                                                                    int promotes)
 {
     int cap = g->p->board[to];
-    if (cap && (g->quiet || !counterstrike_ok(g, CHU_TYPE(pc), to)))
+    if (cap && (g->quiet || !counterstrike_ok(g, CHU_TYPE(pc), to, from, 0, to)))
         return;
     if (promotes && can_promote(g->p, pc, from, to, cap != 0)) {
         push(g, from, to, 0, CHU_MF_PROMO);
@@ -180,7 +198,7 @@ static inline __attribute__((always_inline)) void add_plain_inline(gen_ctx *g, i
 static void add_plain(gen_ctx *g, int pc, int from, int to)
 {
     int cap = g->p->board[to];
-    if (cap && (g->quiet || !counterstrike_ok(g, CHU_TYPE(pc), to)))
+    if (cap && (g->quiet || !counterstrike_ok(g, CHU_TYPE(pc), to, from, 0, to)))
         return;
     if (can_promote(g->p, pc, from, to, cap != 0)) {
         push(g, from, to, 0, CHU_MF_PROMO);

@@ -115,6 +115,22 @@ gv_move chu_canonical(const chu_pos *p, const gv_move *legal, int n, gv_move m)
     return m;
 }
 
+/* A move the pieces allow may still be refused by repetition=strict|jcsa: 0 and *out = m
+ * when the rule allows it, else -1 with the reason. */
+static int rep_checked(const chu_state *s, gv_move m, gv_move *out, char *err, size_t errlen)
+{
+    if (chu_rep_allows(s, m)) {
+        *out = m;
+        return 0;
+    }
+    if (s->pos.opt.repetition == CHU_REP_STRICT)
+        return gv_err(err, errlen, "this move returns to an earlier position, which the "
+                      "rules forbid except out of check (repetition=strict)");
+    return gv_err(err, errlen, "this move repeats a position for the fourth time, and %s, "
+                  "who checked or attacked with every move of the cycle or passed first, must "
+                  "deviate (repetition=jcsa)", side_name(s->pos.stm));
+}
+
 /* Finds the legal move with this effect (any pass when pass is set). */
 static int find_move(chu_state *s, int from, int mid, int to, int promo, int pass,
                      gv_move *out, char *err, size_t errlen)
@@ -125,16 +141,13 @@ static int find_move(chu_state *s, int from, int mid, int to, int promo, int pas
     for (int i = 0; i < na; i++) {
         gv_move m = all[i];
         if (pass) {
-            if (CHU_FLAGS(m) & CHU_MF_PASS) {
-                *out = m;
-                return 0;
-            }
+            if (CHU_FLAGS(m) & CHU_MF_PASS)
+                return rep_checked(s, m, out, err, errlen);
             continue;
         }
         if (CHU_FROM(m) == from && CHU_TO(m) == to && CHU_MID(m) == mid &&
             !(CHU_FLAGS(m) & CHU_MF_PASS) && ((CHU_FLAGS(m) & CHU_MF_PROMO) != 0) == promo) {
-            *out = chu_canonical(&s->pos, legal, n, m);
-            return 0;
+            return rep_checked(s, chu_canonical(&s->pos, legal, n, m), out, err, errlen);
         }
     }
     if (pass) {
@@ -329,6 +342,9 @@ int chu_parse_tsa(chu_state *s, const char *text, gv_move *out, char *err, size_
                 *out = legal[i];
                 return 0;
             }
+        for (int i = 0, na = chu_gen_moves(&s->pos, all); i < na; i++)
+            if (CHU_FLAGS(all[i]) & CHU_MF_PASS)
+                return rep_checked(s, all[i], out, err, errlen);
         return gv_err(err, errlen, "no pass is possible here");
     }
     /* Every legal move (igui by each capturer) is written in each accepted form; the
@@ -355,10 +371,8 @@ int chu_parse_tsa(chu_state *s, const char *text, gv_move *out, char *err, size_
             break;
         }
     }
-    if (found) {
-        *out = match;
-        return 0;
-    }
+    if (found)
+        return rep_checked(s, match, out, err, errlen);
     return gv_err(err, errlen, "'%s' is not a legal move in TSA notation here "
                   "(like P-8f, Px7d=, Lnx!9d, Lnx3hx2i)", text);
 }

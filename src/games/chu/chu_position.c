@@ -316,3 +316,60 @@ int chu_get_sfen(const chu_pos *p, char *buf, size_t len)
     memcpy(buf, tmp, (size_t)n + 1);
     return n;
 }
+
+/* ---- Handicaps ---------------------------------------------------------------------
+ * The presets of the rules page (shared/rules/chu.md, "Handicaps"): Gote, the stronger
+ * player, loses pieces or Sente gains strength; Gote then moves first. */
+const chu_handicap chu_handicaps[CHU_HANDICAPS] = {
+    {"gold", {"5a"}, {""}},
+    {"leopard", {"2a"}, {""}},
+    {"silver", {"4a"}, {""}},
+    {"copper", {"3a"}, {""}},
+    {"side-mover", {"1c"}, {""}},
+    {"vertical-mover", {"2c"}, {""}},
+    {"rook", {"3c"}, {""}},
+    {"dragon-king", {"5c"}, {""}},
+    {"queen", {"7c"}, {""}},
+    {"two-kings", {"6l"}, {"+E"}},
+    {"two-lions", {"7k"}, {"+O"}},
+    {"three-lions", {"7k", "6k", "6b"}, {"+O", "+O", "x"}},
+};
+
+/* The piece byte of SFEN text "x", "+O" ("" is an empty square). */
+static int piece_of_text(const char *t)
+{
+    int promo = t[0] == '+';
+    int type = letter_type(t[promo]);
+    if (!type)
+        return 0;
+    return (type + (promo ? CHU_PROMO : 0)) | (islower((unsigned char)t[promo]) ? CHU_GOTE : 0);
+}
+
+int chu_start_position(chu_pos *p, const chu_options *o, char *err, size_t errlen)
+{
+    p->opt = *o;
+    if (chu_set_sfen(p, chu_start_sfen, err, errlen) < 0)
+        return -1;
+    if (!o->handicap)
+        return 0;
+    int changed_by[CHU_SQUARES];
+    for (int sq = 0; sq < CHU_SQUARES; sq++)
+        changed_by[sq] = -1;
+    for (int i = 0; i < CHU_HANDICAPS; i++) {
+        if (!(o->handicap >> i & 1))
+            continue;
+        const chu_handicap *h = &chu_handicaps[i];
+        for (int k = 0; k < 3 && h->sq[k]; k++) {
+            int sq;
+            chu_parse_square(h->sq[k], &sq);
+            if (changed_by[sq] >= 0)
+                return gv_err(err, errlen, "handicap: %s and %s both change the piece on %s",
+                              chu_handicaps[changed_by[sq]].name, h->name, h->sq[k]);
+            changed_by[sq] = i;
+            p->board[sq] = (uint8_t)piece_of_text(h->piece[k]);
+        }
+    }
+    p->stm = 1;   /* the stronger player, Gote, moves first */
+    chu_pos_sync(p);
+    return 0;
+}

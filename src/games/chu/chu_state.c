@@ -280,6 +280,23 @@ static int kings_only_draw(const chu_pos *p)
 
 /* ---- Repetition ------------------------------------------------------------------- */
 
+/* The ply of the first of the (at least four) occurrences of the current position. */
+static uint32_t fourfold_first(const chu_state *s)
+{
+    uint32_t avail = s->ply < CHU_HIST - 1 ? s->ply : CHU_HIST - 1, first = s->ply;
+    int seen = 1;
+    for (uint32_t back = 1; back <= avail && seen < 4; back++) {
+        const chu_hist *h = &s->hist[(s->ply - back) % CHU_HIST];
+        if (h->irrev)
+            break;
+        if (!(back & 1) && h->key == s->pos.key) {
+            seen++;
+            first = s->ply - back;
+        }
+    }
+    return first;
+}
+
 /* Returns 0 if the current position has not occurred four times; otherwise 1 and sets
  * *loser to the side that gave check with every one of its moves since the first of the
  * four occurrences (-1 if neither or both did). */
@@ -317,6 +334,105 @@ static int fourfold(const chu_state *s, int *loser)
     int a = moved[0] && all_checks[0], b = moved[1] && all_checks[1];
     *loser = a == b ? -1 : (a ? 0 : 1);
     return 1;
+}
+
+/* ---- Repetition as the association and the seed rule it ---------------------------- */
+
+/* Would m (a move of chu_gen_moves) be irreversible: a capture, a promotion, a Pawn's or
+ * a Lance's move? The position after such a move can never have occurred before. */
+static int move_irreversible(const chu_pos *p, gv_move m)
+{
+    unsigned fl = CHU_FLAGS(m);
+    if (fl & CHU_MF_PASS)
+        return 0;
+    int from = CHU_FROM(m), to = CHU_TO(m), t = CHU_TYPE(p->board[from]);
+    return (fl & CHU_MF_PROMO) || CHU_MID(m) || (to != from && p->board[to]) ||
+           t == CT_PAWN || t == CT_LANCE;
+}
+
+/* How often the position after m (key `after`, the other side to move) occurred before,
+ * and the ply of the third most recent of those occurrences (*first): where the cycle
+ * that a fourth occurrence would close starts. */
+static int occurrences_after(const chu_state *s, uint64_t after, uint32_t *first)
+{
+    uint32_t avail = s->ply < CHU_HIST - 1 ? s->ply : CHU_HIST - 1;
+    int seen = 0;
+    for (uint32_t back = 1; back <= avail; back++) {
+        const chu_hist *h = &s->hist[(s->ply - back) % CHU_HIST];
+        if (h->irrev)
+            break;
+        if ((back & 1) && h->key == after && ++seen <= 3)
+            *first = s->ply - back;
+    }
+    return seen;
+}
+
+/* Does `side` attack a piece of the other side on board b? */
+static int attacks_a_piece(const chu_pos *q, int side)
+{
+    for (int w = 0; w < CHU_OCC_WORDS; w++)
+        for (uint64_t bits = q->occ[!side][w]; bits; bits &= bits - 1)
+            if (chu_attacked(q->board, 64 * w + __builtin_ctzll(bits), side))
+                return 1;
+    return 0;
+}
+
+/* repetition=jcsa: the side that must deviate from the cycle that q (the position now,
+ * after `last` when last is not 0) closes, from ply `first` on: (1) the side that gave
+ * check with every one of its moves of the cycle; else (2) the side that attacked an
+ * enemy piece with every one of its moves, the other not; else (3) the side that passed
+ * first. -1 when no side must. */
+static int cycle_obliged(const chu_state *s, chu_pos q, gv_move last, uint32_t first)
+{
+    chu_hist extra;
+    if (last)
+        pos_make(&q, last, &extra);
+    int checks[2] = {1, 1}, attacks[2] = {1, 1}, moved[2] = {0, 0}, first_pass = -1;
+    uint32_t ply = s->ply + (last ? 1 : 0);
+    for (; ply > first; ply--) {
+        const chu_hist *h = ply > s->ply ? &extra : &s->hist[(ply - 1) % CHU_HIST];
+        int mover = !q.stm;
+        moved[mover] = 1;
+        if (!chu_in_check(&q, q.stm))
+            checks[mover] = 0;
+        if (attacks[mover] && !attacks_a_piece(&q, mover))
+            attacks[mover] = 0;
+        if (CHU_FLAGS(h->move) & CHU_MF_PASS)
+            first_pass = mover;     /* walking back: the last seen is the first made */
+        pos_unmake(&q, h);
+    }
+    for (int side = 0; side < 2; side++) {
+        checks[side] &= moved[side];
+        attacks[side] &= moved[side];
+    }
+    if (checks[0] != checks[1])
+        return checks[0] ? 0 : 1;
+    if (!checks[0] && attacks[0] != attacks[1])
+        return attacks[0] ? 0 : 1;
+    return first_pass;
+}
+
+int chu_rep_allows(const chu_state *s, gv_move m)
+{
+    const chu_pos *p = &s->pos;
+    if (p->opt.repetition < CHU_REP_STRICT || move_irreversible(p, m))
+        return 1;
+    uint32_t first = 0;
+    int seen = occurrences_after(s, chu_key_after(p, m), &first);
+    if (p->opt.repetition == CHU_REP_STRICT)
+        return seen == 0 || chu_in_check(p, p->stm);
+    return seen < 3 || cycle_obliged(s, *p, m, first) != p->stm;
+}
+
+int chu_rep_filter(const chu_state *s, gv_move *moves, int n)
+{
+    if (s->pos.opt.repetition < CHU_REP_STRICT)
+        return n;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (chu_rep_allows(s, moves[i]))
+            moves[k++] = moves[i];
+    return k;
 }
 
 /* ---- End of the game -------------------------------------------------------------- */
@@ -359,7 +475,19 @@ int chu_ended_by_rule(chu_state *s, gv_result *res)
         return 1;
     }
     int loser;
-    if (p->opt.repetition && fourfold(s, &loser)) {
+    if (p->opt.repetition == CHU_REP_JCSA && fourfold(s, &loser)) {
+        /* A fourth occurrence stands only when nobody had to deviate: a draw. (When a side
+         * had to, it was the other side's move that repeated, and play goes on.) */
+        uint32_t first = fourfold_first(s);
+        if (cycle_obliged(s, *p, 0, first) < 0) {
+            res->status = GV_DRAW;
+            res->winner = -1;
+            strcpy(res->reason, "repetition");
+            return 1;
+        }
+        return 0;
+    }
+    if (p->opt.repetition == CHU_REP_ON && fourfold(s, &loser)) {
         if (loser >= 0) {
             res->status = GV_WIN;
             res->winner = !loser;
@@ -385,7 +513,7 @@ gv_status chu_status(chu_state *s, gv_result *res)
     /* Same order as shogiops: royals, then no legal move, then the other endings. */
     if (p->royals[p->stm] && p->royals[!p->stm]) {
         gv_move buf[GV_MAX_MOVES];
-        if (chu_gen_moves(p, buf) == 0) {
+        if (chu_rep_filter(s, buf, chu_gen_moves(p, buf)) == 0) {
             res->status = GV_WIN;
             res->winner = !p->stm;
             strcpy(res->reason, "no legal move");
@@ -403,5 +531,5 @@ int chu_legal_moves(chu_state *s, gv_move *out)
     gv_result r;
     if (chu_ended_by_rule(s, &r))
         return 0;
-    return chu_gen_moves(&s->pos, out);
+    return chu_rep_filter(s, out, chu_gen_moves(&s->pos, out));
 }
