@@ -1411,6 +1411,130 @@ static void test_handicaps(void)
     free(st);
 }
 
+/* Heisei Chu (variant=heisei): the start, drops next to one's own pieces, promoted drops
+ * in the zone, the right to promote later of a piece dropped unpromoted in the zone, the
+ * reserves in SFEN, the bare king with a reserve. */
+static void test_heisei_start_and_sfen(void)
+{
+    char err[GV_ERRLEN], sfen[512];
+    void *st = malloc(chu()->state_size);
+    if (!st)
+        abort();
+    CHECK(chu()->init(st, "variant=heisei", err, sizeof err) == 0);
+    chu()->get_position(st, sfen, sizeof sfen);
+    CHECK_STR(sfen, "1f2gekg2f1/2b1t2t1b2/2rhdqndhr2/pppppppppppp/3i4i3/12/12/3I4I3/"
+                    "PPPPPPPPPPPP/2RHDNQDHR2/2B1T2T1B2/1F2GKEG2F1 b 2L2C2S2M2V2AOX2l2c2s2m2v2aox 1");
+    /* Reserves the set cannot hold, twice-named kinds, pieces never held: refused, and the
+     * position is unchanged. */
+    const char *bad[] = {"3L", "L2L", "P", "2O", "Lx2l2l", "2L!"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "k11/12/12/12/12/12/12/12/12/12/12/K11 b %s 1", bad[i]);
+        CHECK(chu()->set_position(st, text, err, sizeof err) < 0);
+        char now[512];
+        chu()->get_position(st, now, sizeof now);
+        CHECK_STR(now, sfen);
+    }
+    /* A Kirin on the board leaves no room for one in reserve. */
+    CHECK(chu()->set_position(st, "k11/12/12/12/12/12/12/12/12/12/O11/K11 b O 1", err,
+                              sizeof err) < 0);
+    CHECK(strstr(err, "set has 1") != NULL);
+    /* The counter-strike square follows the reserves as a field of its own. */
+    CHECK(chu()->set_position(st, "k11/12/12/12/12/12/12/12/12/12/12/K11 b 2L 5g 7", err,
+                              sizeof err) == 0);
+    chu()->get_position(st, sfen, sizeof sfen);
+    CHECK_STR(sfen, "k11/12/12/12/12/12/12/12/12/12/12/K11 b 2L 5g 7");
+    /* Standard Chu has no reserves. */
+    CHECK(chu()->init(st, NULL, err, sizeof err) == 0);
+    CHECK(chu()->set_position(st, "k11/12/12/12/12/12/12/12/12/12/12/K11 b 2L 1", err,
+                              sizeof err) < 0);
+    free(st);
+}
+
+static void test_heisei_drops(void)
+{
+    const char *h = "variant=heisei";
+    const char *s = pos("K12l k12a G5h g5c", "b LSA 1");
+    LEGAL(s, h, "L*5g");             /* next to the Gold */
+    LEGAL(s, h, "L*4i");
+    ILLEGAL(s, h, "L*5h");           /* occupied */
+    ILLEGAL(s, h, "L*5e");           /* next to nothing of Sente's */
+    ILLEGAL(s, h, "C*5g");           /* no Copper in reserve */
+    ILLEGAL(s, h, "P*5g");           /* a Pawn is never held */
+    ILLEGAL(s, h, "L*5g+");          /* promoted only in the zone */
+    ILLEGAL(pos("K12l k12a G5h g5c", "b - 1"), NULL, "L*5g");   /* standard Chu: no drops */
+    /* In the zone (ranks a-d for Sente), next to Gote's Gold does not count; next to a
+     * Sente piece it does, promoted or not; a Lance never unpromoted on rank a. */
+    const char *z = pos("K12l k12a S5b g9c", "b LSA 1");
+    LEGAL(z, h, "A*5c");
+    LEGAL(z, h, "A*5c+");
+    LEGAL(z, h, "L*4a+");
+    ILLEGAL(z, h, "L*4a");
+    LEGAL(z, h, "L*4b");
+    ILLEGAL(z, h, "A*9d");
+    /* The drop is written as USI and TSA write it, and it leaves the reserve. */
+    void *st = st_new(z, h);
+    if (!st)
+        return;
+    gv_move m = mv(st, "A*5c+");
+    char text[32];
+    chu()->write_move(st, m, text, sizeof text);
+    CHECK_STR(text, "A*5c+");
+    CHECK(chu_write_tsa(st, m, text, sizeof text) > 0);
+    CHECK_STR(text, "RC*5c+");
+    gv_move pm;
+    char err[GV_ERRLEN];
+    CHECK(chu()->parse_move(st, "RC*5c+", &pm, err, sizeof err) == 0 && pm == m);
+    if (play(st, "A*5c+") == 0) {
+        CHECK_STR(piece_at(st, "5c"), "+A");
+        CHECK_STR(sfen_tail(st), "w LS 2");
+        chu()->unmake(st);
+        CHECK_STR(sfen_tail(st), "b LSA 1");
+    }
+    free(st);
+}
+
+/* A piece dropped unpromoted into the zone may promote on any later move from inside the
+ * zone (the right goes with it, and goes when it promotes or is taken). */
+static void test_heisei_promotion_right(void)
+{
+    const char *h = "variant=heisei";
+    void *st = st_new(pos("K12l k12a S5b g12c", "b S 1"), h);
+    if (!st)
+        return;
+    if (play(st, "S*6c 12c11c") == 0) {
+        CHECK(mv(st, "6c6b+") != 0);     /* inside the zone, no capture: by the right */
+        CHECK(mv(st, "5b5a+") == 0);     /* the other Silver has no such right */
+        /* Out of the zone (a move from inside may still promote, by the right)... */
+        if (play(st, "6c7d 11c12c") == 0)
+            CHECK(mv(st, "7d8e+") != 0);
+        if (play(st, "7d8e 12c11c") == 0) {
+            CHECK(mv(st, "8e9f+") == 0); /* ...from outside, only entering it promotes */
+            CHECK(mv(st, "8e8d+") != 0);
+        }
+    }
+    free(st);
+    /* The right survives moves within the zone and is lost with the piece. */
+    st = st_new(pos("K12l k12a S5b g12c", "b S 1"), h);
+    if (st && play(st, "S*6c 12c11c 6c7b 11c12c") == 0)
+        CHECK(mv(st, "7b7a+") != 0);
+    free(st);
+}
+
+/* A side with reserve pieces is not bared. */
+static void test_heisei_bare_king(void)
+{
+    gv_result r;
+    void *st = st_new(pos("K12l k1a g2a s3a", "b L 1"), "variant=heisei");
+    if (st)
+        CHECK(chu()->status(st, &r) == GV_ONGOING);
+    free(st);
+    st = st_new(pos("K12l k1a g2a s3a", "b - 1"), "variant=heisei");
+    if (st)
+        CHECK(chu()->status(st, &r) == GV_WIN && r.winner == 1);
+    free(st);
+}
+
 const t_case chu_rules_tests[] = {
     /* Board and pieces */
     T(test_board_start_position),
@@ -1434,6 +1558,11 @@ const t_case chu_rules_tests[] = {
     T(test_gobetween_far),
     T(test_rulesets),
     T(test_handicaps),
+    /* Heisei Chu */
+    T(test_heisei_start_and_sfen),
+    T(test_heisei_drops),
+    T(test_heisei_promotion_right),
+    T(test_heisei_bare_king),
     T(test_lion_trade_promoted_kirin_is_lion),
     /* Promotion */
     T(test_promotion_entering_zone),

@@ -14,6 +14,7 @@ typedef struct cli_args {
     const char *pos[64];
     int npos;
     const char *options;
+    const char *moves;   /* --moves 'm1 m2 ...': played from the position first */
     int divide;
     int batch;
 } cli_args;
@@ -30,6 +31,10 @@ static int parse_args(int argc, char **argv, cli_args *a, int allow_divide)
             if (i + 1 >= argc)
                 return cli_usage_error("%s needs a value like lion_double=jcsa", argv[i]);
             a->options = argv[++i];
+        } else if (strcmp(argv[i], "--moves") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("--moves needs the moves, like '7i7h 3d3e'");
+            a->moves = argv[++i];
         } else if (strncmp(argv[i], "--", 2) == 0 && argv[i][2]) {
             return cli_usage_error("unknown option '%s'", argv[i]);
         } else if (!a->game) {
@@ -64,13 +69,42 @@ static char *join(const char *const *parts, int n)
     return s;
 }
 
+/* Plays a->moves (in the game's notation, space separated) on st. 0, or -1 after saying
+ * which move was refused and why. What the position text cannot hold (a Heisei piece's
+ * promotion right, the repetition history) is then the game's as played. */
+static int play_moves(const cli_args *a, const gv_game *g, void *st)
+{
+    if (!a->moves)
+        return 0;
+    char buf[GV_MAX_TEXT];
+    if (strlen(a->moves) >= sizeof buf) {
+        cli_usage_error("--moves: too long");
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%s", a->moves);
+    int k = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok;
+         tok = strtok_r(NULL, " \t", &save)) {
+        gv_move m;
+        char err[GV_ERRLEN];
+        k++;
+        if (g->parse_move(st, tok, &m, err, sizeof err) < 0) {
+            cli_usage_error("--moves: move %d '%s': %s", k, tok, err);
+            return -1;
+        }
+        g->make(st, m);
+    }
+    return 0;
+}
+
 int cli_perft(int argc, char **argv)
 {
     cli_args a;
     if (parse_args(argc, argv, &a, 1))
         return CLI_USAGE;
     if (a.npos < 1)
-        return cli_usage_error("usage: gravulien perft <game> <depth> [position] [--divide]");
+        return cli_usage_error("usage: gravulien perft <game> <depth> [position] [--moves "
+                               "'M1 M2 ...'] [--divide]");
     long depth;
     char err[GV_ERRLEN];
     if (gv_parse_int(a.pos[0], 0, 20, &depth, err, sizeof err) < 0)
@@ -81,6 +115,10 @@ int cli_perft(int argc, char **argv)
     free(position);
     if (!st)
         return CLI_USAGE;
+    if (play_moves(&a, g, st) < 0) {
+        free(st);
+        return CLI_USAGE;
+    }
     uint64_t total = 0;
     if (a.divide && depth > 0) {
         gv_move *moves = malloc(sizeof(gv_move) * GV_MAX_MOVES);
@@ -151,6 +189,10 @@ int cli_moves(int argc, char **argv)
     free(position);
     if (!st)
         return CLI_USAGE;
+    if (play_moves(&a, g, st) < 0) {
+        free(st);
+        return CLI_USAGE;
+    }
     gv_move *moves = malloc(sizeof(gv_move) * GV_MAX_MOVES);
     if (!moves) {
         free(st);

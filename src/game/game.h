@@ -98,6 +98,10 @@ typedef struct gv_game {
      * time), sets *m to player's resignation and returns 0; -1 when that player cannot
      * resign now. NULL: resigning is not a move (the game's caller records it). */
     int (*resign_move)(void *st, int player, gv_move *m);
+    /* Optional: 0 when the position text (get_position) leaves out something of st that
+     * decides its moves or hash (Heisei Chu: a dropped piece's right to promote later);
+     * set_position of that text then gives another position. NULL: the text holds it all. */
+    int (*text_complete)(const void *st);
     /* The players may end the game drawn by agreement (two-player games whose rules know a
      * draw: Chu Shogi, Exaç; not Grav, scored by stone shares among up to six). */
     int agreed_draws;

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/gv_core.h"
 #include "game/game.h"
@@ -74,9 +75,12 @@ static inline int chu_can_promote_type(int t)
 /* ---- Moves ------------------------------------------------------------------------
  * from | to << 8 | mid << 16 | flags << 24. mid is the square of a piece captured by a
  * lion's first step (0 if none). A pass has from == to, mid == 0 and CHU_MF_PASS; igui
- * has to == from and a mid. */
+ * has to == from and a mid. A drop (Heisei Chu) has CHU_MF_DROP (below). */
 #define CHU_MF_PROMO 1u
 #define CHU_MF_PASS 2u
+/* Heisei Chu's drop: from == 0, mid holds the piece type dropped (unpromoted base type),
+ * to the square; with CHU_MF_PROMO it enters promoted. */
+#define CHU_MF_DROP 4u
 #define CHU_MOVE(f, t, m, fl) ((gv_move)(f) | (gv_move)(t) << 8 | (gv_move)(m) << 16 | (gv_move)(fl) << 24)
 #define CHU_FROM(m) ((int)((m) & 0xFF))
 #define CHU_TO(m) ((int)(((m) >> 8) & 0xFF))
@@ -107,7 +111,7 @@ typedef struct chu_options {
     uint8_t last_rank_must;    /* last_rank=must: Pawn/Lance must promote on the last rank */
     uint8_t counter_strike_jcsa; /* counter_strike=jcsa: an unprotected Lion may be taken */
     uint8_t gobetween_far;     /* gobetween_far=on: a Go-Between may promote on the far rank */
-    uint8_t pad;
+    uint8_t heisei;            /* variant=heisei: reserves and drops */
     uint16_t handicap;         /* presets applied to the start position (bits) */
 } chu_options;
 
@@ -125,11 +129,23 @@ enum { CHU_OCC_WORDS = CHU_SQUARES / 64 };
 enum { CHU_CL_FAR = 1, CHU_CL_ROYAL = 2 };
 extern const uint8_t chu_piece_class[64];
 
+/* Heisei Chu's reserve: counts per side of these kinds, in SFEN's order L C S M V A O X
+ * (chu_hand_type[k] is kind k's piece type; chu_hand_max[k] how many a side can hold). */
+enum { CHU_HAND_KINDS = 8 };
+extern const uint8_t chu_hand_type[CHU_HAND_KINDS];
+extern const uint8_t chu_hand_max[CHU_HAND_KINDS];
+/* The reserve kind of base type t, or -1. */
+int chu_hand_kind(int t);
+
 typedef struct chu_pos {
     uint8_t board[CHU_SQUARES];
     uint64_t occ[2][CHU_OCC_WORDS];  /* pieces of each side, one bit per square */
     uint64_t far[CHU_OCC_WORDS];     /* pieces of class CHU_CL_FAR, both sides */
     uint64_t royal[CHU_OCC_WORDS];   /* Kings and Princes, both sides */
+    /* Heisei: pieces dropped unpromoted into their zone, which keep the right to promote
+     * on any move that starts inside the zone (the bit travels with the piece). */
+    uint64_t right[CHU_OCC_WORDS];
+    uint8_t hand[2][CHU_HAND_KINDS]; /* Heisei: reserve counts per side and kind */
     uint64_t key;            /* Zobrist key of board, side to move and counter-strike */
     uint8_t stm;             /* 0 Sente (Black), 1 Gote */
     uint8_t cs;              /* counter-strike square (0 = none) */
@@ -158,6 +174,8 @@ typedef struct chu_hist {
     uint8_t cap_to, cap_mid; /* captured pieces (0 if none) */
     uint8_t prev_cs;
     uint8_t irrev;           /* the move can never be undone by other moves */
+    uint8_t rights;          /* promotion rights the move took away: 1 the mover's (on
+                                from), 2 the piece captured on to, 4 on mid */
 } chu_hist;
 
 typedef struct chu_state {
@@ -169,6 +187,7 @@ typedef struct chu_state {
 
 /* chu_position.c */
 extern const char chu_start_sfen[];
+extern const char chu_heisei_sfen[];      /* Heisei Chu's start */
 /* Zobrist keys, computed (inline) rather than stored: piece byte on a square, Gote to
  * move, counter-strike square. */
 static inline uint64_t chu_piece_key(int piece, int sq)
@@ -182,6 +201,32 @@ static inline uint64_t chu_side_key(void)
 static inline uint64_t chu_cs_key(int sq)
 {
     return gv_mix64((uint64_t)sq ^ 0x4C494F4E43530000ULL);
+}
+/* A reserve of n (> 0) pieces of kind k for side; 0 for none. */
+static inline uint64_t chu_hand_key(int side, int k, int n)
+{
+    return n ? gv_mix64((uint64_t)(side * 64 + k * 8 + n) ^ 0x4845495345490000ULL) : 0;
+}
+/* A promotion right on square sq. */
+static inline uint64_t chu_right_key(int sq)
+{
+    return gv_mix64((uint64_t)sq ^ 0x5249474854000000ULL);
+}
+static inline int chu_has_right(const chu_pos *p, int sq)
+{
+    return (int)(p->right[sq >> 6] >> (sq & 63) & 1);
+}
+/* Any promotion right on the board? */
+static inline int chu_any_right(const chu_pos *p)
+{
+    return (p->right[0] | p->right[1] | p->right[2] | p->right[3]) != 0;
+}
+/* Does side hold any reserve piece? */
+static inline int chu_has_hand(const chu_pos *p, int side)
+{
+    uint64_t h;
+    memcpy(&h, p->hand[side], sizeof h);
+    return h != 0;
 }
 uint64_t chu_compute_key(const chu_pos *p);
 int chu_set_sfen(chu_pos *p, const char *sfen, char *err, size_t errlen);

@@ -302,6 +302,12 @@ static int chu_eval(void *st)
             lion -= LION_HIT_HANGING;
     }
 
+    /* Heisei: a reserve piece is worth what it is on the board (it can come in anywhere
+     * next to one's own pieces, promoted inside the zone). */
+    if (p->opt.heisei)
+        for (int k = 0; k < CHU_HAND_KINDS; k++)
+            score += (p->hand[0][k] - p->hand[1][k]) * order_value[chu_hand_type[k]];
+
     return (stm ? -score : score) + lion + CHU_EVAL_TEMPO;
 }
 
@@ -326,6 +332,8 @@ static int chu_capture_value(const chu_pos *p, int pc)
     return order_value[t];
 }
 
+/* A drop captures nothing: its mid (the piece type, at most 21) names a border square,
+ * whose byte is CHU_EDGE, of type 0 and value 0 -- so the victim values need no test. */
 static int chu_victim_value(const void *st, gv_move m)
 {
     const chu_pos *p = &((const chu_state *)st)->pos;
@@ -356,6 +364,8 @@ static void chu_victim_values(const void *st, const gv_move *moves, int n, int *
 static int chu_mover_value(const void *st, gv_move m)
 {
     const uint8_t *b = ((const chu_state *)st)->pos.board;
+    if (CHU_FLAGS(m) & CHU_MF_DROP)
+        return order_value[CHU_MID(m)];
     return order_value[CHU_TYPE(b[CHU_FROM(m)])];
 }
 

@@ -16,7 +16,7 @@ static const char *const chu_seat_names[] = {"Sente", "Gote"};
  * wherever it stands in the text. */
 enum {
     OPT_LION_DOUBLE, OPT_PROMOTION, OPT_BARE_KING, OPT_REPETITION, OPT_LAST_RANK,
-    OPT_COUNTER_STRIKE, OPT_GOBETWEEN_FAR, OPT_RULESET, OPT_HANDICAP, OPT_COUNT
+    OPT_COUNTER_STRIKE, OPT_GOBETWEEN_FAR, OPT_RULESET, OPT_HANDICAP, OPT_VARIANT, OPT_COUNT
 };
 
 static const gv_option_def chu_option_defs[] = {
@@ -44,17 +44,19 @@ static const gv_option_def chu_option_defs[] = {
      "none|gold|leopard|silver|copper|side-mover|vertical-mover|rook|dragon-king|queen|"
      "two-kings|two-lions|three-lions+", "none",
      "presets joined by '+' (three-lions+gold); Gote, the stronger, moves first"},
+    [OPT_VARIANT] = {"variant", "standard|heisei", "standard",
+     "heisei: Heisei Chu, 14 pieces a side held in reserve and dropped next to one's own"},
     [OPT_COUNT] = {NULL, NULL, NULL, NULL},
 };
 
 /* The values each rule set gives the options of its family (NULL: not in the family). */
 static const char *const ruleset_values[3][OPT_COUNT] = {
     /* lishogi */
-    {"move_after", "standard", "on", "on", NULL, "edo", "off", NULL, NULL},
+    {"move_after", "standard", "on", "on", NULL, "edo", "off", NULL, NULL, NULL},
     /* jcsa */
-    {"jcsa", "standard", "on", "jcsa", NULL, "jcsa", "off", NULL, NULL},
+    {"jcsa", "standard", "on", "jcsa", NULL, "jcsa", "off", NULL, NULL, NULL},
     /* historical */
-    {"move_after", "msm", "on", "strict", NULL, "edo", "on", NULL, NULL},
+    {"move_after", "msm", "on", "strict", NULL, "edo", "on", NULL, NULL, NULL},
 };
 
 
@@ -124,6 +126,7 @@ static int read_options(const char *options, chu_options *o, char *err, size_t e
     o->last_rank_must = !strcmp(v[OPT_LAST_RANK], "must");
     o->counter_strike_jcsa = !strcmp(v[OPT_COUNTER_STRIKE], "jcsa");
     o->gobetween_far = !strcmp(v[OPT_GOBETWEEN_FAR], "on");
+    o->heisei = !strcmp(v[OPT_VARIANT], "heisei");
     return handicap_bits(v[OPT_HANDICAP], &o->handicap, err, errlen);
 }
 
@@ -174,6 +177,11 @@ static void g_unmake(void *st)
     chu_unmake(st);
 }
 
+static int g_text_complete(const void *st)
+{
+    return !chu_any_right(&((const chu_state *)st)->pos);
+}
+
 static int g_to_move(const void *st)
 {
     return ((const chu_state *)st)->pos.stm;
@@ -220,6 +228,7 @@ const gv_game gv_chu_game = {
     .hash = g_hash,
     .parse_move = g_parse_move,
     .write_move = g_write_move,
+    .text_complete = g_text_complete,
     .seat_names = chu_seat_names,
     .protocols = GV_PROTO_USI | GV_PROTO_XBOARD,
     .xboard_variant = "chu",

@@ -48,6 +48,9 @@ static inline int can_promote(const chu_pos *p, int piece, int from, int to, int
     }
     if (p->opt.promotion_msm && zf && zt)
         return 1;
+    /* Heisei: a piece dropped unpromoted into the zone promotes on any move from inside. */
+    if (__builtin_expect(zf && chu_has_right(p, from), 0))
+        return 1;
     return 0;
 }
 
@@ -484,6 +487,58 @@ static int gen_piece(gen_ctx *g, int from)
 
 /* Every piece's moves in increasing square order, then the pass (by the first piece that
  * has one). Returns the count. */
+/* Heisei: may a reserve piece of type t be dropped by side on empty square sq next to one
+ * of side's pieces (promoted: promo)? Only the Lance's farthest rank is closed to it
+ * unpromoted; a promoted drop must be in the zone. */
+static inline int drop_ok(int side, int t, int sq, int promo)
+{
+    if (promo)
+        return in_zone(side, sq);
+    return !(t == CT_LANCE && CHU_ROW(sq) == (side == CHU_SENTE ? 0 : CHU_N - 1));
+}
+
+/* Is empty square sq next to (orthogonally or diagonally) one of side's pieces? */
+static int next_to_own(const chu_pos *p, int side, int sq)
+{
+    for (int d = 0; d < 8; d++) {
+        int pc = p->board[sq + chu_dir[0][d]];
+        if (is_piece(pc) && CHU_COLOR(pc) == side)
+            return 1;
+    }
+    return 0;
+}
+
+/* Heisei's drops: every reserve kind on every empty square next to an own piece,
+ * unpromoted and (in the zone) promoted; squares in increasing order. */
+static void gen_drops(gen_ctx *g)
+{
+    const chu_pos *p = g->p;
+    int side = p->stm;
+    uint64_t near[CHU_OCC_WORDS] = {0, 0, 0, 0};
+    for (int w = 0; w < CHU_OCC_WORDS; w++)
+        for (uint64_t bits = p->occ[side][w]; bits; bits &= bits - 1) {
+            int sq = 64 * w + __builtin_ctzll(bits);
+            for (int d = 0; d < 8; d++) {
+                int t = sq + chu_dir[0][d];
+                if (!p->board[t])
+                    near[t >> 6] |= 1ULL << (t & 63);
+            }
+        }
+    for (int w = 0; w < CHU_OCC_WORDS; w++)
+        for (uint64_t bits = near[w]; bits; bits &= bits - 1) {
+            int sq = 64 * w + __builtin_ctzll(bits);
+            for (int k = 0; k < CHU_HAND_KINDS; k++) {
+                if (!p->hand[side][k])
+                    continue;
+                int t = chu_hand_type[k];
+                if (drop_ok(side, t, sq, 0))
+                    push(g, 0, sq, t, CHU_MF_DROP);
+                if (drop_ok(side, t, sq, 1))
+                    push(g, 0, sq, t, CHU_MF_DROP | CHU_MF_PROMO);
+            }
+        }
+}
+
 static int gen_all(gen_ctx *g)
 {
     const chu_pos *p = g->p;
@@ -496,6 +551,8 @@ static int gen_all(gen_ctx *g)
         }
     if (pass_from)
         push(g, pass_from, pass_from, 0, CHU_MF_PASS);
+    if (__builtin_expect(p->opt.heisei, 0) && chu_has_hand(p, p->stm))
+        gen_drops(g);
     return g->n;
 }
 
@@ -522,6 +579,14 @@ int chu_gen_quiets(const chu_pos *p, gv_move *out)
 int chu_is_move(const chu_pos *p, gv_move m)
 {
     int from = CHU_FROM(m), to = CHU_TO(m), pc = p->board[from];
+    if (CHU_FLAGS(m) & CHU_MF_DROP) {
+        int t = CHU_MID(m), k = chu_hand_kind(t), promo = (CHU_FLAGS(m) & CHU_MF_PROMO) != 0;
+        return p->opt.heisei && from == 0 && k >= 0 && p->hand[p->stm][k] &&
+               (CHU_FLAGS(m) & ~(CHU_MF_DROP | CHU_MF_PROMO)) == 0 &&
+               CHU_ROW(to) >= 0 && CHU_ROW(to) < CHU_N && CHU_COL(to) >= 0 &&
+               CHU_COL(to) < CHU_N && p->board[to] == 0 && next_to_own(p, p->stm, to) &&
+               drop_ok(p->stm, t, to, promo);
+    }
     /* Anything else wrong with m (its squares, flags) makes it match no generated move. */
     if (!is_piece(pc) || (pc & CHU_GOTE) != (p->stm ? CHU_GOTE : 0))
         return 0;

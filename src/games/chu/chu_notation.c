@@ -28,6 +28,18 @@ int chu_write_usi(const chu_pos *p, gv_move m, char *buf, size_t len)
 {
     char tmp[32];
     int n, from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m);
+    if (CHU_FLAGS(m) & CHU_MF_DROP) {
+        /* As shogi writes a drop, upper case for both sides: L*5e, S*5c+. */
+        n = snprintf(tmp, sizeof tmp, "%c*", toupper((unsigned char)chu_type_letter(mid)));
+        n += chu_square_name(to, tmp + n);
+        if (CHU_FLAGS(m) & CHU_MF_PROMO)
+            tmp[n++] = '+';
+        tmp[n] = 0;
+        if ((size_t)n >= len)
+            return -1;
+        memcpy(buf, tmp, (size_t)n + 1);
+        return n;
+    }
     if (CHU_FLAGS(m) & CHU_MF_PASS)
         mid = pass_square(p, from);
     n = chu_square_name(from, tmp);
@@ -159,11 +171,59 @@ static int find_move(chu_state *s, int from, int mid, int to, int promo, int pas
     return explain(s, from, mid, to, promo, err, errlen);
 }
 
+/* A drop in USI: "L*5e", "S*5c+" (the letter in either case). */
+static int parse_usi_drop(chu_state *s, const char *text, gv_move *out, char *err,
+                          size_t errlen)
+{
+    const chu_pos *p = &s->pos;
+    int sq, t = 0;
+    for (int i = 1; i <= 21; i++)
+        if (chu_type_letter(i) == tolower((unsigned char)text[0]))
+            t = i;
+    int n = chu_parse_square(text + 2, &sq);
+    const char *rest = text + 2 + n;
+    int promo = *rest == '+';
+    if (!t || !n || (promo ? rest[1] : *rest))
+        return gv_err(err, errlen, "'%s' is not a USI drop (like L*5e or S*5c+)", text);
+    if (!p->opt.heisei)
+        return gv_err(err, errlen, "drops are a Heisei Chu move (option variant=heisei)");
+    int k = chu_hand_kind(t);
+    if (k < 0)
+        return gv_err(err, errlen, "'%c' is never held in reserve (only L C S M V A O X)",
+                      text[0]);
+    if (!p->hand[p->stm][k])
+        return gv_err(err, errlen, "%s has no %c in reserve", side_name(p->stm),
+                      toupper((unsigned char)text[0]));
+    gv_result r;
+    if (chu_status(s, &r) != GV_ONGOING)
+        return gv_err(err, errlen, "the game is over (%s)", r.reason);
+    if (p->board[sq])
+        return gv_err(err, errlen, "%s is occupied", text + 2);
+    gv_move m = CHU_MOVE(0, sq, t, CHU_MF_DROP | (promo ? CHU_MF_PROMO : 0));
+    if (!chu_is_move(p, m)) {
+        if (promo)
+            return gv_err(err, errlen, "a piece may enter promoted only in %s's zone (the "
+                          "farthest four ranks)", side_name(p->stm));
+        int near = 0;
+        for (int d = 0; d < 8; d++) {
+            int pc = p->board[sq + chu_dir[0][d]];
+            near |= is_piece(pc) && CHU_COLOR(pc) == p->stm;
+        }
+        if (!near)
+            return gv_err(err, errlen, "a drop must be next to (orthogonally or diagonally) "
+                          "one of %s's pieces", side_name(p->stm));
+        return gv_err(err, errlen, "a Lance dropped on the farthest rank could never move");
+    }
+    return rep_checked(s, m, out, err, errlen);
+}
+
 int chu_parse_usi(chu_state *s, const char *text, gv_move *out, char *err, size_t errlen)
 {
     chu_pos *p = &s->pos;
     int sq[3], n = 0;
     const char *c = text;
+    if (isalpha((unsigned char)text[0]) && text[1] == '*')
+        return parse_usi_drop(s, text, out, err, errlen);
     while (n < 3 && isdigit((unsigned char)*c)) {
         int k = chu_parse_square(c, &sq[n]);
         if (!k)
@@ -230,6 +290,15 @@ static int tsa_format(const chu_pos *p, gv_move m, int with_origin, int promo_ch
     unsigned fl = CHU_FLAGS(m);
     if (fl & CHU_MF_PASS)
         return sprintf(buf, "pass");
+    if (fl & CHU_MF_DROP) {
+        int k = tsa_piece(mid, buf);
+        buf[k++] = '*';
+        k += chu_square_name(to, buf + k);
+        if (promo_choice)
+            buf[k++] = (fl & CHU_MF_PROMO) ? '+' : '=';
+        buf[k] = 0;
+        return k;
+    }
     int n = tsa_piece(CHU_TYPE(p->board[from]), buf);
     if (with_origin)
         n += chu_square_name(from, buf + n);
@@ -383,7 +452,7 @@ int chu_parse_move(chu_state *s, const char *text, gv_move *m, char *err, size_t
         return gv_err(err, errlen, "empty move");
     if (strlen(text) > 40)
         return gv_err(err, errlen, "move text too long");
-    if (isdigit((unsigned char)text[0]))
+    if (isdigit((unsigned char)text[0]) || (isalpha((unsigned char)text[0]) && text[1] == '*'))
         return chu_parse_usi(s, text, m, err, errlen);
     return chu_parse_tsa(s, text, m, err, errlen);
 }

@@ -9,6 +9,21 @@
 const char chu_start_sfen[] =
     "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/"
     "PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1";
+const char chu_heisei_sfen[] =
+    "1f2gekg2f1/2b1t2t1b2/2rhdqndhr2/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/"
+    "2RHDNQDHR2/2B1T2T1B2/1F2GKEG2F1 b 2L2C2S2M2V2AOX2l2c2s2m2v2aox 1";
+
+const uint8_t chu_hand_type[CHU_HAND_KINDS] = {CT_LANCE, CT_COPPER, CT_SILVER, CT_SIDE,
+                                               CT_VERTICAL, CT_CHARIOT, CT_KIRIN, CT_PHOENIX};
+const uint8_t chu_hand_max[CHU_HAND_KINDS] = {2, 2, 2, 2, 2, 2, 1, 1};
+
+int chu_hand_kind(int t)
+{
+    for (int k = 0; k < CHU_HAND_KINDS; k++)
+        if (chu_hand_type[k] == t)
+            return k;
+    return -1;
+}
 
 /* Relative directions: forward, forward-right, right, back-right, back, back-left,
  * left, forward-left. Sente's forward is towards rank a (row - 1); right is towards
@@ -100,6 +115,12 @@ uint64_t chu_compute_key(const chu_pos *p)
         k ^= chu_side_key();
     if (p->cs)
         k ^= chu_cs_key(p->cs);
+    for (int side = 0; side < 2; side++)
+        for (int kind = 0; kind < CHU_HAND_KINDS; kind++)
+            k ^= chu_hand_key(side, kind, p->hand[side][kind]);
+    for (int w = 0; w < CHU_OCC_WORDS; w++)
+        for (uint64_t b = p->right[w]; b; b &= b - 1)
+            k ^= chu_right_key(64 * w + __builtin_ctzll(b));
     return k;
 }
 
@@ -125,6 +146,52 @@ static int letter_type(char c)
 {
     const char *p = strchr(type_letters + 1, tolower((unsigned char)c));
     return c && p ? (int)(p - type_letters) : 0;
+}
+
+/* Heisei's reserves: "-" or counts before letters, Sente's upper case ("2L2CX2l"). Each
+ * kind at most once per side; with the pieces of that kind on the board (promoted too),
+ * no side holds more than the set has. */
+static int read_hands(chu_pos *p, const char **sp, char *err, size_t errlen)
+{
+    const char *s = *sp;
+    if (*s == '-') {
+        *sp = s + 1;
+        return (**sp && **sp != ' ') ? gv_err(err, errlen, "SFEN reserves: '-' or pieces like 2L2Cx") : 0;
+    }
+    int seen[2][CHU_HAND_KINDS] = {{0}};
+    while (*s && *s != ' ') {
+        int n = 1;
+        if (isdigit((unsigned char)*s)) {
+            n = 0;
+            while (isdigit((unsigned char)*s) && n < 100)
+                n = n * 10 + (*s++ - '0');
+        }
+        char c = *s;
+        int t = c ? letter_type(c) : 0, kind = t ? chu_hand_kind(t) : -1;
+        if (kind < 0)
+            return gv_err(err, errlen, "SFEN reserves: '%c' is not a reserve piece (L C S M V A "
+                          "O X)", c ? c : ' ');
+        int side = islower((unsigned char)c) ? 1 : 0;
+        if (seen[side][kind]++)
+            return gv_err(err, errlen, "SFEN reserves: '%c' is written twice", c);
+        if (n < 1)
+            return gv_err(err, errlen, "SFEN reserves: a count must be at least 1");
+        int on_board = 0;
+        for (int sq = 0; sq < CHU_SQUARES; sq++) {
+            int pc = p->board[sq];
+            if (pc && pc != CHU_EDGE && CHU_COLOR(pc) == side &&
+                (CHU_TYPE(pc) == t || CHU_TYPE(pc) == t + CHU_PROMO))
+                on_board++;
+        }
+        if (n + on_board > chu_hand_max[kind])
+            return gv_err(err, errlen, "SFEN reserves: %s holds %d %c with %d on the board; the "
+                          "set has %d", side ? "Gote" : "Sente", n, c, on_board,
+                          chu_hand_max[kind]);
+        p->hand[side][kind] = (uint8_t)n;
+        s++;
+    }
+    *sp = s;
+    return 0;
 }
 
 int chu_set_sfen(chu_pos *out, const char *sfen, char *err, size_t errlen)
@@ -218,10 +285,28 @@ int chu_set_sfen(chu_pos *out, const char *sfen, char *err, size_t errlen)
     } else if (*s) {
         return gv_err(err, errlen, "SFEN side to move must be 'b' or 'w', got '%c'", *s);
     }
-    /* 3. Counter-strike square (lishogi's third field) or '-'. */
+    /* 3. Heisei: the reserves (SFEN's hands field), then optionally the counter-strike
+     * square as a field of its own. Standard: the counter-strike square (lishogi's third
+     * field) or '-'. */
     while (*s == ' ')
         s++;
-    if (*s == '-') {
+    if (p.opt.heisei) {
+        if (read_hands(&p, &s, err, errlen) < 0)
+            return -1;
+        while (*s == ' ')
+            s++;
+        /* A square (digits then a rank letter) before the move number. */
+        int k = 0;
+        while (isdigit((unsigned char)s[k]))
+            k++;
+        if (k && s[k] >= 'a' && s[k] <= 'l') {
+            int sq, n = chu_parse_square(s, &sq);
+            if (!n || (s[n] && s[n] != ' '))
+                return gv_err(err, errlen, "SFEN: '%.8s' is not a counter-strike square like 5f", s);
+            p.cs = (uint8_t)sq;
+            s += n;
+        }
+    } else if (*s == '-') {
         s++;
         if (*s && *s != ' ')
             return gv_err(err, errlen, "SFEN third field must be '-' or a square");
@@ -309,8 +394,31 @@ int chu_get_sfen(const chu_pos *p, char *buf, size_t len)
     char cs[8] = "-";
     if (p->cs)
         chu_square_name(p->cs, cs);
-    n += sprintf(tmp + n, " %c %s %u", p->stm ? 'w' : 'b', cs,
-                 p->movenum > 9999 ? 9999u : p->movenum);
+    if (p->opt.heisei) {
+        /* The reserves, Sente's first, in the order L C S M V A O X; then the
+         * counter-strike square when there is one. */
+        n += sprintf(tmp + n, " %c ", p->stm ? 'w' : 'b');
+        int any = 0;
+        for (int side = 0; side < 2; side++)
+            for (int k = 0; k < CHU_HAND_KINDS; k++) {
+                int c = p->hand[side][k];
+                if (!c)
+                    continue;
+                char letter = chu_type_letter(chu_hand_type[k]);
+                if (c > 1)
+                    n += sprintf(tmp + n, "%d", c);
+                tmp[n++] = side ? letter : (char)toupper((unsigned char)letter);
+                any = 1;
+            }
+        if (!any)
+            tmp[n++] = '-';
+        if (p->cs)
+            n += sprintf(tmp + n, " %s", cs);
+        n += sprintf(tmp + n, " %u", p->movenum > 9999 ? 9999u : p->movenum);
+    } else {
+        n += sprintf(tmp + n, " %c %s %u", p->stm ? 'w' : 'b', cs,
+                     p->movenum > 9999 ? 9999u : p->movenum);
+    }
     if ((size_t)n >= len)
         return -1;
     memcpy(buf, tmp, (size_t)n + 1);
@@ -348,7 +456,10 @@ static int piece_of_text(const char *t)
 int chu_start_position(chu_pos *p, const chu_options *o, char *err, size_t errlen)
 {
     p->opt = *o;
-    if (chu_set_sfen(p, chu_start_sfen, err, errlen) < 0)
+    if (o->heisei && o->handicap)
+        return gv_err(err, errlen, "handicaps are for standard Chu Shogi, not variant=heisei "
+                      "(give a position instead)");
+    if (chu_set_sfen(p, o->heisei ? chu_heisei_sfen : chu_start_sfen, err, errlen) < 0)
         return -1;
     if (!o->handicap)
         return 0;

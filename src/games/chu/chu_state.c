@@ -52,7 +52,7 @@ static void count_capture(chu_pos *p, int pc, int delta)
 static inline int move_new_cs(const chu_pos *p, gv_move m)
 {
     int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m);
-    if (CHU_FLAGS(m) & CHU_MF_PASS)
+    if (CHU_FLAGS(m) & (CHU_MF_PASS | CHU_MF_DROP))
         return 0;
     const uint8_t *b = p->board;
     if (chu_is_lion(CHU_TYPE(b[from])))
@@ -62,6 +62,48 @@ static inline int move_new_cs(const chu_pos *p, gv_move m)
     if (mid && chu_is_lion(CHU_TYPE(b[mid])))
         return mid;
     return 0;
+}
+
+/* Heisei: is sq in the zone of side? */
+static inline int in_zone(int side, int sq)
+{
+    int r = CHU_ROW(sq);
+    return side == CHU_SENTE ? r < 4 : r >= CHU_N - 4;
+}
+
+/* A drop's piece, the reserve it leaves and the right an unpromoted drop into the zone
+ * takes along, in the key. */
+static uint64_t drop_key_delta(const chu_pos *p, gv_move m)
+{
+    int t = CHU_MID(m), to = CHU_TO(m), side = p->stm, kind = chu_hand_kind(t);
+    int promo = (CHU_FLAGS(m) & CHU_MF_PROMO) != 0, n = p->hand[side][kind];
+    uint64_t k = chu_hand_key(side, kind, n) ^ chu_hand_key(side, kind, n - 1);
+    k ^= chu_piece_key((promo ? t + CHU_PROMO : t) | (side ? CHU_GOTE : 0), to);
+    if (!promo && in_zone(side, to))
+        k ^= chu_right_key(to);
+    return k;
+}
+
+/* The promotion rights a board move m moves or takes away, in the key. */
+static uint64_t rights_key_delta(const chu_pos *p, gv_move m)
+{
+    int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m);
+    uint64_t k = 0;
+    if (mid && chu_has_right(p, mid))
+        k ^= chu_right_key(mid);
+    if (to != from && chu_has_right(p, to))
+        k ^= chu_right_key(to);
+    if (chu_has_right(p, from)) {
+        k ^= chu_right_key(from);
+        if (!(CHU_FLAGS(m) & CHU_MF_PROMO))
+            k ^= chu_right_key(to);
+    }
+    return k;
+}
+
+static inline void right_flip(chu_pos *p, int sq)
+{
+    p->right[sq >> 6] ^= 1ULL << (sq & 63);
 }
 
 /* What m changes in the key of p (from p, before m is made): the pieces that leave and
@@ -78,12 +120,17 @@ static inline uint64_t move_key_delta(const chu_pos *p, gv_move m, int new_cs)
     if (fl & CHU_MF_PASS)
         return k;
     const uint8_t *b = p->board;
-    int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m), pc = b[from];
+    int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m);
+    if (fl & CHU_MF_DROP)
+        return k ^ drop_key_delta(p, m);
+    int pc = b[from];
     k ^= chu_piece_key(pc, from);
     if (mid)
         k ^= chu_piece_key(b[mid], mid);
     if (to != from && b[to])
         k ^= chu_piece_key(b[to], to);
+    if (__builtin_expect(chu_any_right(p), 0))
+        k ^= rights_key_delta(p, m);
     return k ^ chu_piece_key((fl & CHU_MF_PROMO) ? pc + CHU_PROMO : pc, to);
 }
 
@@ -103,8 +150,33 @@ static void pos_make(chu_pos *p, gv_move m, chu_hist *h)
     h->prev_cs = p->cs;
     h->cap_to = h->cap_mid = 0;
     h->irrev = 0;
+    h->rights = 0;
     p->key ^= move_key_delta(p, m, new_cs);
-    if (!(fl & CHU_MF_PASS)) {
+    if (fl & CHU_MF_DROP) {
+        int t = mid, side = p->stm;
+        p->hand[side][chu_hand_kind(t)]--;
+        put(p, to, ((fl & CHU_MF_PROMO) ? t + CHU_PROMO : t) | (side ? CHU_GOTE : 0));
+        p->count[side]++;
+        if (!(fl & CHU_MF_PROMO) && in_zone(side, to))
+            right_flip(p, to);
+        h->irrev = 1;
+    } else if (!(fl & CHU_MF_PASS)) {
+        if (__builtin_expect(chu_any_right(p), 0)) {
+            if (mid && chu_has_right(p, mid)) {
+                right_flip(p, mid);
+                h->rights |= 4;
+            }
+            if (to != from && chu_has_right(p, to)) {
+                right_flip(p, to);
+                h->rights |= 2;
+            }
+            if (chu_has_right(p, from)) {
+                right_flip(p, from);
+                h->rights |= 1;
+                if (!(fl & CHU_MF_PROMO))
+                    right_flip(p, to);
+            }
+        }
         int pc = p->board[from], t = CHU_TYPE(pc);
         take(p, from);
         if (mid) {
@@ -139,7 +211,24 @@ static void pos_unmake(chu_pos *p, const chu_hist *h)
     p->stm ^= 1;
     p->movenum--;
     p->cs = h->prev_cs;
-    if (!(fl & CHU_MF_PASS)) {
+    if (fl & CHU_MF_DROP) {
+        int side = p->stm;
+        if (chu_has_right(p, to))
+            right_flip(p, to);
+        take(p, to);
+        p->count[side]--;
+        p->hand[side][chu_hand_kind(mid)]++;
+    } else if (!(fl & CHU_MF_PASS)) {
+        if (__builtin_expect(h->rights != 0, 0)) {
+            if ((h->rights & 1) && !(fl & CHU_MF_PROMO))
+                right_flip(p, to);
+            if (h->rights & 1)
+                right_flip(p, from);
+            if (h->rights & 2)
+                right_flip(p, to);
+            if (h->rights & 4)
+                right_flip(p, mid);
+        }
         int placed = p->board[to];
         int pc = (fl & CHU_MF_PROMO) ? placed - CHU_PROMO : placed;
         if ((fl & CHU_MF_PROMO) && chu_is_royal(CHU_TYPE(placed)))
@@ -221,6 +310,8 @@ int chu_is_bared(const chu_pos *p, int side)
     /* At most 12 dead pieces fit on a rank: more pieces than 13 can never be bare. */
     if (p->count[side] > 13 || p->royals[side] != 1 || p->royals[other] != 1)
         return 0;
+    if (chu_has_hand(p, side))   /* Heisei: a side with reserve pieces is not bared */
+        return 0;
     /* Only the royal and dead pieces may be left: checked on one rank before the board. */
     if (p->count[side] - dead_pieces(p, side) != 1)
         return 0;
@@ -261,7 +352,8 @@ int chu_is_bared(const chu_pos *p, int side)
 /* Only the two royals remain (dead Pawns and Lances aside) and neither is attacked. */
 static int kings_only_draw(const chu_pos *p)
 {
-    if (p->count[0] > 13 || p->count[1] > 13 || p->royals[0] != 1 || p->royals[1] != 1)
+    if (p->count[0] > 13 || p->count[1] > 13 || p->royals[0] != 1 || p->royals[1] != 1 ||
+        chu_has_hand(p, 0) || chu_has_hand(p, 1))
         return 0;
     if (p->count[0] + p->count[1] - dead_pieces(p, 0) - dead_pieces(p, 1) != 2)
         return 0;
@@ -345,6 +437,8 @@ static int move_irreversible(const chu_pos *p, gv_move m)
     unsigned fl = CHU_FLAGS(m);
     if (fl & CHU_MF_PASS)
         return 0;
+    if (fl & CHU_MF_DROP)
+        return 1;   /* the reserve never grows again */
     int from = CHU_FROM(m), to = CHU_TO(m), t = CHU_TYPE(p->board[from]);
     return (fl & CHU_MF_PROMO) || CHU_MID(m) || (to != from && p->board[to]) ||
            t == CT_PAWN || t == CT_LANCE;
