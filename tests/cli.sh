@@ -140,7 +140,11 @@ rm -f "$tmpk" "$tmpu"
 # install: the program, its web page and its manual page under a staging root, and the
 # installed program's server finding its web page without --web
 BUILD=$(dirname "$BIN")
-if [ -f "$BUILD/cmake_install.cmake" ] && command -v curl >/dev/null; then
+get() { # URL: the body on stdout (curl, or node's fetch)
+  if command -v curl >/dev/null; then curl -fsS --max-time 10 "$1"
+  else node -e 'fetch(process.argv[1]).then(async r => { if (!r.ok) process.exit(1); process.stdout.write(await r.text()); })' "$1"; fi
+}
+if [ -f "$BUILD/cmake_install.cmake" ] && command -v cmake >/dev/null && { command -v curl || command -v node; } >/dev/null; then
   inst=$(mktemp -d)
   # cmake --install writes its list of installed files into the build tree; keep that tree
   # as it was
@@ -168,7 +172,7 @@ if [ -f "$BUILD/cmake_install.cmake" ] && command -v curl >/dev/null; then
     done
     if [ -z "$url" ]; then
       echo "FAIL installed serve printed no URL:"; cat "$inst/serve.out"; fail=1
-    elif curl -fsS --max-time 10 "$url" >"$out" 2>"$err" && grep -q 'installed copy' "$out"; then
+    elif get "$url" >"$out" 2>"$err" && grep -q 'installed copy' "$out"; then
       echo "ok   installed serve finds its web page"
     else
       echo "FAIL installed serve: GET / is not the installed index.html"; cat "$err"; fail=1
@@ -177,7 +181,7 @@ if [ -f "$BUILD/cmake_install.cmake" ] && command -v curl >/dev/null; then
   fi
   rm -rf "$inst"
 else
-  echo "skip install (no cmake_install.cmake beside $BIN, or no curl)"
+  echo "skip install (no cmake_install.cmake beside $BIN, or no cmake, or neither curl nor node)"
 fi
 
 exit $fail
