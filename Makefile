@@ -13,7 +13,7 @@ DESTDIR ?=
 # The release build is profile-guided (PGO=0 turns that off): the library is first built
 # instrumented in $(PGO_BUILD), `gravulien bench` runs on it (again whenever that build
 # changed) and records its counts in $(PGO_BUILD)/profile, and $(BUILD) is compiled with
-# them. 3-5 % more nodes per second for the searches; docs/ai.md, "Speed".
+# them. 3-5 % more nodes per second for the searches; docs/dev/performance.md.
 PGO       ?= 1
 PGO_BUILD ?= build-pgo
 PGO_DATA   = $(abspath $(PGO_BUILD))/profile
