@@ -1,14 +1,19 @@
-# Thin wrapper over CMake: make (release build), make check, make bench, make run.
+# Thin wrapper over CMake: make (release build), make check, make bench, make run,
+# make install.
 BUILD   ?= build
 ASAN    ?= build-asan
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+# make install: where (PREFIX, compiled into the program to find its web files) and under
+# which staging root (DESTDIR, for packaging).
+PREFIX  ?= /usr/local
+DESTDIR ?=
 
-.PHONY: all deps check check-release check-asan bench soak run fuzz clean
+.PHONY: all deps check check-release check-asan bench soak run fuzz install clean
 
 # The release build is profile-guided (PGO=0 turns that off): the library is first built
 # instrumented in $(PGO_BUILD), `gravulien bench` runs on it (again whenever that build
 # changed) and records its counts in $(PGO_BUILD)/profile, and $(BUILD) is compiled with
-# them. 3-5 % more nodes per second for the searches; docs/ai.md, "Speed".
+# them. 3-5 % more nodes per second for the searches; docs/dev/performance.md.
 PGO       ?= 1
 PGO_BUILD ?= build-pgo
 PGO_DATA   = $(abspath $(PGO_BUILD))/profile
@@ -21,9 +26,10 @@ ifeq ($(PGO),1)
 	  echo "PGO: training on gravulien bench"; rm -rf $(PGO_DATA); \
 	  $(PGO_BUILD)/gravulien bench >$(PGO_BUILD)/train.log 2>&1 || { cat $(PGO_BUILD)/train.log; exit 1; }; \
 	  touch $(PGO_BUILD)/trained; fi
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGV_PGO=USE -DGV_PGO_DIR=$(PGO_DATA) >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGV_PGO=USE -DGV_PGO_DIR=$(PGO_DATA) \
+	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 else
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGV_PGO=OFF >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGV_PGO=OFF -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 endif
 	cmake --build $(BUILD) -j $(JOBS)
 
@@ -78,6 +84,12 @@ soak: all
 # The main job: the game server (SQLite store gravulien.db in this directory); prints its URL.
 run: all
 	$(BUILD)/gravulien serve --db gravulien.db
+
+# The release build installed: $(PREFIX)/bin/gravulien, its web page in
+# $(PREFIX)/share/gravulien/web and the manual page gravulien.1 in $(PREFIX)/share/man/man1,
+# all under $(DESTDIR) when it is given.
+install: all
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(PGO_BUILD) $(FUZZ_BUILD)

@@ -137,4 +137,51 @@ printf '1. 7i7h 2. 6d6e\n' | "$BIN" record chu convert - --to kif >"$out" 2>"$er
 echo "ok   record from stdin"
 rm -f "$tmpk" "$tmpu"
 
+# install: the program, its web page and its manual page under a staging root, and the
+# installed program's server finding its web page without --web
+BUILD=$(dirname "$BIN")
+get() { # URL: the body on stdout (curl, or node's fetch)
+  if command -v curl >/dev/null; then curl -fsS --max-time 10 "$1"
+  else node -e 'fetch(process.argv[1]).then(async r => { if (!r.ok) process.exit(1); process.stdout.write(await r.text()); })' "$1"; fi
+}
+if [ -f "$BUILD/cmake_install.cmake" ] && command -v cmake >/dev/null && { command -v curl || command -v node; } >/dev/null; then
+  inst=$(mktemp -d)
+  # cmake --install writes its list of installed files into the build tree; keep that tree
+  # as it was
+  had_manifest=0; [ -e "$BUILD/install_manifest.txt" ] && had_manifest=1
+  if DESTDIR="$inst" cmake --install "$BUILD" --prefix /opt/gv >"$out" 2>"$err"; then
+    echo "ok   cmake --install into a staging root"
+  else
+    echo "FAIL cmake --install:"; cat "$out" "$err"; fail=1
+  fi
+  [ $had_manifest = 1 ] || rm -f "$BUILD/install_manifest.txt"
+  for f in bin/gravulien share/gravulien/web/index.html share/gravulien/web/app.js share/man/man1/gravulien.1; do
+    [ -f "$inst/opt/gv/$f" ] || { echo "FAIL install: $f missing"; fail=1; }
+  done
+  [ -x "$inst/opt/gv/bin/gravulien" ] || { echo "FAIL install: the program is not executable"; fail=1; }
+  if [ -x "$inst/opt/gv/bin/gravulien" ]; then
+    # a mark in the installed copy only: the page served must be that copy, not the source's
+    echo '<!-- installed copy -->' >>"$inst/opt/gv/share/gravulien/web/index.html"
+    (cd "$inst" && exec "$inst/opt/gv/bin/gravulien" serve --port 0 --db "$inst/games.db" >"$inst/serve.out" 2>&1) &
+    spid=$!
+    url=
+    for _ in $(seq 1 100); do
+      url=$(grep -o 'http://[0-9.]*:[0-9]*/' "$inst/serve.out" 2>/dev/null | head -n 1)
+      [ -n "$url" ] && break
+      sleep 0.1
+    done
+    if [ -z "$url" ]; then
+      echo "FAIL installed serve printed no URL:"; cat "$inst/serve.out"; fail=1
+    elif get "$url" >"$out" 2>"$err" && grep -q 'installed copy' "$out"; then
+      echo "ok   installed serve finds its web page"
+    else
+      echo "FAIL installed serve: GET / is not the installed index.html"; cat "$err"; fail=1
+    fi
+    kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+  fi
+  rm -rf "$inst"
+else
+  echo "skip install (no cmake_install.cmake beside $BIN, or no cmake, or neither curl nor node)"
+fi
+
 exit $fail

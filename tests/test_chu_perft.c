@@ -27,7 +27,7 @@ static unsigned long long run(const perft_case *c)
 /* Positions of our own. Counts agree with shogiops 0.18 counting distinct child
  * positions (tests/shogiops/perft.mjs), except where noted: shogiops still counts a
  * Pawn/Go-Between captured on a Lion's first step as protecting the Lion captured on
- * the second (the seed's case V), which chu.md's default "judged after the move"
+ * the second (case V of docs/chu.md), which chu.md's default "judged after the move"
  * allows; with lion_double=jcsa the two agree again. */
 static const perft_case own_cases[] = {
     /* Lions two apart, a Go-Between screening one, Falcon and Eagle about. */

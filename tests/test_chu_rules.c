@@ -1,5 +1,5 @@
-/* Chu Shogi rules tests: one or more tests per rule of shared/rules/chu.md, through the
- * public game interface (gv_game_find("chu")). The lion-trading tests realise the seed's
+/* Chu Shogi rules tests: one or more tests per rule of docs/chu.md, through the
+ * public game interface (gv_game_find("chu")). The lion-trading tests realise the
  * eight situations I-VIII (its diagrams are lost; each position is built from the
  * description) and give the verdict under the default rules and under lion_double=jcsa.
  *
@@ -367,10 +367,10 @@ static void test_pieces_moves_from_table(void)
 }
 
 /* ===================================================================================
- * Lion-trading rules (chu.md "Lion-trading rules"; seed situations I-VIII)
+ * Lion-trading rules (chu.md "Lion-trading rules"; cases I-VIII)
  * =================================================================================== */
 
-/* Rule 1 / seed I: a Lion may always capture an adjacent enemy Lion, however protected,
+/* Rule 1 / case I: a Lion may always capture an adjacent enemy Lion, however protected,
  * and the same move may go on anywhere, even where the protector can recapture. */
 static void test_lion_trade_I(void)
 {
@@ -393,7 +393,7 @@ static void test_lion_trade_I(void)
     TRADE(d, "5g4g", 1, 1);
 }
 
-/* Rule 2 / seed II: both Lions protected (Black's by a Silver, White's by a Lance) and two
+/* Rule 2 / case II: both Lions protected (Black's by a Silver, White's by a Lance) and two
  * apart: neither Lion may take the other, by jump or by two steps; a Bishop may. */
 static void test_lion_trade_II(void)
 {
@@ -411,7 +411,7 @@ static void test_lion_trade_II(void)
     TRADE(pos("K12l k12a N5h S5i n5f B8c", "b - 1"), "5h5f", 1, 1);
 }
 
-/* Rule 2 / seed III: White's Lion is unprotected now, but Black's Lion leaving 6g opens the
+/* Rule 2 / case III: White's Lion is unprotected now, but Black's Lion leaving 6g opens the
  * White Bishop's line to 4e (hidden protector): LnxLn is illegal. White to move may take
  * Black's Lion with the Bishop but not with its own Lion (Black's is protected). */
 static void test_lion_trade_III(void)
@@ -429,7 +429,7 @@ static void test_lion_trade_III(void)
     TRADE(pos("K12l k12a N6g G6h P7h n4e b8i", "b - 1"), "6g4e", 1, 1);
 }
 
-/* Rule 2 exception / seed IV: a White Pawn on 5f between the Lions. LnxPxLn opens the
+/* Rule 2 exception / case IV: a White Pawn on 5f between the Lions. LnxPxLn opens the
  * Bishop's line and the first victim is a Pawn: illegal; the plain jump over the Pawn
  * leaves the line shut: legal. Same with a Go-Between; a Silver as first victim makes the
  * double capture legal even though the Lion can be recaptured. */
@@ -458,7 +458,7 @@ static void test_lion_trade_IV(void)
     TRADE(l, "5h5f", 0, 0);
 }
 
-/* Rule 2 and option lion_double / seed V: White's Lion (5f) is protected only by its Pawn
+/* Rule 2 and option lion_double / case V: White's Lion (5f) is protected only by its Pawn
  * (5e). Taking the Lion by any other path is illegal; PxLn leaves nothing protecting it:
  * legal by default (judged after the move), illegal under jcsa (protected before). */
 static void test_lion_trade_V(void)
@@ -476,7 +476,7 @@ static void test_lion_trade_V(void)
     TRADE(i, "5d5f", 0, 0);
 }
 
-/* Rule 2 / seed VI: a lone White Lion in the corner (1a) protected by the Rook (3a): no
+/* Rule 2 / case VI: a lone White Lion in the corner (1a) protected by the Rook (3a): no
  * jump capture, but SxLn is legal. The Lion on the top edge (5a), also protected by the
  * Rook, cannot be taken even through the Go-Between. Taking a Pawn and a (protected) Gold
  * is no Lion capture and is never restricted. */
@@ -492,7 +492,7 @@ static void test_lion_trade_VI(void)
     TRADE(s, "3c4b4a", 1, 1);
 }
 
-/* Rule 3 (counter-strike) / seed VII: after White's Rook takes Black's Lion on 5g, Black
+/* Rule 3 (counter-strike) / case VII: after White's Rook takes Black's Lion on 5g, Black
  * may not take White's Lion with the Bishop at once (but may later); a Lion is not bound
  * by rule 3; the capturer on 5g may be taken. Checked by playing the move and by SFEN. */
 static void test_lion_trade_VII_counterstrike(void)
@@ -545,7 +545,7 @@ static void test_lion_trade_counterstrike_not_after_lion_capture(void)
     free(st);
 }
 
-/* Rule 3 / seed VII, Kirin case: a White Kirin takes Black's Lion on 5i and promotes to
+/* Rule 3 / case VII, Kirin case: a White Kirin takes Black's Lion on 5i and promotes to
  * Lion there; Black's Bishop may take it on that same square, but Black's Rook may not
  * take White's other Lion (9d). Declining the promotion changes nothing for the Rook. */
 static void test_lion_trade_VII_kirin_promotes(void)
@@ -611,7 +611,7 @@ static void test_lion_trade_counterstrike_lionpower_pieces(void)
     free(st);
 }
 
-/* Rule 2 / seed VIII (several Lions): Black's Lion jumps on White's left Lion (8e). White's
+/* Rule 2 / case VIII (several Lions): Black's Lion jumps on White's left Lion (8e). White's
  * other Lion (6e) could recapture, but that recapture would itself be illegal (Black's Rook
  * guards 8e). Rule 2 reads one move ahead, so the first capture is already illegal. */
 static void test_lion_trade_VIII(void)
@@ -1229,11 +1229,11 @@ static void test_illegal_moves_refused_legal_moves_read_back(void)
  * =================================================================================== */
 
 /* ===================================================================================
- * Rule sets, the association's and the seed's rules, handicaps (chu.md "Rule sets,
+ * Rule sets, the association's and the historical rules, handicaps (chu.md "Rule sets,
  * variants and handicaps")
  * =================================================================================== */
 
-/* counter_strike=jcsa / seed VII: right after White's Rook took Black's Lion, Black's
+/* counter_strike=jcsa / case VII: right after White's Rook took Black's Lion, Black's
  * Bishop may take White's other Lion when nothing protects it (jcsa), never under the
  * default (edo); a protected Lion stays out of reach under both. */
 static void test_counter_strike_jcsa(void)
@@ -1551,7 +1551,7 @@ const t_case chu_rules_tests[] = {
     T(test_lion_trade_counterstrike_not_after_lion_capture),
     T(test_lion_trade_counterstrike_lionpower_pieces),
     T(test_lion_trade_VIII),
-    /* Rule sets, the association's and the seed's rules, handicaps */
+    /* Rule sets, the association's and the historical rules, handicaps */
     T(test_counter_strike_jcsa),
     T(test_repetition_strict),
     T(test_repetition_jcsa),

@@ -1,7 +1,9 @@
 /* gravulien serve: the game server (HTTP + WebSocket API, SQLite store; docs/api.md). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/gv_core.h"
@@ -15,7 +17,9 @@ static const char serve_usage[] =
     "  --host ADDR      address to listen on (0.0.0.0 for every interface)\n"
     "  --db PATH|URL    where every game is kept: a SQLite file (created on first start) or\n"
     "                   postgres://USER[:PASSWORD]@HOST[:PORT]/DB (several servers may share it)\n"
-    "  --web DIR        the web page's files (default: the web/ folder of the source tree)\n"
+    "  --web DIR        the web page's files (default: the source tree's web/ when run from\n"
+    "                   the build tree, else ../share/gravulien/web from the program's\n"
+    "                   directory, else PREFIX/share/gravulien/web)\n"
     "  --ai-threads N   threads that compute AI moves (1..64)\n"
     "  --ai-hash MB     hash table of one AI search (1..1024)\n"
     "  --ai-movetime MS AI thinking time per move in games without a clock\n"
@@ -26,6 +30,59 @@ static const char serve_usage[] =
     "                   bursts of 4 N are allowed); more get 429\n"
     "  --trust-proxy    behind a reverse proxy (nginx): count requests by the client address\n"
     "                   in X-Forwarded-For, not the proxy's";
+
+/* The directory a build of this program installs its web files into, relative to the
+ * program's own directory and as an absolute path (CMakeLists.txt sets both). */
+#ifndef GV_WEB_REL_DIR
+#define GV_WEB_REL_DIR "../share/gravulien/web"
+#endif
+
+/* Is dir a directory holding the web page (its index.html)? */
+static int web_dir_ok(const char *dir)
+{
+    char path[PATH_MAX];
+    int n = snprintf(path, sizeof path, "%s/index.html", dir);
+    return n > 0 && (size_t)n < sizeof path && access(path, R_OK) == 0;
+}
+
+/* The web files when --web is not given, in this order: the source tree's web/ when this
+ * program is the one in its build tree; ../share/gravulien/web beside the program's
+ * directory (an installed copy, wherever it was installed or moved); the install
+ * prefix's share/gravulien/web. Writes the directory into buf and returns it, or returns
+ * NULL when none of them holds the page (the server then uses its built-in path). */
+static const char *find_web_dir(char *buf, size_t len)
+{
+    char exe[PATH_MAX], dir[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+#if defined(GV_BUILD_DIR) && defined(GV_SOURCE_WEB_DIR)
+            if (realpath(GV_BUILD_DIR, dir) && strcmp(dir, exe) == 0 && web_dir_ok(GV_SOURCE_WEB_DIR)) {
+                snprintf(buf, len, "%s", GV_SOURCE_WEB_DIR);
+                return buf;
+            }
+#endif
+            int m = snprintf(dir, sizeof dir, "%s/%s", exe, GV_WEB_REL_DIR);
+            if (m > 0 && (size_t)m < sizeof dir && web_dir_ok(dir)) {
+                /* the same directory without "bin/.." in its path */
+                if (!realpath(dir, exe))
+                    snprintf(exe, sizeof exe, "%s", dir);
+                snprintf(buf, len, "%s", exe);
+                return buf;
+            }
+        }
+    }
+#ifdef GV_INSTALL_WEB_DIR
+    if (web_dir_ok(GV_INSTALL_WEB_DIR)) {
+        snprintf(buf, len, "%s", GV_INSTALL_WEB_DIR);
+        return buf;
+    }
+#endif
+    return NULL;
+}
 
 int cli_serve(int argc, char **argv)
 {
@@ -71,5 +128,8 @@ int cli_serve(int argc, char **argv)
         else
             return cli_usage_error("serve: bad option '%s %s' (try 'gravulien serve --help')", a, v);
     }
+    char web[PATH_MAX];
+    if (!o.web_dir)
+        o.web_dir = find_web_dir(web, sizeof web);
     return gv_serve(&o);
 }

@@ -21,7 +21,7 @@ enum {
 
 static const gv_option_def chu_option_defs[] = {
     [OPT_LION_DOUBLE] = {"lion_double", "move_after|jcsa", "move_after",
-     "double capture of a protected Lion through a Pawn/Go-Between (seed case V): "
+     "double capture of a protected Lion through a Pawn/Go-Between (case V of docs/chu.md): "
      "judged after the move, or forbidden as the JCSA rules it"},
     [OPT_PROMOTION] = {"promotion", "standard|msm", "standard",
      "msm: a piece inside the zone may also promote on a move within the zone"},
@@ -34,7 +34,7 @@ static const gv_option_def chu_option_defs[] = {
      "must: a Pawn or Lance reaching the last rank must promote (as HaChu plays)"},
     [OPT_COUNTER_STRIKE] = {"counter_strike", "edo|jcsa", "edo",
      "after a Lion is taken by a non-Lion, a non-Lion may take a Lion only on that square "
-     "(edo), or also a Lion left unprotected (jcsa, seed case VII)"},
+     "(edo), or also a Lion left unprotected (jcsa, case VII of docs/chu.md)"},
     [OPT_GOBETWEEN_FAR] = {"gobetween_far", "off|on", "off",
      "on: a Go-Between reaching the farthest rank may promote"},
     [OPT_RULESET] = {"ruleset", "lishogi|jcsa|historical", "lishogi",

@@ -1,4 +1,4 @@
-/* Chu Shogi move notation: USI as lishogi/shogiops write it, and TSA (the seed's). */
+/* Chu Shogi move notation: USI as lishogi/shogiops write it, and TSA (the English literature's). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>

@@ -428,7 +428,7 @@ static int fourfold(const chu_state *s, int *loser)
     return 1;
 }
 
-/* ---- Repetition as the association and the seed rule it ---------------------------- */
+/* ---- Repetition as the association and the old principle rule it ------------------- */
 
 /* Would m (a move of chu_gen_moves) be irreversible: a capture, a promotion, a Pawn's or
  * a Lance's move? The position after such a move can never have occurred before. */
