@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "core/gv_core.h"
 #include "game/perft.h"
+#include "term/play.h"
 
 /* Common arguments: <game> [positional...] [--divide] [--options X]. The positionals
  * after those the command needs are joined with spaces into the position text. */
@@ -129,7 +130,7 @@ static int moves_batch(const cli_args *a)
             printf("error: %s\n", err);
             continue;
         }
-        cli_print_moves(g, st, moves, " ");
+        play_print_moves(g, st, moves, " ");
         fflush(stdout);
     }
     free(fresh);
@@ -156,7 +157,7 @@ int cli_moves(int argc, char **argv)
         free(st);
         return CLI_FAIL;
     }
-    cli_print_moves(g, st, moves, "\n");
+    play_print_moves(g, st, moves, "\n");
     free(moves);
     free(st);
     return CLI_OK;

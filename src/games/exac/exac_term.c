@@ -1,10 +1,11 @@
-/* gravulien play: the Exac view -- a 7x7 board, each piece's current roles on request
- * (the rules core's exac_piece_dests decides them), a piece's moves marked. */
+/* The terminal game's Exac view (term/play.h): a 7x7 board, each piece's current roles on
+ * request (the rules core's exac_piece_dests decides them), a piece's moves marked. */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/play.h"
 #include "games/exac/exac.h"
+#include "games/exac/exac_term.h"
+#include "term/play.h"
 
 static const char *const role_name[EX_NROLES] = {"Polus (soldier)", "Yachi (tower)",
                                                  "Perits (wall)", "Adrib (horse)",
@@ -209,8 +210,7 @@ static const char exac_help[] =
     "  roles        show/hide every piece's role letters on the board\n"
     "  roles SQ     what the piece on SQ is now and where it can go (marked on the board)\n";
 
-const play_view play_exac_view = {
-    .game = "exac",
+const play_view gv_exac_term_view = {
     .help = exac_help,
     .side_name = exac_side_name,
     .side_mark = exac_side_mark,
