@@ -11,16 +11,13 @@
 #include "game/game.h"
 #include "match/match_engine.h"
 
-/* A game's moves and positions in the protocols' notations. */
+/* What the match runner needs of a game beyond gv_game. USI moves are the game's own: a
+ * game that speaks USI (GV_PROTO_USI) writes and reads its moves in USI's notation. */
 typedef struct gv_match_game {
     /* Writes legal move m of st in XBoard's notation / reads one (checking it is legal).
      * Return the length or -1 / 0 or -1 with the reason in err. */
     int (*write_xboard)(void *st, gv_move m, char *buf, size_t len);
     int (*parse_xboard)(void *st, const char *text, gv_move *m, char *err, size_t errlen);
-    /* The same in USI's notation, for a game that speaks USI (NULL: the game's own
-     * notation is written, and nothing is read). */
-    int (*write_usi)(void *st, gv_move m, char *buf, size_t len);
-    int (*parse_usi)(void *st, const char *text, gv_move *m, char *err, size_t errlen);
     /* The position as XBoard's FEN, shown with a rule difference (optional). Returns the
      * length or -1. */
     int (*xboard_fen)(const void *st, char *buf, size_t len);

@@ -55,12 +55,11 @@ static void note_pids(const match_run *m)
 
 /* ---- Notation: the cores' converters for each protocol -------------------------------- */
 
+/* USI's moves are the game's own (match.h). */
 static int write_in(const match_run *m, int kind, void *st, gv_move mv, char *buf, size_t len)
 {
     if (kind == TXT_XBOARD)
         return m->mg->write_xboard(st, mv, buf, len);
-    if (kind == TXT_USI && m->mg->write_usi)
-        return m->mg->write_usi(st, mv, buf, len);
     return m->g->write_move(st, mv, buf, len);
 }
 
@@ -68,8 +67,7 @@ static int parse_in(const match_run *m, me_proto p, void *st, const char *text, 
                     char *err, size_t errlen)
 {
     if (p == ME_USI)
-        return m->mg->parse_usi ? m->mg->parse_usi(st, text, mv, err, errlen)
-                                : gv_err(err, errlen, "%s has no USI moves", m->g->title);
+        return m->g->parse_move(st, text, mv, err, errlen);
     return m->mg->parse_xboard(st, text, mv, err, errlen);
 }
 

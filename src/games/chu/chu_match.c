@@ -1,5 +1,5 @@
-/* Chu Shogi for engine matches (match/match.h): moves in XBoard's and USI's notations
- * (chu_xboard.c, chu_notation.c) and the position as XBoard's FEN. */
+/* Chu Shogi for engine matches (match/match.h): moves in XBoard's notation (chu_xboard.c),
+ * the position as XBoard's FEN, and what engines are told or known to play. */
 #include "games/chu/chu.h"
 #include "games/chu/chu_match.h"
 #include "match/match.h"
@@ -14,16 +14,6 @@ static int parse_xboard(void *st, const char *text, gv_move *m, char *err, size_
     return chu_parse_xboard(st, text, m, err, errlen);
 }
 
-static int write_usi(void *st, gv_move m, char *buf, size_t len)
-{
-    return chu_write_usi(&((const chu_state *)st)->pos, m, buf, len);
-}
-
-static int parse_usi(void *st, const char *text, gv_move *m, char *err, size_t errlen)
-{
-    return chu_parse_usi(st, text, m, err, errlen);
-}
-
 static int xboard_fen(const void *st, char *buf, size_t len)
 {
     return chu_get_xboard_fen(&((const chu_state *)st)->pos, buf, len);
@@ -32,13 +22,11 @@ static int xboard_fen(const void *st, char *buf, size_t len)
 const gv_match_game gv_chu_match = {
     .write_xboard = write_xboard,
     .parse_xboard = parse_xboard,
-    .write_usi = write_usi,
-    .parse_usi = parse_usi,
     .xboard_fen = xboard_fen,
     .usi_variant = "chushogi",
     .max_plies = 600,
-    /* HaChu promotes on the last rank always, knows no bare-king rule and refuses
-     * repetitions (docs/match.md). */
+    /* HaChu makes a Pawn or Lance on the last rank promote, knows no bare-king rule and
+     * has no repetition rule of ours (docs/match.md). */
     .engine_name = "HaChu",
     .engine_rules = "last_rank=must,bare_king=off,repetition=off",
 };

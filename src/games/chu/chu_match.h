@@ -1,4 +1,4 @@
-/* Chu Shogi for engine matches (match/match.h): its XBoard and USI moves. */
+/* Chu Shogi for engine matches (match/match.h): its XBoard moves and engines' rules. */
 #ifndef GV_CHU_MATCH_H
 #define GV_CHU_MATCH_H
 
