@@ -727,11 +727,10 @@ int play_main(const play_config *c)
     p->ply = calloc(PLAY_MAX_PLIES, sizeof *p->ply);
     p->resigned = -1;
     p->last_human = -1;
-    p->mark_from = -1;
     p->movetime_ms = a.movetime_ms;
     p->flip = a.flip;
     play_term_init(&p->term, a.ascii);
-    p->kanji = p->term.unicode && (!a.pieces || !strcmp(a.pieces, "kanji"));
+    p->native_pieces = p->term.unicode && (!a.pieces || !strcmp(a.pieces, "kanji"));
     if (!p->ply)
         goto done;
     if (a.load) {

@@ -115,10 +115,10 @@ struct play {
     int resigned;                /* side that resigned outside the rules core, or -1 */
     int64_t movetime_ms;         /* AI time per decision */
     int delay_ms;                /* pause between moves when only AIs play */
-    int kanji;                   /* Chu: kanji pieces (else abbreviations) */
+    int native_pieces;           /* pieces in the game's own script where it has one (Chu:
+                                    kanji), else letters (--pieces kanji|abbrev) */
     int flip;                    /* draw the board from the second side's view */
-    int show_roles;              /* Exac: role letters on the board */
-    int mark_from;               /* Exac `roles SQ`: the piece whose moves are marked (-1) */
+    int view_state[8];           /* the view's own settings, zero at the start */
     char log[PLAY_LOG_LINES][PLAY_LOG_LEN];
     int nlog;
     int last_human;              /* side of the last person who acted (hot-seat), or -1 */

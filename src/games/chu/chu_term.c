@@ -61,7 +61,7 @@ static void chu_cell(const play *p, int pc, int marked, FILE *out)
     char codes[16];
     snprintf(codes, sizeof codes, "%s%s", bg, gote ? "1;31" : (promo ? "1;33" : "1"));
     fputs(play_sgr(&p->term, codes, sgr, sizeof sgr), out);
-    if (p->kanji) {
+    if (p->native_pieces) {
         fprintf(out, "%c%s%c", gote ? 'v' : ' ', chu_kanji[t] ? chu_kanji[t] : "？",
                 promo ? '+' : (marked && !p->term.color ? '*' : ' '));
     } else {
