@@ -41,8 +41,11 @@ static int parse_args(int argc, char **argv, cli_args *a, int allow_divide)
             return cli_usage_error("too many arguments");
         }
     }
-    if (!a->game)
-        return cli_usage_error("missing game name (known: chu, exac, grav)");
+    if (!a->game) {
+        char known[256];
+        cli_known_games(known, sizeof known, 0);
+        return cli_usage_error("missing game name (known: %s)", known);
+    }
     return 0;
 }
 
