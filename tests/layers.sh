@@ -39,7 +39,7 @@ done
 
 # ---- 2. includes ----------------------------------------------------------------------
 # Rank of a path under src/ (a source file or an included header).
-attach='_(game|eval|mcts|record|term|web|xboard|usi|gtp|vectors)\.[ch]$'
+attach='_(game|eval|mcts|record|term|match|web|xboard|usi|gtp|vectors)\.[ch]$'
 cd "$src/src" || exit 1
 find . -name '*.[ch]' | sed 's|^\./||' | sort >"$tmp/files"
 rank() {

@@ -356,6 +356,61 @@ static void test_engine_levels_and_greedy_play_legal_moves(void)
     }
 }
 
+typedef struct tick_count {
+    int ticks, stop_at;
+} tick_count;
+
+static int count_tick(void *ctx)
+{
+    tick_count *t = ctx;
+    return ++t->ticks >= t->stop_at;
+}
+
+/* gv_engine_go_wait: without a waiter it answers what gv_engine_think answers (and calls
+ * bestmove once); with one, a tick that says stop ends an infinite search with a legal
+ * move, and the engine is idle again. */
+static void test_engine_go_wait(void)
+{
+    char err[GV_ERRLEN];
+    const uint64_t budget[3] = {20000, 50000, 2000};
+    for (size_t i = 0; i < 3; i++) {
+        gv_go go;
+        memset(&go, 0, sizeof go);
+        go.nodes = budget[i];
+        gv_engine *e = gv_engine_new(games[i], NULL, err, sizeof err);
+        gv_engine_set_option(e, "hash", "4", err, sizeof err);
+        gv_search_result want = gv_engine_think(e, &go, NULL);
+        gv_engine_free(e);
+
+        e = gv_engine_new(games[i], NULL, err, sizeof err);
+        gv_engine_set_option(e, "hash", "4", err, sizeof err);
+        cb_log l;
+        memset(&l, 0, sizeof l);
+        pthread_mutex_init(&l.lock, NULL);
+        gv_engine_cb cb = {log_info, log_best, &l};
+        gv_search_result r;
+        CHECK(gv_engine_go_wait(e, &go, &cb, NULL, &r, err, sizeof err) == 0);
+        CHECK_EQ_INT(r.best, want.best);
+        CHECK_EQ_INT(r.nodes, want.nodes);
+        CHECK_EQ_INT(l.bests, 1);
+
+        memset(&go, 0, sizeof go);
+        go.infinite = 1;
+        tick_count t = {0, 5};
+        gv_engine_waiter w = {count_tick, &t, 10};
+        int64_t t0 = gv_now_ms();
+        CHECK(gv_engine_go_wait(e, &go, &cb, &w, &r, err, sizeof err) == 0);
+        CHECK(gv_now_ms() - t0 < 5000);
+        CHECK_EQ_INT(t.ticks, 5);
+        CHECK_EQ_INT(l.bests, 2);
+        CHECK(r.best != 0 && is_legal(e, r.best));
+        CHECK(!gv_engine_busy(e));
+        CHECK(gv_engine_play_move(e, r.best, err, sizeof err) == 0);
+        pthread_mutex_destroy(&l.lock);
+        gv_engine_free(e);
+    }
+}
+
 const t_case engine_tests[] = {
     T(test_engine_new_refuses_bad_game_and_options),
     T(test_engine_bad_input_changes_nothing),
@@ -368,5 +423,6 @@ const t_case engine_tests[] = {
     T(test_engine_never_loses_on_time_at_1s_plus_100ms),
     T(test_engine_several_engines_at_once),
     T(test_engine_levels_and_greedy_play_legal_moves),
+    T(test_engine_go_wait),
     {0},
 };

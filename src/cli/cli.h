@@ -12,15 +12,14 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 /* Prints "gravulien: <msg>" to stderr and returns CLI_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Writes the names of the registered games into buf ("chu, exac, grav"); with ai, only
+ * those that have an AI player. */
+void cli_known_games(char *buf, size_t len, int ai);
+
 /* Finds the game, allocates a state, applies options and the position (NULL = start).
  * Returns the state (free with free()) or NULL after printing an error. */
 void *cli_new_state(const char *game, const char *options, const char *position,
                     const gv_game **g);
-
-/* Prints every legal move of st in the game's notation, separated by sep, then a
- * newline (nothing at all when there is no move and sep is "\n"). buf has room for
- * GV_MAX_MOVES moves. */
-void cli_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep);
 
 int cli_perft(int argc, char **argv);
 int cli_moves(int argc, char **argv);

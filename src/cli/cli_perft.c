@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "core/gv_core.h"
 #include "game/perft.h"
+#include "term/play.h"
 
 /* Common arguments: <game> [positional...] [--divide] [--options X]. The positionals
  * after those the command needs are joined with spaces into the position text. */
@@ -45,8 +46,11 @@ static int parse_args(int argc, char **argv, cli_args *a, int allow_divide)
             return cli_usage_error("too many arguments");
         }
     }
-    if (!a->game)
-        return cli_usage_error("missing game name (known: chu, exac, grav)");
+    if (!a->game) {
+        char known[256];
+        cli_known_games(known, sizeof known, 0);
+        return cli_usage_error("missing game name (known: %s)", known);
+    }
     return 0;
 }
 
@@ -167,7 +171,7 @@ static int moves_batch(const cli_args *a)
             printf("error: %s\n", err);
             continue;
         }
-        cli_print_moves(g, st, moves, " ");
+        play_print_moves(g, st, moves, " ");
         fflush(stdout);
     }
     free(fresh);
@@ -198,7 +202,7 @@ int cli_moves(int argc, char **argv)
         free(st);
         return CLI_FAIL;
     }
-    cli_print_moves(g, st, moves, "\n");
+    play_print_moves(g, st, moves, "\n");
     free(moves);
     free(st);
     return CLI_OK;

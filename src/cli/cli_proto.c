@@ -8,6 +8,13 @@
 #include "proto/usi.h"
 #include "proto/xboard.h"
 
+/* The XBoard variant of the registered game named v, when it speaks XBoard; or NULL. */
+static const char *xboard_variant(const char *v)
+{
+    const gv_game *g = gv_game_find(v);
+    return g && (g->protocols & GV_PROTO_XBOARD) ? g->xboard_variant : NULL;
+}
+
 /* Reads the options every protocol command takes; returns the index of a bad one, or 0. */
 static int proto_options(int argc, char **argv, int *level, int *hash, const char **rules,
                          const char **variant, const char **exac_rules)
@@ -23,8 +30,8 @@ static int proto_options(int argc, char **argv, int *level, int *hash, const cha
             *hash = (int)n;
         else if (!strcmp(a, "--rules"))
             *rules = v;
-        else if (variant && !strcmp(a, "--variant") && (!strcmp(v, "chu") || !strcmp(v, "exac")))
-            *variant = v;
+        else if (variant && !strcmp(a, "--variant") && xboard_variant(v))
+            *variant = xboard_variant(v);
         else if (exac_rules && !strcmp(a, "--exac-rules"))
             *exac_rules = v;
         else

@@ -9,7 +9,7 @@
 
 typedef struct think_ctx {
     gv_engine *e;
-    int mcts;
+    int share;                 /* the game's own search: scores are expected shares x 1000 */
 } think_ctx;
 
 static void on_info(void *ctx, const gv_search_info *in)
@@ -18,7 +18,7 @@ static void on_info(void *ctx, const gv_search_info *in)
     char pv[1024];
     unsigned long long nps = in->time_ms > 0 ? in->nodes * 1000ULL / (unsigned long long)in->time_ms : 0;
     gv_engine_pv_text(t->e, in->pv, in->npv, pv, sizeof pv);
-    if (t->mcts)
+    if (t->share)
         printf("info depth %d playouts %llu share %.3f nps %llu time %lld pv %s\n", in->depth,
                (unsigned long long)in->nodes, in->score / 1000.0, nps, (long long)in->time_ms, pv);
     else if (in->is_mate)
@@ -103,9 +103,14 @@ int cli_think(int argc, char **argv)
     char pos[GV_MAX_TEXT];
     if (gv_engine_game(e)->get_position(gv_engine_state(e), pos, sizeof pos) >= 0)
         printf("position %s\n", pos);
-    think_ctx t = {e, !strcmp(game, "grav")};
+    const gv_ai *ai = gv_engine_game(e)->ai;
+    think_ctx t = {e, ai && !ai->ab};
     gv_engine_cb cb = {on_info, NULL, &t};
-    gv_search_result r = gv_engine_think(e, &go, &cb);
+    gv_search_result r;
+    if (gv_engine_go_wait(e, &go, &cb, NULL, &r, err, sizeof err) != 0) {
+        rc = cli_usage_error("think: %s", err);
+        goto done;
+    }
     char mv[64] = "(none)";
     if (r.best)
         gv_engine_move_text(e, r.best, mv, sizeof mv);

@@ -17,13 +17,26 @@ int cli_usage_error(const char *fmt, ...)
     return CLI_USAGE;
 }
 
+void cli_known_games(char *buf, size_t len, int ai)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < gv_game_count() && n < len; i++) {
+        const gv_game *g = gv_game_at(i);
+        if (!ai || g->ai)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", g->name);
+    }
+}
+
 void *cli_new_state(const char *game, const char *options, const char *position,
                     const gv_game **out)
 {
     const gv_game *g = gv_game_find(game);
     char err[GV_ERRLEN];
     if (!g) {
-        cli_usage_error("unknown game '%s' (known: chu, exac, grav)", game ? game : "");
+        char known[256];
+        cli_known_games(known, sizeof known, 0);
+        cli_usage_error("unknown game '%s' (known: %s)", game ? game : "", known);
         return NULL;
     }
     void *st = calloc(1, g->state_size);
@@ -41,42 +54,6 @@ void *cli_new_state(const char *game, const char *options, const char *position,
     return st;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void cli_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep)
-{
-    int n = g->legal_moves(st, buf);
-    char (*text)[64] = n ? malloc((size_t)n * sizeof *text) : NULL;
-    char **order = n ? malloc((size_t)n * sizeof *order) : NULL;
-    if (n && (!text || !order)) {
-        free(text);
-        free(order);
-        fputs("gravulien: out of memory\n", stderr);
-        return;
-    }
-    for (int i = 0; i < n; i++) {
-        if (g->describe_move)
-            g->describe_move(st, buf[i], text[i], sizeof text[i]);
-        else
-            g->write_move(st, buf[i], text[i], sizeof text[i]);
-        order[i] = text[i];
-    }
-    /* Sorted as plain byte strings, so the listing does not depend on generation order. */
-    if (n > 1)
-        qsort(order, (size_t)n, sizeof *order, cmp_str);
-    for (int i = 0; i < n; i++) {
-        fputs(order[i], stdout);
-        if (i + 1 < n)
-            fputs(sep, stdout);
-    }
-    if (n || strcmp(sep, "\n") != 0)
-        putchar('\n');
-    free(text);
-    free(order);
-}
 
 static void usage(FILE *f)
 {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/gv_core.h"
 #include "engine/engine.h"
@@ -476,6 +477,85 @@ gv_search_result gv_engine_think(gv_engine *e, const gv_go *go, const gv_engine_
         return r;
     r = run_search(e);
     return r;
+}
+
+/* The result of a search on the engine's thread, handed to the waiting caller. */
+typedef struct go_waiting {
+    gv_engine_cb user;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int done;
+    gv_search_result res;
+} go_waiting;
+
+static void waiting_info(void *ctx, const gv_search_info *info)
+{
+    go_waiting *w = ctx;
+    w->user.info(w->user.ctx, info);
+}
+
+static void waiting_bestmove(void *ctx, const gv_search_result *r)
+{
+    go_waiting *w = ctx;
+    if (w->user.bestmove)
+        w->user.bestmove(w->user.ctx, r);
+    pthread_mutex_lock(&w->lock);
+    w->res = *r;
+    w->done = 1;
+    pthread_cond_signal(&w->cond);
+    pthread_mutex_unlock(&w->lock);
+}
+
+int gv_engine_go_wait(gv_engine *e, const gv_go *go, const gv_engine_cb *cb,
+                      const gv_engine_waiter *w, gv_search_result *res, char *err,
+                      size_t errlen)
+{
+    memset(res, 0, sizeof *res);
+    if (!w || !w->tick) {
+        if (prepare(e, go, cb, err, errlen) != 0)
+            return -1;
+        *res = run_search(e);
+        if (e->cb.bestmove)
+            e->cb.bestmove(e->cb.ctx, res);
+        return 0;
+    }
+    go_waiting g;
+    memset(&g, 0, sizeof g);
+    if (cb)
+        g.user = *cb;
+    pthread_mutex_init(&g.lock, NULL);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&g.cond, &attr);
+    pthread_condattr_destroy(&attr);
+    gv_engine_cb mine = {g.user.info ? waiting_info : NULL, waiting_bestmove, &g};
+    int rc = gv_engine_go(e, go, &mine, err, errlen);
+    if (rc == 0) {
+        int64_t step = w->interval_ms > 0 ? w->interval_ms : 1;
+        pthread_mutex_lock(&g.lock);
+        while (!g.done) {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            int64_t ns = ts.tv_nsec + step * 1000000;
+            ts.tv_sec += (time_t)(ns / 1000000000);
+            ts.tv_nsec = (long)(ns % 1000000000);
+            pthread_cond_timedwait(&g.cond, &g.lock, &ts);
+            if (g.done)
+                break;
+            pthread_mutex_unlock(&g.lock);
+            int stop = w->tick(w->ctx);
+            if (stop)
+                gv_engine_stop(e);   /* returns once the result was delivered */
+            pthread_mutex_lock(&g.lock);
+        }
+        *res = g.res;
+        pthread_mutex_unlock(&g.lock);
+        gv_engine_wait(e);
+    }
+    pthread_cond_destroy(&g.cond);
+    pthread_mutex_destroy(&g.lock);
+    return rc;
 }
 
 /* ---- Text ------------------------------------------------------------------------------ */

@@ -100,6 +100,25 @@ int gv_engine_busy(gv_engine *e);
 /* Runs a search on the caller's thread and returns its result (info may be NULL). */
 gv_search_result gv_engine_think(gv_engine *e, const gv_go *go, const gv_engine_cb *cb);
 
+/* What the caller of gv_engine_go_wait does while the search runs: tick(ctx) is called on
+ * the caller's thread about every interval_ms milliseconds (it may itself wait, e.g. for
+ * a key); a nonzero return stops the search, whose best move so far is then the result. */
+typedef struct gv_engine_waiter {
+    int (*tick)(void *ctx);
+    void *ctx;
+    int interval_ms;
+} gv_engine_waiter;
+
+/* Searches the current state and waits for the move: 0 with the result in *res (best 0
+ * only when the game had no move), or -1 with a message in err (as gv_engine_go: busy,
+ * the game over, no AI). cb may be NULL; its info and bestmove are called as for
+ * gv_engine_go. Without a waiter (w NULL or w->tick NULL) the search runs on the
+ * caller's thread; with one, on the engine's thread while the caller ticks. Either way
+ * the engine is idle again when this returns. */
+int gv_engine_go_wait(gv_engine *e, const gv_go *go, const gv_engine_cb *cb,
+                      const gv_engine_waiter *w, gv_search_result *res, char *err,
+                      size_t errlen);
+
 /* The limits a search will get for go in the current state (time management and level);
  * exposed for tests and `gravulien bench`. */
 void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out);

@@ -121,6 +121,11 @@ typedef struct gv_game {
     const struct gv_record_codec *const *records;
     const struct play_view *term; /* its terminal view (NULL: none) */
     const struct gv_web_view *web;/* what the web view adds (NULL: nothing) */
+
+    /* ---- Engine matches (src/match/) ---- */
+    /* Its moves and positions in the words of the engines a match runs (NULL: no
+     * matches); struct gv_match_game is in match/match.h. */
+    const struct gv_match_game *match;
 } gv_game;
 
 /* The name of seat `seat` (0-based): the game's own, or "Player N" written into buf. */

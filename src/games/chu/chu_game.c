@@ -6,6 +6,8 @@
 #include "games/chu/chu.h"
 #include "games/chu/chu_eval.h"
 #include "games/chu/chu_game.h"
+#include "games/chu/chu_match.h"
+#include "games/chu/chu_term.h"
 
 _Static_assert(sizeof(chu_pos) <= 1024, "a Chu position must fit in 1 KB");
 
@@ -233,4 +235,6 @@ const gv_game gv_chu_game = {
     .protocols = GV_PROTO_USI | GV_PROTO_XBOARD,
     .xboard_variant = "chu",
     .ai = &gv_chu_ai,
+    .term = &gv_chu_term_view,
+    .match = &gv_chu_match,
 };

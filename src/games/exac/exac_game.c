@@ -6,6 +6,8 @@
 #include "games/exac/exac.h"
 #include "games/exac/exac_eval.h"
 #include "games/exac/exac_game.h"
+#include "games/exac/exac_match.h"
+#include "games/exac/exac_term.h"
 
 static const gv_option_def exac_option_defs[] = {
     {"repetition", "on|off", "on", "the third occurrence of a position is a draw"},
@@ -134,4 +136,6 @@ const gv_game gv_exac_game = {
     .protocols = GV_PROTO_XBOARD,
     .xboard_variant = "exac",
     .ai = &gv_exac_ai,
+    .term = &gv_exac_term_view,
+    .match = &gv_exac_match,
 };

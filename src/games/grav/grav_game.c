@@ -7,6 +7,7 @@
 #include "games/grav/grav.h"
 #include "games/grav/grav_game.h"
 #include "games/grav/grav_mcts.h"
+#include "games/grav/grav_term.h"
 
 static const gv_option_def grav_option_defs[] = {
     {"size", "5..23", "13", "board size N, a prime (5 7 11 13 17 19 23)"},
@@ -172,4 +173,5 @@ const gv_game gv_grav_game = {
     .seed_option = "seed",
     .protocols = GV_PROTO_GTP,
     .ai = &gv_grav_ai,
+    .term = &gv_grav_term_view,
 };

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/match_engine.h"
+#include "match/match_engine.h"
 #include "core/gv_core.h"
 #include "game/game.h"
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/match_proc.h"
+#include "match/match_proc.h"
 
 typedef enum me_proto { ME_XBOARD, ME_USI } me_proto;
 
@@ -15,7 +15,7 @@ enum { ME_MOVE_TEXT = 40 };   /* room for one move in either notation */
 
 /* What every engine of a match is told. */
 typedef struct me_config {
-    const char *xb_variant;     /* XBoard `variant` name ("chu", "exac") */
+    const char *xb_variant;     /* XBoard `variant` name (the game's xboard_variant) */
     const char *usi_variant;    /* USI_Variant value ("chushogi"), NULL for none */
     int memory_mb;              /* XBoard `memory`, USI_Hash/Hash */
     int64_t tc_base_ms, tc_inc_ms;   /* clock per side (0 = none: st_ms is used) */

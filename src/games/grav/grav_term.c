@@ -1,15 +1,17 @@
-/* gravulien play: the Grav view -- the board with coordinates, the last stone, the
- * reference stone and the distance band; the parameters shown to everyone; each phase's
- * question (place or pass, accept or Grav!, declare, remove); what the referee did; and
- * the placer's private `check` (option hints). The view never tells anyone whether a
- * placement awaiting answers breaks a rule. */
+/* The terminal game's Grav view (term/play.h): the board with coordinates, the last
+ * stone, the reference stone and the distance band; the parameters shown to everyone;
+ * each phase's question (place or pass, accept or Grav!, declare, remove); what the
+ * referee did; the placer's private `check` (option hints); the AI's playouts and
+ * expected share while it thinks. The view never tells anyone whether a placement
+ * awaiting answers breaks a rule. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/play.h"
 #include "games/grav/grav.h"
+#include "games/grav/grav_term.h"
+#include "term/play.h"
 
 static const char *const stone_utf[GR_MAXP] = {"●", "○", "▲", "△", "■", "□"};
 static const char *const stone_color[GR_MAXP] = {"1;31", "1;36", "1;32", "1;33", "1;35", "1;34"};
@@ -341,8 +343,21 @@ static const char grav_help[] =
     "On the board: [ ] the last stone, ( ) the reference stone when another, + the points\n"
     "at the allowed distance d..e from the reference stone.\n";
 
-const play_view play_grav_view = {
-    .game = "grav",
+/* While the AI thinks: its playouts, best move and expected stone share. */
+static void grav_thinking(const play *p, const gv_search_info *in, const char *best, char *buf,
+                          size_t len)
+{
+    (void)p;
+    snprintf(buf, len, "  playouts %llu  best %s  share %.2f", (unsigned long long)in->nodes,
+             best, in->score / 1000.0);
+}
+
+static int grav_players(const play *p)
+{
+    return cur(p)->players;
+}
+
+const play_view gv_grav_term_view = {
     .help = grav_help,
     .side_name = grav_side_name,
     .side_mark = grav_side_mark,
@@ -353,4 +368,6 @@ const play_view play_grav_view = {
     .after_move = grav_after_move,
     .command = grav_command,
     .hint_ok = grav_hint_ok,
+    .thinking = grav_thinking,
+    .players = grav_players,
 };

@@ -1,10 +1,11 @@
-/* gravulien play: the Chu Shogi view -- a 12x12 board in kanji or two-letter
+/* The terminal game's Chu Shogi view (term/play.h): a 12x12 board in kanji or two-letter
  * abbreviations, promoted pieces marked, the last move highlighted. */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/play.h"
 #include "games/chu/chu.h"
+#include "games/chu/chu_term.h"
+#include "term/play.h"
 
 /* One kanji per piece type (the usual one-character names), index = chu_type; promoted
  * types show the piece they become. */
@@ -60,7 +61,7 @@ static void chu_cell(const play *p, int pc, int marked, FILE *out)
     char codes[16];
     snprintf(codes, sizeof codes, "%s%s", bg, gote ? "1;31" : (promo ? "1;33" : "1"));
     fputs(play_sgr(&p->term, codes, sgr, sizeof sgr), out);
-    if (p->kanji) {
+    if (p->native_pieces) {
         fprintf(out, "%c%s%c", gote ? 'v' : ' ', chu_kanji[t] ? chu_kanji[t] : "？",
                 promo ? '+' : (marked && !p->term.color ? '*' : ' '));
     } else {
@@ -152,8 +153,7 @@ static const char chu_help[] =
     "Pieces: kanji (v = Gote's, + = promoted; --pieces abbrev for letters) or TSA letters\n"
     "(lower case = Gote's). The last move is highlighted (* without colours).\n";
 
-const play_view play_chu_view = {
-    .game = "chu",
+const play_view gv_chu_term_view = {
     .help = chu_help,
     .side_name = chu_side_name,
     .side_mark = chu_side_mark,

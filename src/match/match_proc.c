@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/match_proc.h"
+#include "match/match_proc.h"
 #include "core/gv_core.h"
 
 enum { MPROC_WRITE_MS = 5000 };   /* a child that takes no input for this long is stuck */

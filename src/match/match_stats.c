@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/match_stats.h"
+#include "match/match_stats.h"
 #include "core/gv_core.h"
 
 static double elo_of(double s)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/play.h"
+#include "term/play.h"
 #include "core/gv_core.h"
 #include "record/record.h"
 

@@ -1,6 +1,6 @@
-/* gravulien play: the terminal game -- shared types of the driver (cli_play.c), the
- * terminal helpers (play_term.c), the per-game views (play_chu.c, play_exac.c,
- * play_grav.c) and the saved-game files (play_save.c). */
+/* The terminal game (`gravulien play`): shared types of the driver (play.c), the terminal
+ * helpers (play_term.c), the saved-game files (play_save.c) and the games' views (each
+ * game's <game>_term.c, found through gv_game.term). */
 #ifndef GV_PLAY_H
 #define GV_PLAY_H
 
@@ -65,9 +65,9 @@ typedef struct play_ply {
 
 typedef struct play play;
 
-/* A game's terminal view: how its board looks and what its players are asked. */
+/* A game's terminal view (gv_game.term): how its board looks and what its players are
+ * asked. */
 typedef struct play_view {
-    const char *game;
     const char *help;          /* how to type moves and the game's own commands */
     /* The name of side `side` ("Sente", "First", "Player 2"). */
     const char *(*side_name)(const play *p, int side);
@@ -91,6 +91,14 @@ typedef struct play_view {
     int (*command)(play *p, const char *cmd, const char *arg);
     /* May the person to act ask for the AI's suggestion? 1, or 0 with the reason. */
     int (*hint_ok)(play *p, char *why, size_t len);
+    /* What the line shown while the AI thinks says of search report in, best being its
+     * best move so far in the game's notation (optional; NULL: depth, best move, score in
+     * pawns or mate, nodes -- what alpha-beta reports). */
+    void (*thinking)(const play *p, const gv_search_info *in, const char *best, char *buf,
+                     size_t len);
+    /* The number of players of the current state, one seat each (optional; NULL:
+     * max_players). */
+    int (*players)(const play *p);
 } play_view;
 
 struct play {
@@ -107,18 +115,16 @@ struct play {
     int resigned;                /* side that resigned outside the rules core, or -1 */
     int64_t movetime_ms;         /* AI time per decision */
     int delay_ms;                /* pause between moves when only AIs play */
-    int kanji;                   /* Chu: kanji pieces (else abbreviations) */
+    int native_pieces;           /* pieces in the game's own script where it has one (Chu:
+                                    kanji), else letters (--pieces kanji|abbrev) */
     int flip;                    /* draw the board from the second side's view */
-    int show_roles;              /* Exac: role letters on the board */
-    int mark_from;               /* Exac `roles SQ`: the piece whose moves are marked (-1) */
+    int view_state[8];           /* the view's own settings, zero at the start */
     char log[PLAY_LOG_LINES][PLAY_LOG_LEN];
     int nlog;
     int last_human;              /* side of the last person who acted (hot-seat), or -1 */
     char note[2048];             /* shown once, below the board (play_note) */
     int replaying;               /* replaying a saved game: the log is not printed */
 };
-
-extern const play_view play_chu_view, play_exac_view, play_grav_view;
 
 /* Adds a line to the recent-events log (printf-style). */
 void play_log(play *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -128,6 +134,11 @@ void play_note(play *p, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void play_who(const play *p, int side, char *buf, size_t len);
 /* The move played last (0 if none) -- views mark it on the board. */
 gv_move play_last_move(const play *p);
+
+/* Prints every legal move of st (in g's describe_move or write_move words), sorted as
+ * byte strings and separated by sep, then a newline (nothing at all when there is no move
+ * and sep is "\n"). buf has room for GV_MAX_MOVES moves. */
+void play_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep);
 
 /* ---- Saved games (play_save.c) ------------------------------------------------------
  * Game records (record.h, docs/records.md): Chu's USI list, Exaç's PGN-like record,
@@ -149,5 +160,26 @@ typedef struct play_saved {
  * start, the seats (when the record names them) and the moves, checked by replaying them.
  * Returns 0, or -1 with a message in err naming the move or line that fails. */
 int play_load(const char *path, play_saved *s, char *err, size_t errlen);
+
+/* ---- A game at the terminal (play.c) ------------------------------------------------- */
+typedef struct play_config {
+    const char *game;            /* a registered game with a terminal view, or NULL with load */
+    const char *options, *position, *load;
+    const char *seats;           /* "human,ai:5,..." or NULL */
+    const char *you;             /* first|second|random|N or NULL */
+    const char *pieces;          /* kanji|abbrev or NULL */
+    int level, watch, hotseat, ascii, flip;
+    int delay_ms;                /* -1: the default */
+    int64_t movetime_ms;
+    uint64_t seed;
+    int has_seed;
+} play_config;
+
+/* Exit statuses of play_main: 0 ok, 1 runtime failure, 2 bad usage or input. */
+enum { PLAY_OK = 0, PLAY_FAIL = 1, PLAY_USAGE = 2 };
+
+/* Sets up the game c describes (a new one or a saved one resumed) and plays it at the
+ * terminal until it is over or left. Errors go to stderr as "gravulien: play: ...". */
+int play_main(const play_config *c);
 
 #endif

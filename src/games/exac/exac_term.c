@@ -1,10 +1,11 @@
-/* gravulien play: the Exac view -- a 7x7 board, each piece's current roles on request
- * (the rules core's exac_piece_dests decides them), a piece's moves marked. */
+/* The terminal game's Exac view (term/play.h): a 7x7 board, each piece's current roles on
+ * request (the rules core's exac_piece_dests decides them), a piece's moves marked. */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/play.h"
 #include "games/exac/exac.h"
+#include "games/exac/exac_term.h"
+#include "term/play.h"
 
 static const char *const role_name[EX_NROLES] = {"Polus (soldier)", "Yachi (tower)",
                                                  "Perits (wall)", "Adrib (horse)",
@@ -28,6 +29,10 @@ static void exac_side_mark(const play *p, int side, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", glyph(p, side));
 }
+
+/* The view's own settings (play.view_state, zero at the start): whether the board shows
+ * role letters, and the square + 1 of the piece whose moves are marked (0: none). */
+enum { SHOW_ROLES, MARKED };
 
 static const exac_pos *cur(const play *p)
 {
@@ -54,16 +59,17 @@ static void exac_draw(play *p, FILE *out)
     char sgr[24];
     gv_move last = play_last_move(p);
     uint64_t base = 0, boost = 0;
-    if (p->mark_from >= 0 && ((pos->bb[0] | pos->bb[1]) & EX_BIT(p->mark_from))) {
+    int from = p->view_state[MARKED] - 1;
+    if (from >= 0 && ((pos->bb[0] | pos->bb[1]) & EX_BIT(from))) {
         exac_dests d;
-        exac_piece_dests(pos, p->mark_from, &d);
+        exac_piece_dests(pos, from, &d);
         for (int r = 0; r < EX_NROLES; r++) {
             base |= d.base[r];
             boost |= d.boost[r];
         }
         boost &= ~base;
     }
-    int w = p->show_roles ? 7 : 4;
+    int w = p->view_state[SHOW_ROLES] ? 7 : 4;
     fputs("\n    ", out);
     for (int c = 0; c < EX_N; c++)
         fprintf(out, "%*s%c%*s", 1, "", files[p->flip ? EX_N - 1 - c : c], w - 2, "");
@@ -80,7 +86,7 @@ static void exac_draw(play *p, FILE *out)
             const char *fg = side == 0 ? "1" : side == 1 ? "1;31" : "2";
             char codes[16], roles[8] = "";
             snprintf(codes, sizeof codes, "%s%s", bg, fg);
-            if (side >= 0 && p->show_roles)
+            if (side >= 0 && p->view_state[SHOW_ROLES])
                 role_letters(pos, sq, roles);
             /* Without colours: [ ] around the last move's squares, o / + after a marked
              * piece's destinations. */
@@ -92,7 +98,7 @@ static void exac_draw(play *p, FILE *out)
             fputs(play_sgr(&p->term, codes, sgr, sizeof sgr), out);
             fprintf(out, "%c%s", pre, side >= 0 ? glyph(p, side) : ".");
             int used = 2;
-            if (p->show_roles)
+            if (p->view_state[SHOW_ROLES])
                 used += fprintf(out, "%s", roles);
             fputc(post, out);
             used++;
@@ -137,7 +143,7 @@ static void exac_after_move(play *p, gv_move m, const void *before)
 {
     (void)m;
     (void)before;
-    p->mark_from = -1;
+    p->view_state[MARKED] = 0;
 }
 
 static void exac_ask(play *p, char *buf, size_t len)
@@ -161,11 +167,11 @@ static int exac_command(play *p, const char *cmd, const char *arg)
         return 0;
     const exac_pos *pos = cur(p);
     if (!*arg || !strcmp(arg, "on") || !strcmp(arg, "off")) {
-        p->show_roles = !*arg ? !p->show_roles : !strcmp(arg, "on");
-        p->mark_from = -1;
+        p->view_state[SHOW_ROLES] = !*arg ? !p->view_state[SHOW_ROLES] : !strcmp(arg, "on");
+        p->view_state[MARKED] = 0;
         play_note(p, "Role letters on the board: %s. A=Yachi P=Perits H=Adrib T=Potersin L=Lapah,\n"
                "* = boosted (a friendly Yachi next to it); every piece also moves as Polus.\n",
-               p->show_roles ? "on" : "off");
+               p->view_state[SHOW_ROLES] ? "on" : "off");
         return 2;
     }
     int sq;
@@ -180,7 +186,7 @@ static int exac_command(play *p, const char *cmd, const char *arg)
     }
     exac_dests d;
     exac_piece_dests(pos, sq, &d);
-    p->mark_from = sq;
+    p->view_state[MARKED] = sq + 1;
     char line[1024];
     int n = snprintf(line, sizeof line, "%s's piece on %s is%s:", exac_side_name(p, side), arg,
                      d.boosted ? " boosted (a friendly Yachi stands next to it)" : "");
@@ -209,8 +215,7 @@ static const char exac_help[] =
     "  roles        show/hide every piece's role letters on the board\n"
     "  roles SQ     what the piece on SQ is now and where it can go (marked on the board)\n";
 
-const play_view play_exac_view = {
-    .game = "exac",
+const play_view gv_exac_term_view = {
     .help = exac_help,
     .side_name = exac_side_name,
     .side_mark = exac_side_mark,

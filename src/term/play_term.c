@@ -1,5 +1,5 @@
-/* gravulien play: what the terminal can show (colour, UTF-8), raw keys while the AI
- * thinks, and screen clearing. */
+/* The terminal: what it can show (colour, UTF-8), raw keys while the AI thinks, screen
+ * clearing, and the listing of legal moves (`gravulien moves`, the game's `moves`). */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "cli/play.h"
+#include "term/play.h"
 
 /* Does the locale the environment names use UTF-8 (the first of LC_ALL, LC_CTYPE, LANG
  * that is set decides)? */
@@ -125,4 +125,43 @@ int play_term_width(void)
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
         return ws.ws_col;
     return 80;
+}
+
+/* ---- Listing moves ---------------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void play_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep)
+{
+    int n = g->legal_moves(st, buf);
+    char (*text)[64] = n ? malloc((size_t)n * sizeof *text) : NULL;
+    char **order = n ? malloc((size_t)n * sizeof *order) : NULL;
+    if (n && (!text || !order)) {
+        free(text);
+        free(order);
+        fputs("gravulien: out of memory\n", stderr);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (g->describe_move)
+            g->describe_move(st, buf[i], text[i], sizeof text[i]);
+        else
+            g->write_move(st, buf[i], text[i], sizeof text[i]);
+        order[i] = text[i];
+    }
+    /* Sorted as plain byte strings, so the listing does not depend on generation order. */
+    if (n > 1)
+        qsort(order, (size_t)n, sizeof *order, cmp_str);
+    for (int i = 0; i < n; i++) {
+        fputs(order[i], stdout);
+        if (i + 1 < n)
+            fputs(sep, stdout);
+    }
+    if (n || strcmp(sep, "\n") != 0)
+        putchar('\n');
+    free(text);
+    free(order);
 }
