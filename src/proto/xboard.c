@@ -20,7 +20,7 @@ typedef struct xb_session {
     int ngames;
     int var;
     const gv_xboard_game *xb;   /* the current game's XBoard terms */
-    char last_file;        /* the last file letter of the widest of those boards */
+    char last_file;             /* the last file letter of the widest of their boards */
     int force, engine_side;   /* engine_side: the side the engine plays (0 first) */
     _Atomic int post;         /* read by the search thread's info callback */
     int analyze, over;
