@@ -8,6 +8,7 @@
 #include "core/gv_core.h"
 #include "proto/usi.h"
 #include "proto/xboard.h"
+#include "proto/xboard_game.h"
 #include "tharness.h"
 
 enum { OUT_MAX = 1 << 20 };
@@ -198,6 +199,72 @@ static void test_xboard_result_claim(void)
     CHECK(has_line(out, "1-0 {"));
 }
 
+/* ---- What the games give the protocols ------------------------------------------------- */
+
+/* Every game that speaks a protocol gives what that protocol's session needs, and a game's
+ * XBoard terms agree with its rules along a random game: each legal move's XBoard text
+ * reads back as that move and names squares on the board, and the XBoard FEN reads back
+ * as the same position. */
+static void test_protocol_descriptors(void)
+{
+    gv_games_init();
+    int xboard_games = 0;
+    for (int i = 0; i < gv_game_count(); i++) {
+        const gv_game *g = gv_game_at(i);
+        if (g->protocols & GV_PROTO_USI)
+            CHECK(g->usi_variant != NULL);
+        if (g->protocols & GV_PROTO_GTP)
+            CHECK(g->gtp != NULL);
+        if (!(g->protocols & GV_PROTO_XBOARD))
+            continue;
+        const gv_xboard_game *xb = g->xboard;
+        CHECK(xb != NULL && g->xboard_variant != NULL);
+        if (!xb)
+            continue;
+        xboard_games++;
+        CHECK(xb->files >= 1 && xb->files <= GV_XBOARD_MAX_SIDE);
+        CHECK(xb->ranks >= 1 && xb->ranks <= GV_XBOARD_MAX_SIDE);
+        void *st = malloc(g->state_size), *back = malloc(g->state_size);
+        gv_move *moves = malloc(GV_MAX_MOVES * sizeof *moves);
+        char *fen = malloc(GV_MAX_TEXT), *text = malloc(GV_MAX_TEXT);
+        char *a = malloc(GV_MAX_TEXT), *b = malloc(GV_MAX_TEXT);
+        char err[GV_ERRLEN], mv[64];
+        if (!st || !back || !moves || !fen || !text || !a || !b ||
+            g->init(st, NULL, err, sizeof err) != 0) {
+            CHECK(!"set up");
+            goto next;
+        }
+        gv_rng r;
+        gv_rng_seed(&r, 7 + (uint64_t)i);
+        for (int ply = 0; ply < 60; ply++) {
+            int n = g->legal_moves(st, moves);
+            for (int k = 0; k < n; k++) {
+                gv_move m = 0;
+                int from, to, mid, row = -1, col = -1;
+                CHECK(xb->write_move(st, moves[k], mv, sizeof mv) > 0);
+                CHECK_EQ_INT(xb->parse_move(st, mv, &m, err, sizeof err), 0);
+                CHECK(m == moves[k]);
+                xb->move_squares(st, moves[k], &from, &to, &mid);
+                xb->square_rc(to, &row, &col);
+                CHECK(row >= 0 && row < xb->ranks && col >= 0 && col < xb->files);
+            }
+            CHECK(xb->get_fen(st, fen, GV_MAX_TEXT) > 0);
+            CHECK_EQ_INT(xb->fen_to_position(fen, text, GV_MAX_TEXT, err, sizeof err), 0);
+            memcpy(back, st, g->state_size);
+            CHECK_EQ_INT(g->set_position(back, text, err, sizeof err), 0);
+            CHECK(g->get_position(st, a, GV_MAX_TEXT) > 0);
+            CHECK(g->get_position(back, b, GV_MAX_TEXT) > 0);
+            CHECK_STR(b, a);
+            if (!n)
+                break;
+            g->make(st, moves[gv_rng_below(&r, (uint32_t)n)]);
+        }
+    next:
+        free(st), free(back), free(moves), free(fen), free(text), free(a), free(b);
+    }
+    CHECK(xboard_games >= 1);
+}
+
 /* ---- Fuzz -------------------------------------------------------------------------------- */
 
 static const char *const usi_words[] = {
@@ -273,6 +340,7 @@ const t_case proto_tests[] = {
     T(test_xboard_refusals),
     T(test_xboard_exac_setup_and_highlight),
     T(test_xboard_result_claim),
+    T(test_protocol_descriptors),
     T(test_usi_fuzz),
     T(test_xboard_fuzz),
     {0},

@@ -43,6 +43,8 @@ struct gv_ai;             /* search/search.h: how the AI plays it */
 struct gv_record_codec;   /* record/record.h: one record format it reads and writes */
 struct play_view;         /* term/play.h: its terminal view */
 struct gv_web_view;       /* server/web_view.h: what the server's JSON view adds */
+struct gv_xboard_game;    /* proto/xboard_game.h: its board and notation in XBoard's terms */
+struct gv_gtp_game;       /* proto/gtp_game.h: its GTP commands */
 
 /* The engine protocols a game speaks (gv_game.protocols). */
 enum {
@@ -126,6 +128,10 @@ typedef struct gv_game {
     /* Its moves and positions in the words of the engines a match runs (NULL: no
      * matches); struct gv_match_game is in match/match.h. */
     const struct gv_match_game *match;
+    /* ---- Engine protocols (src/proto/) ---- */
+    const char *usi_variant;      /* its value of USI's USI_Variant option, if it speaks USI */
+    const struct gv_xboard_game *xboard;  /* its XBoard terms, if it speaks XBoard */
+    const struct gv_gtp_game *gtp;        /* its GTP commands, if it speaks GTP */
 } gv_game;
 
 /* The name of seat `seat` (0-based): the game's own, or "Player N" written into buf. */

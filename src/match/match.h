@@ -11,17 +11,10 @@
 #include "game/game.h"
 #include "match/match_engine.h"
 
-/* What the match runner needs of a game beyond gv_game. USI moves are the game's own: a
- * game that speaks USI (GV_PROTO_USI) writes and reads its moves in USI's notation. */
+/* What the match runner needs of a game beyond gv_game and its protocol terms (its
+ * XBoard notation and FEN in gv_game.xboard, its USI_Variant in gv_game.usi_variant; USI
+ * moves are the game's own notation). */
 typedef struct gv_match_game {
-    /* Writes legal move m of st in XBoard's notation / reads one (checking it is legal).
-     * Return the length or -1 / 0 or -1 with the reason in err. */
-    int (*write_xboard)(void *st, gv_move m, char *buf, size_t len);
-    int (*parse_xboard)(void *st, const char *text, gv_move *m, char *err, size_t errlen);
-    /* The position as XBoard's FEN, shown with a rule difference (optional). Returns the
-     * length or -1. */
-    int (*xboard_fen)(const void *st, char *buf, size_t len);
-    const char *usi_variant;    /* USI_Variant value (NULL: not sent) */
     int max_plies;              /* a game still going after this many plies is a draw */
     /* An engine known to play other rules than ours by default: when an engine's name
      * starts with engine_name and the match's rules lack one of engine_rules

@@ -12,6 +12,7 @@
 #include "match/match.h"
 #include "match/match_engine.h"
 #include "match/match_stats.h"
+#include "proto/xboard_game.h"
 
 /* Move texts kept per ply: each protocol's notation and our own (for reports). */
 enum { TXT_XBOARD = ME_XBOARD, TXT_USI = ME_USI, TXT_OURS, TXT_KINDS };
@@ -59,7 +60,7 @@ static void note_pids(const match_run *m)
 static int write_in(const match_run *m, int kind, void *st, gv_move mv, char *buf, size_t len)
 {
     if (kind == TXT_XBOARD)
-        return m->mg->write_xboard(st, mv, buf, len);
+        return m->g->xboard->write_move(st, mv, buf, len);
     return m->g->write_move(st, mv, buf, len);
 }
 
@@ -68,7 +69,7 @@ static int parse_in(const match_run *m, me_proto p, void *st, const char *text, 
 {
     if (p == ME_USI)
         return m->g->parse_move(st, text, mv, err, errlen);
-    return m->mg->parse_xboard(st, text, mv, err, errlen);
+    return m->g->xboard->parse_move(st, text, mv, err, errlen);
 }
 
 /* Plays mv on m->st, keeping its texts as ply `ply`. */
@@ -91,7 +92,7 @@ static void print_position(match_run *m, int ply)
         m->g->make(m->work, m->hist[i]);
     if (m->g->get_position(m->work, text, sizeof text) < 0)
         text[0] = 0;
-    int nf = m->mg->xboard_fen ? m->mg->xboard_fen(m->work, fen, sizeof fen) : -1;
+    int nf = m->g->xboard->get_fen(m->work, fen, sizeof fen);
     printf("  position: %s\n", text);
     if (nf > 0)
         printf("  XBoard FEN: %s\n", fen);
@@ -326,7 +327,7 @@ static int usage(const char *fmt, ...)
 
 int match_game_ok(const gv_game *g)
 {
-    return g && g->match && (g->protocols & GV_PROTO_XBOARD) && g->xboard_variant;
+    return g && g->match && (g->protocols & GV_PROTO_XBOARD) && g->xboard_variant && g->xboard;
 }
 
 void match_spec_init(match_spec *s, const gv_game *g)
@@ -368,7 +369,7 @@ int match_main(match_spec *s)
     memcpy(m.e, s->e, sizeof m.e);
     m.mc = s->mc;
     m.mc.xb_variant = s->g->xboard_variant;
-    m.mc.usi_variant = m.mg->usi_variant;
+    m.mc.usi_variant = m.g->usi_variant;
     m.games = s->games;
     m.openings = s->openings;
     m.max_plies = s->max_plies;

@@ -1,11 +1,14 @@
-/* GTP (Go Text Protocol v2) engine session for Grav: two players (black = player 1,
- * white = player 2) with referee=strict, translating GTP commands to engine calls.
+/* GTP (Go Text Protocol v2) engine session for the game of the registry that speaks it
+ * (GV_PROTO_GTP: Grav, two players, black = player 1, white = player 2, referee=strict),
+ * translating GTP commands to engine calls.
  *
  * A session owns one engine. It reads command lines and writes responses exactly as the
  * GTP v2 specification frames them (optional ids echoed, "=" / "?" and an empty line).
- * Rules live in the Grav core: the session only translates vertices and colours, and
- * asks the core whether a move is legal. See docs/gtp.md for the commands and for how
- * Grav's multi-step turns (bonus declarations, bonus stones) map onto play/genmove. */
+ * The session keeps the clocks and undo and answers the commands that need no board; the
+ * game adds its board commands and extensions (gtp_game.h, gv_game.gtp), which translate
+ * vertices and colours and ask the rules whether a move is legal. See docs/gtp.md for the
+ * commands and for how Grav's multi-step turns (bonus declarations, bonus stones) map
+ * onto play/genmove. */
 #ifndef GV_GTP_H
 #define GV_GTP_H
 
@@ -15,7 +18,8 @@
 
 typedef struct gv_gtp gv_gtp;
 
-/* What a session starts with; gv_gtp_config_default fills in the defaults. */
+/* What a session starts with; gv_gtp_config_default fills in the defaults. size,
+ * game_seed and bonus_full are the game's to read. */
 typedef struct gv_gtp_config {
     int level;                /* AI level 1..10 (default 10) */
     uint64_t seed;            /* the AI's randomness (default 0) */

@@ -1,11 +1,11 @@
-/* USI for Chu Shogi, as lishogi's engine worker drives Fairy-Stockfish (see usi.h). */
+/* USI for the game that speaks it, as lishogi's engine worker drives Fairy-Stockfish (see
+ * usi.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core/gv_core.h"
-#include "games/chu/chu.h"
 #include "proto/proto.h"
 #include "proto/usi.h"
 
@@ -82,7 +82,9 @@ static void cmd_usi(usi_session *u)
     proto_printf(u->io, "id author the Gravulien developers");
     proto_printf(u->io, "option name USI_Hash type spin default %d min 1 max 4096",
                  GV_ENGINE_DEFAULT_HASH_MB);
-    proto_printf(u->io, "option name USI_Variant type combo default chushogi var chushogi");
+    if (u->g->usi_variant)
+        proto_printf(u->io, "option name USI_Variant type combo default %s var %s",
+                     u->g->usi_variant, u->g->usi_variant);
     proto_printf(u->io, "option name Level type spin default %d min 1 max 10",
                  u->opts->level ? u->opts->level : 10);
     proto_printf(u->io, "option name Seed type string default 0");
@@ -121,8 +123,9 @@ static void cmd_setoption(usi_session *u, char **w, int n)
     if (!strcasecmp(name, "USI_Hash"))
         rc = gv_engine_set_option(u->e, "hash", value, err, sizeof err);
     else if (!strcasecmp(name, "USI_Variant")) {
-        if (strcmp(value, "chushogi") != 0)
-            rc = -1, snprintf(err, sizeof err, "only 'chushogi' is played here");
+        const char *v = u->g->usi_variant ? u->g->usi_variant : "";
+        if (strcmp(value, v) != 0)
+            rc = -1, snprintf(err, sizeof err, "only '%s' is played here", v);
     } else if (!strcasecmp(name, "USI_Ponder") || !strcasecmp(name, "USI_OwnBook"))
         rc = 0;   /* pondering is driven by `go ponder`; there is no book */
     else if (!strcasecmp(name, "Level"))
@@ -335,8 +338,12 @@ static void stop_search(usi_session *u, int why)
 int gv_usi_session(int in_fd, FILE *out, gv_usi_opts *opts)
 {
     char err[GV_ERRLEN];
-    gv_engine *e = gv_engine_new(gv_game_for_protocol(GV_PROTO_USI)->name, opts->rules_now[0] ? opts->rules_now : NULL, err,
-                                 sizeof err);
+    const gv_game *game = gv_game_for_protocol(GV_PROTO_USI);
+    gv_engine *e = game ? gv_engine_new(game->name, opts->rules_now[0] ? opts->rules_now : NULL,
+                                        err, sizeof err)
+                        : NULL;
+    if (!game)
+        snprintf(err, sizeof err, "no game speaks USI");
     if (!e) {
         fprintf(out, "info string error: %s\n", err);
         return 1;

@@ -1,5 +1,7 @@
-/* USI (the Universal Shogi Interface) for Chu Shogi, as lishogi's engine worker drives
- * Fairy-Stockfish: `usi`, `setoption name USI_Variant value chushogi`, `isready`,
+/* USI (the Universal Shogi Interface) for the first game of the registry that speaks it
+ * (GV_PROTO_USI: Chu Shogi), whose position text is SFEN and whose canonical moves are USI
+ * moves, as lishogi's engine worker drives Fairy-Stockfish: `usi`,
+ * `setoption name USI_Variant value <the game's gv_game.usi_variant>`, `isready`,
  * `usinewgame`, `position startpos|sfen ... moves ...`, `go` (btime wtime binc winc
  * byoyomi movetime depth nodes infinite ponder), `stop`, `ponderhit`, `gameover`, `quit`.
  * Positions are lishogi's SFEN, moves lishogi's USI form. Bad commands are answered with

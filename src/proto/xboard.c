@@ -1,22 +1,12 @@
-/* XBoard/WinBoard protocol version 2 for Chu Shogi and Exaç (see xboard.h). */
+/* XBoard/WinBoard protocol version 2 for the games that speak it (see xboard.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/gv_core.h"
-#include "games/chu/chu.h"
-#include "games/exac/exac.h"
 #include "proto/proto.h"
 #include "proto/xboard.h"
-
-enum { XB_CHU, XB_EXAC, XB_VARIANTS };
-static const char *const variant_names[XB_VARIANTS] = {"chu", "exac"};
-
-/* Exaç for XBoard: one piece type (a Queen that also jumps like a Knight, an Alfil and a
- * Camel: every square an Exaç piece could ever reach), so XBoard lets every Exaç move
- * through and the engine judges legality. */
-#define EXAC_XB_SETUP "(....M.....m.) 7x7+0_fairy"
-#define EXAC_XB_BETZA "QNAC"
+#include "proto/xboard_game.h"
 
 enum { XB_IDLE, XB_THINKING, XB_ANALYZING };
 
@@ -25,7 +15,12 @@ typedef struct xb_session {
     const gv_xboard_opts *opts;
     gv_engine *e;
     const gv_game *g;
+    /* The games that speak XBoard, in registry order; var indexes them. */
+    const gv_game *games[GV_XBOARD_MAX_VARIANTS];
+    int ngames;
     int var;
+    const gv_xboard_game *xb;   /* the current game's XBoard terms */
+    char last_file;             /* the last file letter of the widest of their boards */
     int force, engine_side;   /* engine_side: the side the engine plays (0 first) */
     _Atomic int post;         /* read by the search thread's info callback */
     int analyze, over;
@@ -36,71 +31,34 @@ typedef struct xb_session {
     int has_time;
 } xb_session;
 
-/* ---- Moves and squares in XBoard's terms --------------------------------------------- */
-
-static int chu_writer(void *st, gv_move m, char *buf, size_t len)
+/* Lists the registered games that speak XBoard (with their XBoard terms). */
+static void find_games(xb_session *x)
 {
-    return chu_write_xboard(&((const chu_state *)st)->pos, m, buf, len);
+    x->ngames = 0;
+    int widest = 0;
+    for (int i = 0; i < gv_game_count() && x->ngames < GV_XBOARD_MAX_VARIANTS; i++) {
+        const gv_game *g = gv_game_at(i);
+        const gv_xboard_game *xb = g->xboard;
+        if (!(g->protocols & GV_PROTO_XBOARD) || !xb || !g->xboard_variant ||
+            xb->files < 1 || xb->files > GV_XBOARD_MAX_SIDE || xb->ranks < 1 ||
+            xb->ranks > GV_XBOARD_MAX_SIDE)
+            continue;
+        x->games[x->ngames++] = g;
+        if (xb->files > widest)
+            widest = xb->files;
+    }
+    x->last_file = (char)('a' + widest - 1);
 }
 
-static int exac_writer(void *st, gv_move m, char *buf, size_t len)
-{
-    (void)st;
-    return exac_write_xboard(m, buf, len);
-}
-
-/* Writes moves in XBoard's notation of the current variant. */
-static gv_move_writer writer(const xb_session *x)
-{
-    return x->var == XB_CHU ? chu_writer : exac_writer;
-}
-
-static int parse_move(xb_session *x, void *st, const char *text, gv_move *m, char *err,
-                      size_t errlen)
-{
-    if (x->var == XB_CHU)
-        return chu_parse_xboard(st, text, m, err, errlen);
-    return exac_parse_xboard(st, text, m, err, errlen);
-}
-
-/* Board geometry for highlight: rows from the top, columns from the left. */
-static int board_size(const xb_session *x) { return x->var == XB_CHU ? CHU_N : EX_N; }
+/* ---- Squares in XBoard's terms ---------------------------------------------------------- */
 
 static int parse_square(xb_session *x, const char *s, int *row, int *col)
 {
-    int sq, n = x->var == XB_CHU ? chu_xb_parse_square(s, &sq) : exac_xb_parse_square(s, &sq);
+    int sq, n = x->xb->parse_square(s, &sq);
     if (!n || s[n])
         return -1;
-    *row = x->var == XB_CHU ? CHU_ROW(sq) : EX_Y(sq);
-    *col = x->var == XB_CHU ? CHU_COL(sq) : EX_X(sq);
+    x->xb->square_rc(sq, row, col);
     return sq;
-}
-
-static void move_squares(xb_session *x, gv_move m, int *from, int *to, int *mid)
-{
-    if (x->var == XB_CHU) {
-        *from = CHU_FROM(m), *to = CHU_TO(m), *mid = CHU_MID(m);
-        if (CHU_FLAGS(m) & CHU_MF_PASS)
-            *mid = 0;
-    } else {
-        *from = EX_FROM(m), *to = EX_TO(m), *mid = 0;
-    }
-}
-
-static void square_rc(xb_session *x, int sq, int *row, int *col)
-{
-    *row = x->var == XB_CHU ? CHU_ROW(sq) : EX_Y(sq);
-    *col = x->var == XB_CHU ? CHU_COL(sq) : EX_X(sq);
-}
-
-static int occupied(xb_session *x, const void *st, int sq)
-{
-    if (x->var == XB_CHU) {
-        int pc = ((const chu_state *)st)->pos.board[sq];
-        return pc && pc != CHU_EDGE;
-    }
-    const exac_pos *p = &((const exac_state *)st)->pos;
-    return ((p->bb[0] | p->bb[1]) & EX_BIT(sq)) != 0;
 }
 
 /* ---- Output --------------------------------------------------------------------------- */
@@ -111,7 +69,7 @@ static void on_info(void *ctx, const gv_search_info *in)
     if (!x->post)
         return;
     char pv[2048] = "";
-    gv_engine_pv_text_as(x->e, in->pv, in->npv, writer(x), pv, sizeof pv);
+    gv_engine_pv_text_as(x->e, in->pv, in->npv, x->xb->write_move, pv, sizeof pv);
     int score = in->score;
     if (in->is_mate)
         score = (in->score > 0 ? 100000 : -100000) + gv_mate_moves(in->score);
@@ -145,7 +103,7 @@ static int report_end(xb_session *x)
 static int make_engine(xb_session *x, int var)
 {
     char err[GV_ERRLEN], v[16];
-    gv_engine *e = gv_engine_new(variant_names[var], x->opts->rules[var], err, sizeof err);
+    gv_engine *e = gv_engine_new(x->games[var]->name, x->opts->rules[var], err, sizeof err);
     if (!e) {
         proto_printf(x->io, "tellusererror %s", err);
         return -1;
@@ -160,6 +118,7 @@ static int make_engine(xb_session *x, int var)
     x->e = e;
     x->g = gv_engine_game(e);
     x->var = var;
+    x->xb = x->g->xboard;
     return 0;
 }
 
@@ -243,7 +202,7 @@ static void on_result(xb_session *x, const gv_search_result *r)
         report_end(x);
         return;
     }
-    if (writer(x)(gv_engine_scratch(x->e), r->best, mv, sizeof mv) < 0 ||
+    if (x->xb->write_move(gv_engine_scratch(x->e), r->best, mv, sizeof mv) < 0 ||
         gv_engine_play_move(x->e, r->best, err, sizeof err) != 0) {
         proto_printf(x->io, "Error (internal): the search's move could not be played");
         return;
@@ -256,20 +215,31 @@ static void on_result(xb_session *x, const gv_search_result *r)
 
 static void cmd_protover(xb_session *x)
 {
+    char variants[256] = "";
+    size_t n = 0;
+    for (int i = 0; i < x->ngames && n < sizeof variants; i++)
+        n += (size_t)snprintf(variants + n, sizeof variants - n, "%s%s", i ? "," : "",
+                              x->games[i]->xboard_variant);
     proto_printf(x->io, "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 "
                         "reuse=1 analyze=1 colors=0 name=0 nps=0 pause=0 debug=1 memory=1 "
                         "smp=0 exclude=0 highlight=1");
-    proto_printf(x->io, "feature myname=\"Gravulien %s\" variants=\"chu,exac\"", GV_VERSION);
+    proto_printf(x->io, "feature myname=\"Gravulien %s\" variants=\"%s\"", GV_VERSION, variants);
     proto_printf(x->io, "feature option=\"Level -spin %d 1 10\"", x->level);
     proto_printf(x->io, "feature done=1");
 }
 
+/* The index of the game XBoard calls name, or -1. */
+static int find_variant(const xb_session *x, const char *name)
+{
+    for (int i = 0; i < x->ngames; i++)
+        if (name && !strcmp(name, x->games[i]->xboard_variant))
+            return i;
+    return -1;
+}
+
 static void cmd_variant(xb_session *x, const char *name)
 {
-    int v = -1;
-    for (int i = 0; i < XB_VARIANTS; i++)
-        if (name && !strcmp(name, variant_names[i]))
-            v = i;
+    int v = find_variant(x, name);
     if (v < 0) {
         proto_printf(x->io, "Error (unsupported variant): %s", name ? name : "");
         return;
@@ -278,19 +248,21 @@ static void cmd_variant(xb_session *x, const char *name)
         return;
     gv_engine_new_game(x->e);
     x->over = 0;
-    if (v == XB_EXAC) {
-        char fen[128];
-        exac_get_xboard_fen(&((const exac_state *)gv_engine_state(x->e))->pos, fen, sizeof fen);
-        proto_printf(x->io, "setup %s %s", EXAC_XB_SETUP, fen);
-        proto_printf(x->io, "piece %c& %s", EXAC_XB_PIECE, EXAC_XB_BETZA);
+    /* A game XBoard does not know is defined for it now. */
+    if (x->xb->setup) {
+        char fen[GV_MAX_TEXT];
+        if (x->xb->get_fen(gv_engine_state(x->e), fen, sizeof fen) < 0)
+            fen[0] = 0;
+        proto_printf(x->io, "setup %s %s", x->xb->setup, fen);
     }
+    if (x->xb->piece)
+        proto_printf(x->io, "piece %s", x->xb->piece);
 }
 
 static void cmd_setboard(xb_session *x, const char *fen)
 {
     char text[GV_MAX_TEXT], err[GV_ERRLEN];
-    int rc = x->var == XB_CHU ? chu_xboard_fen_to_sfen(fen, text, sizeof text, err, sizeof err)
-                              : exac_xboard_fen_to_text(fen, text, sizeof text, err, sizeof err);
+    int rc = x->xb->fen_to_position(fen, text, sizeof text, err, sizeof err);
     if (rc == 0)
         rc = gv_engine_set_position(x->e, text, err, sizeof err);
     if (rc != 0) {
@@ -308,7 +280,7 @@ static void cmd_usermove(xb_session *x, const char *text)
         proto_printf(x->io, "Illegal move (the game is over): %s", text);
         return;
     }
-    if (parse_move(x, gv_engine_scratch(x->e), text, &m, err, sizeof err) != 0 ||
+    if (x->xb->parse_move(gv_engine_scratch(x->e), text, &m, err, sizeof err) != 0 ||
         gv_engine_play_move(x->e, m, err, sizeof err) != 0) {
         proto_printf(x->io, "Illegal move (%s): %s", err, text);
         return;
@@ -344,37 +316,38 @@ static int cmd_level(xb_session *x, char **w, int n)
 
 static void cmd_lift(xb_session *x, const char *sqtext)
 {
-    int row, col, n = board_size(x);
+    const gv_xboard_game *xb = x->xb;
+    int row, col;
     int from = parse_square(x, sqtext, &row, &col);
     if (from < 0) {
         proto_printf(x->io, "Error (bad square): lift %s", sqtext);
         return;
     }
-    char mark[CHU_N][CHU_N];
+    char mark[GV_XBOARD_MAX_SIDE][GV_XBOARD_MAX_SIDE];
     memset(mark, 0, sizeof mark);
     void *st = gv_engine_scratch(x->e);
     gv_move legal[GV_MAX_MOVES];
     int k = x->over ? 0 : x->g->legal_moves(st, legal);
     for (int i = 0; i < k; i++) {
         int f, t, mid, r, c;
-        move_squares(x, legal[i], &f, &t, &mid);
+        xb->move_squares(st, legal[i], &f, &t, &mid);
         if (f != from)
             continue;
         if (t != from) {
-            square_rc(x, t, &r, &c);
+            xb->square_rc(t, &r, &c);
             if (!mark[r][c] || mark[r][c] == 'Y')
-                mark[r][c] = occupied(x, st, t) ? 'R' : 'Y';
+                mark[r][c] = xb->occupied(st, t) ? 'R' : 'Y';
         }
-        if (mid && occupied(x, st, mid)) {
-            square_rc(x, mid, &r, &c);
+        if (mid >= 0 && xb->occupied(st, mid)) {
+            xb->square_rc(mid, &r, &c);
             mark[r][c] = 'R';
         }
     }
-    char out[512];
+    char out[GV_XBOARD_MAX_SIDE * (GV_XBOARD_MAX_SIDE + 1) + 1];
     size_t len = 0;
-    for (int r = 0; r < n; r++) {
+    for (int r = 0; r < xb->ranks; r++) {
         int empty = 0;
-        for (int c = 0; c < n; c++) {
+        for (int c = 0; c < xb->files; c++) {
             if (!mark[r][c]) {
                 empty++;
                 continue;
@@ -386,7 +359,7 @@ static void cmd_lift(xb_session *x, const char *sqtext)
         }
         if (empty)
             len += (size_t)snprintf(out + len, sizeof out - len, "%d", empty);
-        if (r < n - 1)
+        if (r < xb->ranks - 1)
             out[len++] = '/';
     }
     out[len] = 0;
@@ -408,9 +381,10 @@ static void take_back(xb_session *x, int plies)
     x->over = 0;
 }
 
-static int is_move_like(const char *s)
+/* A move without `usermove`: a file letter of one of the boards, then a digit. */
+static int is_move_like(const xb_session *x, const char *s)
 {
-    return s[0] >= 'a' && s[0] <= 'l' && s[1] >= '0' && s[1] <= '9';
+    return s[0] >= 'a' && s[0] <= x->last_file && s[1] >= '0' && s[1] <= '9';
 }
 
 int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
@@ -423,10 +397,13 @@ int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
     x.post = 1;
     x.engine_side = 1;
     x.base_ms = 5 * 60 * 1000;
-    int start_var = opts->variant && !strcmp(opts->variant, "exac") ? XB_EXAC : XB_CHU;
+    find_games(&x);
+    int start_var = find_variant(&x, opts->variant);
+    if (start_var < 0)
+        start_var = 0;
     x.io = proto_io_new(in_fd, out);
     char *line = malloc(PROTO_LINE_MAX + 1);
-    if (!x.io || !line || make_engine(&x, start_var) != 0) {
+    if (!x.io || !line || !x.ngames || make_engine(&x, start_var) != 0) {
         fprintf(out, "tellusererror cannot start the engine\n");
         proto_io_free(x.io);
         free(line);
@@ -514,7 +491,7 @@ int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
 
         /* Everything else changes the game or the settings: stop thinking first. */
         stop_search(&x);
-        if (!strcmp(c, "usermove") || (n == 1 && is_move_like(c))) {
+        if (!strcmp(c, "usermove") || (n == 1 && is_move_like(&x, c))) {
             const char *mv = !strcmp(c, "usermove") ? arg : c;
             if (!mv)
                 proto_printf(x.io, "Error (missing move): usermove");

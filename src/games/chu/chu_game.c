@@ -8,6 +8,7 @@
 #include "games/chu/chu_game.h"
 #include "games/chu/chu_match.h"
 #include "games/chu/chu_term.h"
+#include "games/chu/chu_xboard.h"
 
 _Static_assert(sizeof(chu_pos) <= 1024, "a Chu position must fit in 1 KB");
 
@@ -237,4 +238,6 @@ const gv_game gv_chu_game = {
     .ai = &gv_chu_ai,
     .term = &gv_chu_term_view,
     .match = &gv_chu_match,
+    .usi_variant = "chushogi",
+    .xboard = &gv_chu_xboard,
 };

@@ -14,6 +14,7 @@
 
 #include "core/gv_core.h"
 #include "games/chu/chu.h"
+#include "games/chu/chu_xboard.h"
 
 int chu_xb_square_name(int sq, char *buf)
 {
@@ -168,3 +169,61 @@ int chu_xboard_fen_to_sfen(const char *fen, char *sfen, size_t len, char *err, s
         return gv_err(err, errlen, "FEN too long");
     return 0;
 }
+
+/* ---- The XBoard session's view of the game ------------------------------------------ */
+
+static int xb_parse_square(const char *s, int *sq)
+{
+    return chu_xb_parse_square(s, sq);
+}
+
+static void xb_square_rc(int sq, int *row, int *col)
+{
+    *row = CHU_ROW(sq);
+    *col = CHU_COL(sq);
+}
+
+static void xb_move_squares(const void *st, gv_move m, int *from, int *to, int *mid)
+{
+    (void)st;
+    *from = CHU_FROM(m);
+    *to = CHU_TO(m);
+    /* A lion's middle square (none for a pass, which only steps there and back; square
+     * 0 is off the board). */
+    *mid = CHU_MID(m) && !(CHU_FLAGS(m) & CHU_MF_PASS) ? CHU_MID(m) : -1;
+}
+
+static int xb_occupied(const void *st, int sq)
+{
+    int pc = ((const chu_state *)st)->pos.board[sq];
+    return pc && pc != CHU_EDGE;
+}
+
+static int xb_write_move(void *st, gv_move m, char *buf, size_t len)
+{
+    return chu_write_xboard(&((const chu_state *)st)->pos, m, buf, len);
+}
+
+static int xb_parse_move(void *st, const char *text, gv_move *m, char *err, size_t errlen)
+{
+    return chu_parse_xboard(st, text, m, err, errlen);
+}
+
+static int xb_get_fen(const void *st, char *buf, size_t len)
+{
+    return chu_get_xboard_fen(&((const chu_state *)st)->pos, buf, len);
+}
+
+/* XBoard 4.8+ knows `variant chu`: no setup or piece commands. */
+const gv_xboard_game gv_chu_xboard = {
+    .files = CHU_N,
+    .ranks = CHU_N,
+    .parse_square = xb_parse_square,
+    .square_rc = xb_square_rc,
+    .move_squares = xb_move_squares,
+    .occupied = xb_occupied,
+    .write_move = xb_write_move,
+    .parse_move = xb_parse_move,
+    .get_fen = xb_get_fen,
+    .fen_to_position = chu_xboard_fen_to_sfen,
+};

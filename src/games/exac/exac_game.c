@@ -8,6 +8,7 @@
 #include "games/exac/exac_game.h"
 #include "games/exac/exac_match.h"
 #include "games/exac/exac_term.h"
+#include "games/exac/exac_xboard.h"
 
 static const gv_option_def exac_option_defs[] = {
     {"repetition", "on|off", "on", "the third occurrence of a position is a draw"},
@@ -138,4 +139,5 @@ const gv_game gv_exac_game = {
     .ai = &gv_exac_ai,
     .term = &gv_exac_term_view,
     .match = &gv_exac_match,
+    .xboard = &gv_exac_xboard,
 };

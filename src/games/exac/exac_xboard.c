@@ -10,6 +10,7 @@
 
 #include "core/gv_core.h"
 #include "games/exac/exac.h"
+#include "games/exac/exac_xboard.h"
 
 int exac_xb_square_name(int sq, char *buf)
 {
@@ -93,3 +94,62 @@ int exac_xboard_fen_to_text(const char *fen, char *out, size_t len, char *err, s
         return gv_err(err, errlen, "FEN too long");
     return 0;
 }
+
+/* ---- The XBoard session's view of the game ------------------------------------------ */
+
+static void xb_square_rc(int sq, int *row, int *col)
+{
+    *row = EX_Y(sq);
+    *col = EX_X(sq);
+}
+
+static void xb_move_squares(const void *st, gv_move m, int *from, int *to, int *mid)
+{
+    (void)st;
+    *from = EX_FROM(m);
+    *to = EX_TO(m);
+    *mid = -1;
+}
+
+static int xb_occupied(const void *st, int sq)
+{
+    const exac_pos *p = &((const exac_state *)st)->pos;
+    return ((p->bb[0] | p->bb[1]) & EX_BIT(sq)) != 0;
+}
+
+static int xb_write_move(void *st, gv_move m, char *buf, size_t len)
+{
+    (void)st;
+    return exac_write_xboard(m, buf, len);
+}
+
+static int xb_parse_move(void *st, const char *text, gv_move *m, char *err, size_t errlen)
+{
+    return exac_parse_xboard(st, text, m, err, errlen);
+}
+
+static int xb_get_fen(const void *st, char *buf, size_t len)
+{
+    return exac_get_xboard_fen(&((const exac_state *)st)->pos, buf, len);
+}
+
+/* XBoard does not know Exac: the engine defines it as a 7x7 fairy variant with one piece
+ * type, a Queen that also jumps like a Knight, an Alfil and a Camel (every square an Exac
+ * piece could ever reach), so XBoard lets every Exac move through and the engine judges
+ * legality. The setup's piece list and the piece command use EXAC_XB_PIECE ('M'). */
+_Static_assert(EXAC_XB_PIECE == 'M', "the setup and piece commands name the piece M");
+
+const gv_xboard_game gv_exac_xboard = {
+    .files = EX_N,
+    .ranks = EX_N,
+    .parse_square = exac_xb_parse_square,
+    .square_rc = xb_square_rc,
+    .move_squares = xb_move_squares,
+    .occupied = xb_occupied,
+    .write_move = xb_write_move,
+    .parse_move = xb_parse_move,
+    .get_fen = xb_get_fen,
+    .fen_to_position = exac_xboard_fen_to_text,
+    .setup = "(....M.....m.) 7x7+0_fairy",
+    .piece = "M& QNAC",
+};

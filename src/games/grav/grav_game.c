@@ -6,6 +6,7 @@
 #include "core/gv_core.h"
 #include "games/grav/grav.h"
 #include "games/grav/grav_game.h"
+#include "games/grav/grav_gtp.h"
 #include "games/grav/grav_mcts.h"
 #include "games/grav/grav_term.h"
 
@@ -174,4 +175,5 @@ const gv_game gv_grav_game = {
     .protocols = GV_PROTO_GTP,
     .ai = &gv_grav_ai,
     .term = &gv_grav_term_view,
+    .gtp = &gv_grav_gtp,
 };
