@@ -54,7 +54,7 @@ enum {
 };
 
 typedef struct gv_game {
-    const char *name;       /* registry key: "chu" */
+    const char *name;       /* registry key, as users type it (chu) */
     const char *title;      /* "Chu Shogi" */
     size_t state_size;      /* bytes of one state */
     int max_players;

@@ -99,6 +99,11 @@ static void cmd_usi(usi_session *u)
                          o->def, lo, hi);
             continue;
         }
+        if (v[strlen(v) - 1] == '+') {
+            /* Values joined by '+' (Chu's handicap=two-lions+gold): free text. */
+            proto_printf(u->io, "option name %s type string default %s", o->name, o->def);
+            continue;
+        }
         while (*v && n + 8 < sizeof vars) {
             const char *bar = strchr(v, '|');
             size_t k = bar ? (size_t)(bar - v) : strlen(v);

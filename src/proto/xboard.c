@@ -108,6 +108,13 @@ static int make_engine(xb_session *x, int var)
         proto_printf(x->io, "tellusererror %s", err);
         return -1;
     }
+    const gv_xboard_game *xb = gv_engine_game(e)->xboard;
+    const char *why = xb->refuse ? xb->refuse(gv_engine_state(e)) : NULL;
+    if (why) {
+        proto_printf(x->io, "tellusererror %s", why);
+        gv_engine_free(e);
+        return -1;
+    }
     snprintf(v, sizeof v, "%d", x->level);
     gv_engine_set_option(e, "level", v, err, sizeof err);
     if (x->hash_mb) {
@@ -405,6 +412,7 @@ int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
     char *line = malloc(PROTO_LINE_MAX + 1);
     if (!x.io || !line || !x.ngames || make_engine(&x, start_var) != 0) {
         fprintf(out, "tellusererror cannot start the engine\n");
+        fflush(out);
         proto_io_free(x.io);
         free(line);
         return 1;

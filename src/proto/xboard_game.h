@@ -37,6 +37,9 @@ typedef struct gv_xboard_game {
      * "setup <setup> <FEN of the start>" and then "piece <piece>" (NULL: not sent). */
     const char *setup;
     const char *piece;
+    /* Why XBoard cannot play st's game as its options set it up (a variant whose moves
+     * XBoard's notation cannot express), or NULL when it can (optional). */
+    const char *(*refuse)(const void *st);
 } gv_xboard_game;
 
 #endif

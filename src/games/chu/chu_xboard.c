@@ -215,6 +215,14 @@ static int xb_get_fen(const void *st, char *buf, size_t len)
 }
 
 /* XBoard 4.8+ knows `variant chu`: no setup or piece commands. */
+static const char *xb_refuse(const void *st)
+{
+    if (((const chu_state *)st)->pos.opt.heisei)
+        return "Heisei Chu (variant=heisei) has drops, which XBoard's variant chu cannot "
+               "express: play it over USI (gravulien usi) or in gravulien play";
+    return NULL;
+}
+
 const gv_xboard_game gv_chu_xboard = {
     .files = CHU_N,
     .ranks = CHU_N,
@@ -226,4 +234,5 @@ const gv_xboard_game gv_chu_xboard = {
     .parse_move = xb_parse_move,
     .get_fen = xb_get_fen,
     .fen_to_position = chu_xboard_fen_to_sfen,
+    .refuse = xb_refuse,
 };
