@@ -110,6 +110,20 @@ static void chu_draw(play *p, FILE *out)
             fprintf(out, "    %s\n", "  - - - - - - - - - - - - - - - - - - - - - - -");
     }
     char who[128];
+    if (pos->opt.heisei) {
+        /* Heisei Chu: each side's reserve, in SFEN's order, with its count. */
+        for (int side = 0; side < 2; side++) {
+            play_who(p, side, who, sizeof who);
+            fprintf(out, "  Reserve of %s:", who);
+            int any = 0;
+            for (int k = 0; k < CHU_HAND_KINDS; k++)
+                if (pos->hand[side][k]) {
+                    fprintf(out, " %s x%d", chu_abbr[chu_hand_type[k]], pos->hand[side][k]);
+                    any = 1;
+                }
+            fprintf(out, "%s\n", any ? "" : " none");
+        }
+    }
     play_who(p, pos->stm, who, sizeof who);
     fprintf(out, "\n  Move %u, %s to move.%s%s\n", pos->movenum, who,
             chu_in_check(pos, pos->stm) ? "  Check!" : "",
@@ -150,6 +164,7 @@ static const char chu_help[] =
     "files 12..1 from the left. Type a move in USI or TSA notation:\n"
     "  7i7h  7i7h+ (promote)  6i5h4h (lion double step)  6i5h6i (igui)  pass: 7g7f7g\n"
     "  P-7h  Px7d= (decline promotion)  Lnx!9d (igui)  Lnx3hx2i (double capture)  pass\n"
+    "  Heisei Chu's drops: L*5e  S*5c+ (enters promoted, in the zone)\n"
     "Pieces: kanji (v = Gote's, + = promoted; --pieces abbrev for letters) or TSA letters\n"
     "(lower case = Gote's). The last move is highlighted (* without colours).\n";
 
