@@ -52,6 +52,15 @@ run 0 "hachu vs hachu" chu --e1 "$HACHU" --e2 "$HACHU" --games 2 --tc 1+0.05 \
         expect "hachu vs hachu log" ' e2 < usermove ' "$tmp/log"
     }
 
+# 1b. Time odds: each engine is told its own clock (XBoard's level and time).
+run 0 "time odds" chu --e1 "$HACHU" --e2 "$HACHU" --games 1 --tc1 1+0.05 --tc2 3+0.1 \
+    --max-plies 20 --seed 5 --rules "$HACHU_RULES" --log "$tmp/log-odds" &&
+    {
+        expect "time odds" 'time e1 1+0.05 s, e2 3+0.1 s'
+        expect "time odds log" ' e1 < level 0 0:01 0.05$' "$tmp/log-odds"
+        expect "time odds log" ' e2 < level 0 0:03 0.1$' "$tmp/log-odds"
+    }
+
 # 2. A USI engine: `gravulien think` behind a small USI loop, against HaChu (XBoard), so
 # that every move crosses between the two notations. HaChu gets 'Allow repeats' (by
 # default it refuses any move that repeats an earlier position; see docs/match.md).

@@ -40,8 +40,9 @@ static int speaks_usi(const gv_game *g)
 static const char match_usage[] =
     "usage: gravulien match <chu|exac> --e1 CMD --e2 CMD [--p1 xboard|usi] [--p2 xboard|usi]\n"
     "       [--o1 NAME=VALUE ...] [--o2 NAME=VALUE ...]\n"
-    "       [--games N] [--seed S] [--tc BASE+INC | --st SECONDS] [--openings PLIES]\n"
-    "       [--max-plies N] [--rules k=v,...] [--memory MB] [--refused loss|void]\n"
+    "       [--games N] [--seed S] [--tc BASE+INC | --st SECONDS]\n"
+    "       [--tc1|--tc2 BASE+INC] [--st1|--st2 SECONDS] (one engine's own time: odds)\n"
+    "       [--openings PLIES] [--max-plies N] [--rules k=v,...] [--memory MB] [--refused loss|void]\n"
     "       [--handshake SECONDS] [--log FILE] [--quiet]";
 
 int cli_match(int argc, char **argv)
@@ -101,6 +102,20 @@ int cli_match(int argc, char **argv)
             if (match_parse_tc(v, &m.mc.st_ms, &inc) != 0 || inc)
                 return cli_usage_error("match: bad time per move '%s' (seconds)", v);
             m.mc.tc_base_ms = m.mc.tc_inc_ms = 0;
+        } else if ((!strcmp(a, "--tc1") || !strcmp(a, "--tc2"))) {
+            /* Time odds: one engine's own clock. */
+            int k = a[4] - '1';
+            if (match_parse_tc(v, &m.time[k].tc_base_ms, &m.time[k].tc_inc_ms) != 0)
+                return cli_usage_error("match: bad time control '%s' (BASE+INC in seconds)", v);
+            m.time[k].st_ms = 0;
+            m.time[k].set = 1;
+        } else if ((!strcmp(a, "--st1") || !strcmp(a, "--st2"))) {
+            int k = a[4] - '1';
+            int64_t inc;
+            if (match_parse_tc(v, &m.time[k].st_ms, &inc) != 0 || inc)
+                return cli_usage_error("match: bad time per move '%s' (seconds)", v);
+            m.time[k].tc_base_ms = m.time[k].tc_inc_ms = 0;
+            m.time[k].set = 1;
         } else if (!strcmp(a, "--rules")) {
             m.rules = v;
         } else if (!strcmp(a, "--refused")) {

@@ -41,6 +41,11 @@ typedef struct match_spec {
     const char *rules;             /* the game's rule options, or NULL */
     match_engine e[2];             /* cmd, proto and options set; the rest is the runner's */
     me_config mc;                  /* memory, handshake and time set; variants the runner's */
+    /* Time odds: engine k's own time control (set: 1), instead of mc's. */
+    struct {
+        int set;
+        int64_t tc_base_ms, tc_inc_ms, st_ms;
+    } time[2];
     int games, openings, max_plies, quiet, refused_is_loss;
     uint64_t seed;
     const char *log_path;          /* the engines' transcript, or NULL */

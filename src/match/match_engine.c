@@ -474,10 +474,12 @@ static void usi_go(match_engine *e, const me_config *c, char (*moves)[ME_MOVE_TE
     int64_t b = mover_first ? own_ms : opp_ms, w = mover_first ? opp_ms : own_ms;
     int64_t t0 = gv_now_ms();
     int bad;
+    int64_t binc = mover_first ? c->tc_inc_ms : c->opp_inc_ms;
+    int64_t winc = mover_first ? c->opp_inc_ms : c->tc_inc_ms;
     if (c->tc_base_ms)
         bad = mproc_send(&e->proc, "go btime %lld wtime %lld binc %lld winc %lld",
                          (long long)(b < 0 ? 0 : b), (long long)(w < 0 ? 0 : w),
-                         (long long)c->tc_inc_ms, (long long)c->tc_inc_ms);
+                         (long long)binc, (long long)winc);
     else
         bad = mproc_send(&e->proc, "go btime 0 wtime 0 byoyomi %lld", (long long)c->st_ms);
     if (bad) {

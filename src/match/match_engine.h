@@ -20,6 +20,7 @@ typedef struct me_config {
     int memory_mb;              /* XBoard `memory`, USI_Hash/Hash */
     int64_t tc_base_ms, tc_inc_ms;   /* clock per side (0 = none: st_ms is used) */
     int64_t st_ms;              /* time per move when there is no clock */
+    int64_t opp_inc_ms;         /* the opponent's increment (time odds), for USI's go */
     int handshake_ms;           /* the longest wait for an answer that is not a move */
 } me_config;
 

@@ -22,7 +22,7 @@ typedef struct match_run {
     const gv_game *g;
     const gv_match_game *mg;
     match_engine e[2];
-    me_config mc;
+    me_config mc[2];                /* what each engine is told (its own time control) */
     int games, openings, max_plies, quiet, refused_is_loss;
     uint64_t seed;
     FILE *log;
@@ -110,14 +110,14 @@ static int ready_engine(match_run *m, int i)
 {
     char err[GV_ERRLEN];
     match_engine *e = &m->e[i];
-    if (e->running && me_new_game(e, &m->mc, err, sizeof err) == 0)
+    if (e->running && me_new_game(e, &m->mc[i], err, sizeof err) == 0)
         return 0;
     if (e->running) {
         fprintf(stderr, "gravulien: match: %s; restarting it\n", err);
         me_stop(e);
     }
-    if (me_start(e, &m->mc, m->log, err, sizeof err) < 0 ||
-        me_new_game(e, &m->mc, err, sizeof err) < 0) {
+    if (me_start(e, &m->mc[i], m->log, err, sizeof err) < 0 ||
+        me_new_game(e, &m->mc[i], err, sizeof err) < 0) {
         fprintf(stderr, "gravulien: match: %s\n", err);
         me_stop(e);
         note_pids(m);
@@ -157,7 +157,7 @@ static int play_game(match_run *m, int gi)
             return -1;
 
     /* 3. Moves until our rules end the game (or an engine fails). */
-    int64_t clock[2] = {m->mc.tc_base_ms, m->mc.tc_base_ms};
+    int64_t clock[2] = {m->mc[0].tc_base_ms, m->mc[1].tc_base_ms};
     gv_result res;
     for (;;) {
         if (g->status(m->st, &res) != GV_ONGOING) {
@@ -174,12 +174,12 @@ static int play_game(match_run *m, int gi)
         int side = g->to_move(m->st), mover_first = side == first_player;
         int who = mover_first ? first_eng : !first_eng;
         match_engine *e = &m->e[who];
-        int64_t own = m->mc.tc_base_ms ? clock[who] : m->mc.st_ms;
-        int64_t opp = m->mc.tc_base_ms ? clock[!who] : m->mc.st_ms;
+        int64_t own = m->mc[who].tc_base_ms ? clock[who] : m->mc[who].st_ms;
+        int64_t opp = m->mc[!who].tc_base_ms ? clock[!who] : m->mc[!who].st_ms;
         int64_t have = own > 0 ? own : 0;
         int64_t allowed = have + MATCH_GRACE_MS + have * MATCH_GRACE_PERCENT / 100;
         me_reply r;
-        me_go(e, &m->mc, m->txt[e->proto], ply, mover_first, own, opp, allowed, &r);
+        me_go(e, &m->mc[who], m->txt[e->proto], ply, mover_first, own, opp, allowed, &r);
         int loss = mover_first ? OUT_SECOND : OUT_FIRST;
         if (r.claim[0])
             printf("claim ignored (game %d, ply %d): %s (%s) says '%s'; our rules: the game "
@@ -228,11 +228,11 @@ static int play_game(match_run *m, int gi)
             break;
         }
         /* MR_MOVE: in time? then legal by our rules? */
-        if (m->mc.tc_base_ms) {
+        if (m->mc[who].tc_base_ms) {
             clock[who] -= r.spent_ms;
             if (clock[who] < 0)
                 clock[who] = 0;   /* the overrun was within the grace */
-            clock[who] += m->mc.tc_inc_ms;
+            clock[who] += m->mc[who].tc_inc_ms;
         }
         gv_move mv;
         if (parse_in(m, e->proto, m->st, r.text, &mv, err, sizeof err) < 0) {
@@ -262,7 +262,7 @@ static int play_game(match_run *m, int gi)
         if (failed[i] || !e->running)
             continue;
         me_reply r;
-        int t = me_game_over(e, &m->mc, m->txt[e->proto], ply, i == first_eng, result, reason,
+        int t = me_game_over(e, &m->mc[i], m->txt[e->proto], ply, i == first_eng, result, reason,
                              &r);
         if (t < 0) {
             fprintf(stderr, "gravulien: match: %s (%s) did not answer after game %d; it will "
@@ -367,9 +367,18 @@ int match_main(match_spec *s)
     m.game = s->g->name;
     m.rules = s->rules;
     memcpy(m.e, s->e, sizeof m.e);
-    m.mc = s->mc;
-    m.mc.xb_variant = s->g->xboard_variant;
-    m.mc.usi_variant = m.g->usi_variant;
+    for (int k = 0; k < 2; k++) {
+        m.mc[k] = s->mc;
+        m.mc[k].xb_variant = s->g->xboard_variant;
+        m.mc[k].usi_variant = m.g->usi_variant;
+        if (s->time[k].set) {
+            m.mc[k].tc_base_ms = s->time[k].tc_base_ms;
+            m.mc[k].tc_inc_ms = s->time[k].tc_inc_ms;
+            m.mc[k].st_ms = s->time[k].st_ms;
+        }
+    }
+    for (int k = 0; k < 2; k++)   /* the other side's increment, for USI's go */
+        m.mc[k].opp_inc_ms = m.mc[!k].tc_base_ms ? m.mc[!k].tc_inc_ms : 0;
     m.games = s->games;
     m.openings = s->openings;
     m.max_plies = s->max_plies;
@@ -406,18 +415,25 @@ int match_main(match_spec *s)
     signal(SIGTERM, match_on_signal);
     signal(SIGHUP, match_on_signal);
     for (int k = 0; k < 2; k++) {
-        if (me_start(&m.e[k], &m.mc, m.log, err, sizeof err) < 0) {
+        if (me_start(&m.e[k], &m.mc[k], m.log, err, sizeof err) < 0) {
             fprintf(stderr, "gravulien: match: %s\n", err);
             rc = MATCH_FAIL;
             goto done;
         }
         note_pids(&m);
     }
-    char tc[64];
-    if (m.mc.tc_base_ms)
-        snprintf(tc, sizeof tc, "%g+%g s", m.mc.tc_base_ms / 1000.0, m.mc.tc_inc_ms / 1000.0);
+    char tc[160], one[2][64];
+    for (int k = 0; k < 2; k++) {
+        if (m.mc[k].tc_base_ms)
+            snprintf(one[k], sizeof one[k], "%g+%g s", m.mc[k].tc_base_ms / 1000.0,
+                     m.mc[k].tc_inc_ms / 1000.0);
+        else
+            snprintf(one[k], sizeof one[k], "%g s per move", m.mc[k].st_ms / 1000.0);
+    }
+    if (!strcmp(one[0], one[1]))
+        snprintf(tc, sizeof tc, "%s", one[0]);
     else
-        snprintf(tc, sizeof tc, "%g s per move", m.mc.st_ms / 1000.0);
+        snprintf(tc, sizeof tc, "e1 %s, e2 %s", one[0], one[1]);
     printf("match %s: e1 = %s (%s: %s), e2 = %s (%s: %s)\n", m.game, m.e[0].name,
            m.e[0].proto == ME_XBOARD ? "xboard" : "usi", m.e[0].cmd, m.e[1].name,
            m.e[1].proto == ME_XBOARD ? "xboard" : "usi", m.e[1].cmd);
