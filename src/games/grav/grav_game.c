@@ -6,6 +6,7 @@
 #include "core/gv_core.h"
 #include "games/grav/grav.h"
 #include "games/grav/grav_game.h"
+#include "games/grav/grav_web.h"
 #include "games/grav/grav_mcts.h"
 
 static const gv_option_def grav_option_defs[] = {
@@ -172,4 +173,5 @@ const gv_game gv_grav_game = {
     .seed_option = "seed",
     .protocols = GV_PROTO_GTP,
     .ai = &gv_grav_ai,
+    .web = &gv_grav_web,
 };
