@@ -165,7 +165,7 @@ void gv_hub_notify(gv_hub *h, const char *id, int n);
 /* Brings every game held up to date with the store (after notifications were lost). */
 void gv_hub_sync_all(gv_hub *h);
 
-/* Internal pieces shared by hub.c and api.c. */
+/* Internal pieces shared by the hub and api.c. */
 room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen);
 
 #endif

@@ -210,6 +210,7 @@ void hub_start_ai(gv_hub *h, room *r)
     } else {
         j->go.movetime_ms = h->cfg.ai_movetime_ms > 0 ? h->cfg.ai_movetime_ms : 1000;
     }
+    j->go.nodes = h->ai.nodes;
     r->ai_pending = 1;
     int k = j->background = hub_ai_only(r);
     pthread_mutex_lock(&h->ai.mu);
@@ -356,4 +357,9 @@ int hub_ai_running(gv_hub *h)
     int n = h->ai.running;
     pthread_mutex_unlock(&h->ai.mu);
     return n;
+}
+
+void hub_ai_set_nodes(gv_hub *h, uint64_t nodes)
+{
+    h->ai.nodes = nodes;
 }

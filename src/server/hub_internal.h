@@ -1,4 +1,4 @@
-/* What the API (api.c) and the game views (view.c) use of the hub (hub.c). */
+/* What the API (api.c) uses of the hub (hub*.c, listed in hub_private.h). */
 #ifndef GV_HUB_INTERNAL_H
 #define GV_HUB_INTERNAL_H
 
@@ -53,6 +53,9 @@ uint64_t hub_random_u64(void);   /* from the system's entropy; 0 when it fails *
  * for the `workers` threads: normal_ms while none wait, else a fair share of it (at least
  * 50 ms), unless go's own limit (a clock's budget, a shorter movetime) is smaller. */
 void hub_share_time(gv_go *go, int64_t normal_ms, int waiting, int workers);
+/* For tests and measurements: every AI search started from now on also stops after
+ * `nodes` nodes (0: no such limit, the default). */
+void hub_ai_set_nodes(gv_hub *h, uint64_t nodes);
 
 /* The game as seat (-1: a watcher) may see it. */
 json_t *hub_view(gv_hub *h, room *r, int seat);
@@ -64,10 +67,11 @@ json_t *hub_listing_json(const gv_stored_game *g);
 /* The record text (malloc'd) in format (a gv_record_format). */
 char *hub_record(room *r, int format, char *err, size_t errlen);
 
-/* view.c: what a game adds to the public view, and to a seat's private part. */
+/* hub_web_view.c: what a game adds to the public view, and to a seat's private part
+ * (the game's web view, server/web_view.h). */
 void hub_view_extra(const room *r, json_t *view);
 void hub_view_private(const room *r, int seat, json_t *you);
-/* Grav's private hint: would seat's stone on point break a rule? Fills out; -1 with a
+/* A private hint (Grav: would seat's stone on point break a rule?). Fills out; -1 with a
  * message when the game, the phase or the options give no hint. */
 int hub_hint(const room *r, int seat, const char *point, json_t *out, char *err, size_t errlen);
 

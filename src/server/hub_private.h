@@ -39,6 +39,7 @@ typedef struct hub_ai_pool {
     struct ai_job *todo[2], *todo_tail[2], *done;
     int waiting;                    /* jobs queued, not yet searching */
     int running;                    /* jobs queued or searching */
+    uint64_t nodes;                 /* hub_ai_set_nodes (the loop thread's) */
 } hub_ai_pool;
 
 struct gv_hub {
