@@ -17,7 +17,7 @@ static const char serve_usage[] =
     "                   postgres://USER[:PASSWORD]@HOST[:PORT]/DB (several servers may share it)\n"
     "  --web DIR        the web page's files (default: the web/ folder of the source tree)\n"
     "  --ai-threads N   threads that compute AI moves (1..64)\n"
-    "  --ai-hash MB     hash table of one AI search (1..1024)\n"
+    "  --ai-hash MB     hash table of each AI seat (1..1024)\n"
     "  --ai-movetime MS AI thinking time per move in games without a clock\n"
     "  --max-ai-games N live games with an AI player, at most (0: no limit); more are\n"
     "                   refused (503 busy). AI turns share the threads: games with people\n"

@@ -91,6 +91,7 @@ void gv_hub_free(gv_hub *h)
     for (int b = 0; b < HUB_BUCKETS; b++)
         for (room *r = h->bucket[b]; r;) {
             room *n = r->next;
+            hub_ai_release(h, r);
             hub_room_free(r);
             r = n;
         }
@@ -124,6 +125,8 @@ void gv_hub_poll(gv_hub *h)
                 hub_clock_left(r, hub_to_move_seat(r)) <= 0)
                 hub_flag_fall(h, r);
             clocked += r->status == ROOM_LIVE && r->tc_initial_ms > 0;
+            if (r->status == ROOM_FINISHED)
+                hub_ai_release(h, r);   /* its AI seats search no more */
             if (r->ai_retry_at && now >= r->ai_retry_at)
                 hub_after_change(h, r);
             /* A game nobody watched or asked for in two minutes leaves memory (the store
@@ -131,6 +134,7 @@ void gv_hub_poll(gv_hub *h)
             if (sweep && now - r->last_access > idle && may_leave(r)) {
                 *link = r->next;
                 h->nrooms--;
+                hub_ai_release(h, r);
                 hub_room_free(r);
                 continue;
             }

@@ -49,6 +49,7 @@ typedef struct hub_move {
 } hub_move;
 
 struct room;
+struct hub_ai_engine;
 
 /* A watcher: the server layer embeds one in each connection that may watch a game and
  * hands the hub a pointer to it. The hub keeps a room's watchers in an array and each
@@ -84,6 +85,8 @@ typedef struct room {
     int64_t live_at;                /* wall ms the game went live (0: not yet, or not known) */
     unsigned draw_offers;           /* bit per seat offering a draw */
     int ai_pending;                 /* an AI search runs for this room */
+    /* Each AI seat's engine between its turns (NULL: none, or its search holds it). */
+    struct hub_ai_engine *ai_engine[GV_HUB_MAX_SEATS];
     int64_t ai_retry_at;            /* monotonic ms: try the AI again then (0: no retry due) */
     int64_t last_access;            /* monotonic ms: finished rooms unused long are dropped */
     hub_watchers watchers;
@@ -95,7 +98,8 @@ typedef struct gv_hub gv_hub;
 typedef struct gv_hub_config {
     gv_store *store;
     int ai_threads;                 /* worker threads for AI moves (default 2) */
-    int ai_hash_mb;                 /* transposition table per AI search (default 16) */
+    int ai_hash_mb;                 /* transposition table of each AI seat's engine, kept
+                                       between its turns (default 16) */
     int64_t ai_movetime_ms;         /* AI thinking time in games without a clock */
     /* Live games with an AI seat this process holds at once (0: no limit): more are
      * refused at creation. AI turns share the threads: games with people first, and each

@@ -13,9 +13,20 @@
 /* The least an AI search is given when many wait for the threads (share_time). */
 enum { HUB_MIN_THINK_MS = 50 };
 
+/* An AI seat's engine, kept between its turns so that its table survives and only the
+ * moves played since its last turn are played on it. The room holds it between turns
+ * (room.ai_engine) and the job while its search runs: one thread at a time touches it. */
+struct hub_ai_engine {
+    gv_engine *e;
+    gv_move *moves;                 /* the moves played on it since the start position */
+    int n, cap;
+};
+
 typedef struct ai_job {
     char id[GV_STORE_ID];
     int n;                          /* moves played when the search began */
+    int seat;                       /* the seat to move */
+    hub_ai_engine *eng;             /* that seat's engine (NULL: none yet) */
     const gv_game *g;
     char options[GV_HUB_OPTIONS];
     char start[GV_HUB_START];
@@ -84,37 +95,95 @@ static gv_search_result ai_search(gv_hub *h, gv_engine *e, const gv_go *go, char
     return w.r;
 }
 
+void hub_ai_engine_free(gv_hub *h, hub_ai_engine *x)
+{
+    if (!x)
+        return;
+    gv_engine_free(x->e);
+    free(x->moves);
+    free(x);
+    h->ai.engines_held--;
+}
+
+/* A new engine for the job's game at its start position; NULL with a message. */
+static hub_ai_engine *engine_new(gv_hub *h, const ai_job *j, char *err, size_t errlen)
+{
+    hub_ai_engine *x = calloc(1, sizeof *x);
+    if (!x)
+        return gv_err(err, errlen, "out of memory"), NULL;
+    x->e = gv_engine_new(j->g->name, j->options[0] ? j->options : NULL, err, errlen);
+    if (!x->e) {
+        free(x);
+        return NULL;
+    }
+    h->ai.engines_made++;
+    h->ai.engines_held++;
+    char v[32], why[GV_ERRLEN];
+    snprintf(v, sizeof v, "%d", j->hash_mb);
+    gv_engine_set_option(x->e, "hash", v, NULL, 0);
+    if (j->start[0] && gv_engine_set_position(x->e, j->start, why, sizeof why) < 0) {
+        gv_err(err, errlen, "start position: %s", why);
+        hub_ai_engine_free(h, x);
+        return NULL;
+    }
+    return x;
+}
+
+/* Brings x to the job's position: plays the moves after those it has played when these
+ * begin the game's moves; otherwise (the room was rebuilt, a move taken back) sets it back
+ * to the start position and plays them all. 0, or -1 with a message (x is then of no
+ * further use). */
+static int engine_catch_up(gv_hub *h, hub_ai_engine *x, const ai_job *j, char *err,
+                           size_t errlen)
+{
+    char why[GV_ERRLEN];
+    if (x->n > j->nmoves ||
+        (x->n && memcmp(x->moves, j->moves, (size_t)x->n * sizeof *x->moves))) {
+        h->ai.rebuilds++;
+        x->n = 0;
+        if (gv_engine_new_game(x->e) < 0)
+            return gv_err(err, errlen, "the engine cannot go back to the start");
+        if (j->start[0] && gv_engine_set_position(x->e, j->start, why, sizeof why) < 0)
+            return gv_err(err, errlen, "start position: %s", why);
+    }
+    if (j->nmoves > x->cap) {
+        gv_move *nm = realloc(x->moves, (size_t)j->nmoves * 2 * sizeof *nm);
+        if (!nm)
+            return gv_err(err, errlen, "out of memory");
+        x->moves = nm;
+        x->cap = j->nmoves * 2;
+    }
+    for (int i = x->n; i < j->nmoves; i++) {
+        if (gv_engine_play_move(x->e, j->moves[i], why, sizeof why) < 0)
+            return gv_err(err, errlen, "replaying move %d: %s", i + 1, why);
+        x->moves[x->n++] = j->moves[i];
+    }
+    return 0;
+}
+
 static void ai_run(gv_hub *h, ai_job *j)
 {
     char err[GV_ERRLEN], v[32];
-    gv_engine *e = gv_engine_new(j->g->name, j->options[0] ? j->options : NULL, err, sizeof err);
-    if (!e) {
+    if (!j->eng && !(j->eng = engine_new(h, j, err, sizeof err))) {
         snprintf(j->err, sizeof j->err, "%s", err);
         return;
     }
-    snprintf(v, sizeof v, "%d", j->hash_mb);
-    gv_engine_set_option(e, "hash", v, NULL, 0);
+    if (engine_catch_up(h, j->eng, j, err, sizeof err) < 0) {
+        snprintf(j->err, sizeof j->err, "%s", err);
+        hub_ai_engine_free(h, j->eng);
+        j->eng = NULL;
+        return;
+    }
+    gv_engine *e = j->eng->e;
     snprintf(v, sizeof v, "%d", j->level);
     gv_engine_set_option(e, "level", v, NULL, 0);
     snprintf(v, sizeof v, "%llu", (unsigned long long)j->seed);
     gv_engine_set_option(e, "seed", v, NULL, 0);
-    if (j->start[0] && gv_engine_set_position(e, j->start, err, sizeof err) < 0) {
-        snprintf(j->err, sizeof j->err, "start position: %s", err);
-        gv_engine_free(e);
-        return;
-    }
-    for (int i = 0; i < j->nmoves; i++)
-        if (gv_engine_play_move(e, j->moves[i], err, sizeof err) < 0) {
-            snprintf(j->err, sizeof j->err, "replaying move %d: %s", i + 1, err);
-            gv_engine_free(e);
-            return;
-        }
     gv_search_result r = ai_search(h, e, &j->go, err, sizeof err);
     j->best = r.best;
     j->ok = r.best != 0;
     if (!j->ok)
         snprintf(j->err, sizeof j->err, "the AI found no move");
-    gv_engine_free(e);
 }
 
 /* The thinking time of a search that starts while `waiting` others wait for the
@@ -172,9 +241,10 @@ static void *ai_worker(void *arg)
     return NULL;
 }
 
-static void job_free(ai_job *j)
+static void job_free(gv_hub *h, ai_job *j)
 {
     if (j) {
+        hub_ai_engine_free(h, j->eng);
         free(j->moves);
         free(j);
     }
@@ -200,6 +270,9 @@ void hub_start_ai(gv_hub *h, room *r)
         j->moves[i] = r->moves[i].m;
     j->nmoves = r->nmoves;
     j->level = r->seats[seat].level;
+    j->seat = seat;
+    j->eng = r->ai_engine[seat];   /* the job's until it is done */
+    r->ai_engine[seat] = NULL;
     j->hash_mb = h->cfg.ai_hash_mb > 0 ? h->cfg.ai_hash_mb : 16;
     j->seed = hub_id_hash(r->id) * 1000003ULL + (uint64_t)r->nmoves;
     if (r->tc_initial_ms > 0) {
@@ -231,6 +304,12 @@ static void apply_ai(gv_hub *h, ai_job *j)
     if (!r)
         return;
     r->ai_pending = 0;
+    /* The seat's engine goes back to the room before its move is played (which may start
+     * that seat's next turn at once). */
+    if (j->eng && r->status == ROOM_LIVE && !r->ai_engine[j->seat]) {
+        r->ai_engine[j->seat] = j->eng;
+        j->eng = NULL;
+    }
     if (r->status != ROOM_LIVE || r->nmoves != j->n) {
         hub_after_change(h, r);   /* the game moved on meanwhile (a resignation, a flag) */
         return;
@@ -255,6 +334,26 @@ static void apply_ai(gv_hub *h, ai_job *j)
         fprintf(stderr, "serve: game %s: AI move not stored: %s (trying again)\n", r->id, err);
         r->ai_retry_at = gv_now_ms() + 2000;
     }
+    if (r->status != ROOM_LIVE)
+        hub_ai_release(h, r);
+}
+
+void hub_ai_release(gv_hub *h, room *r)
+{
+    for (int i = 0; i < GV_HUB_MAX_SEATS; i++) {
+        hub_ai_engine_free(h, r->ai_engine[i]);
+        r->ai_engine[i] = NULL;
+    }
+}
+
+void hub_ai_counts(gv_hub *h, long *made, long *rebuilt, long *held)
+{
+    if (made)
+        *made = h->ai.engines_made;
+    if (rebuilt)
+        *rebuilt = h->ai.rebuilds;
+    if (held)
+        *held = h->ai.engines_held;
 }
 
 /* Is every seat of r an AI player? */
@@ -313,11 +412,11 @@ void hub_ai_stop(gv_hub *h)
         pthread_join(h->ai.workers[i], NULL);
 }
 
-static void job_list_free(ai_job *j)
+static void job_list_free(gv_hub *h, ai_job *j)
 {
     while (j) {
         ai_job *n = j->next;
-        job_free(j);
+        job_free(h, j);
         j = n;
     }
 }
@@ -328,8 +427,8 @@ void hub_ai_free(gv_hub *h)
     h->ai.workers = NULL;
     h->ai.nworkers = 0;
     for (int k = 0; k < 2; k++)
-        job_list_free(h->ai.todo[k]);
-    job_list_free(h->ai.done);
+        job_list_free(h, h->ai.todo[k]);
+    job_list_free(h, h->ai.done);
     pthread_mutex_destroy(&h->ai.mu);
     pthread_cond_destroy(&h->ai.cv);
 }
@@ -346,7 +445,7 @@ void hub_ai_poll(gv_hub *h)
         pthread_mutex_lock(&h->ai.mu);
         h->ai.running--;
         pthread_mutex_unlock(&h->ai.mu);
-        job_free(done);
+        job_free(h, done);
         done = next;
     }
 }

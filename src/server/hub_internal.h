@@ -7,6 +7,8 @@
 #include "engine/engine.h"
 #include "server/hub.h"
 
+typedef struct hub_ai_engine hub_ai_engine;
+
 typedef struct hub_new_game {
     const gv_game *g;
     const char *options;            /* "k=v,..." or "" */
@@ -56,6 +58,10 @@ void hub_share_time(gv_go *go, int64_t normal_ms, int waiting, int workers);
 /* For tests and measurements: every AI search started from now on also stops after
  * `nodes` nodes (0: no such limit, the default). */
 void hub_ai_set_nodes(gv_hub *h, uint64_t nodes);
+/* For tests: AI engines created so far, engines set back to the start position because
+ * the game's moves were not those they had played, and engines alive now (kept by rooms
+ * between their AI seats' turns, or searching). Any may be NULL. */
+void hub_ai_counts(gv_hub *h, long *made, long *rebuilt, long *held);
 
 /* The game as seat (-1: a watcher) may see it. */
 json_t *hub_view(gv_hub *h, room *r, int seat);

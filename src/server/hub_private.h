@@ -40,6 +40,8 @@ typedef struct hub_ai_pool {
     int waiting;                    /* jobs queued, not yet searching */
     int running;                    /* jobs queued or searching */
     uint64_t nodes;                 /* hub_ai_set_nodes (the loop thread's) */
+    /* Engines created, set back to the start (history not as played), and alive. */
+    _Atomic long engines_made, rebuilds, engines_held;
 } hub_ai_pool;
 
 struct gv_hub {
@@ -62,6 +64,7 @@ int hub_refuse(char *err, size_t errlen, const char *fmt, ...)
 unsigned hub_id_hash(const char *id);
 room *hub_find_room(gv_hub *h, const char *id);
 room *hub_room_new(const gv_game *g);
+/* Frees a room; its AI seats' engines must have been released first (hub_ai_release). */
 void hub_room_free(room *r);
 void hub_insert_room(gv_hub *h, room *r);
 /* k random characters of alphabet into out: 0, or -1 when the system's randomness fails. */
@@ -89,6 +92,11 @@ void hub_ai_free(gv_hub *h);
 void hub_ai_poll(gv_hub *h);
 /* AI searches queued or running. */
 int hub_ai_running(gv_hub *h);
+/* Frees an AI seat's engine (NULL: nothing). */
+void hub_ai_engine_free(gv_hub *h, hub_ai_engine *x);
+/* Frees the engines r's AI seats keep between their turns (a finished game, a room that
+ * leaves memory). An engine whose search runs is the job's, freed when it is done. */
+void hub_ai_release(gv_hub *h, room *r);
 /* Queues the AI turn of r's side to move. */
 void hub_start_ai(gv_hub *h, room *r);
 int hub_ai_only(const room *r);
