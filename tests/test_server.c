@@ -4030,6 +4030,83 @@ static void test_ai_share_time(void)
     CHECK_EQ_INT(go.movetime_ms, 0);
 }
 
+/* An AI seat keeps its engine between its turns: its later moves in the game create no
+ * engine and replay nothing from the start. An engine handed a game whose moves are not
+ * those it played is set back to the start and still plays; engines are freed when their
+ * game ends. */
+static void test_ai_engine_reused(void)
+{
+    env e;
+    if (env_new(&e) != 0)
+        return;
+    gv_hub *h = e.h;
+    long made, rebuilt, held;
+    json_t *c[2];
+    char id[2][16];
+    const char *tok[2];
+    for (int g = 0; g < 2; g++) {
+        c[g] = create(h, json_pack("{ss s[{ss sb}{ss si}]}", "game", "chu", "seats", "type",
+                                   "human", "you", 1, "type", "ai", "level", 1), 201);
+        snprintf(id[g], sizeof id[g], "%s", jstr(c[g], "id"));
+        tok[g] = token_of(c[g], 0);
+    }
+    /* Three turns each in the first game: one engine, never set back. */
+    for (int k = 0; k < 3; k++) {
+        json_t *v = get_view(h, id[0], tok[0]);
+        CHECK_EQ_INT(play(h, id[0], tok[0], jstr(v, "you.legal_moves.0"), 2 * k + 1, NULL), 200);
+        json_decref(v);
+        CHECK_EQ_INT(gv_hub_settle(h, 10000), 0);
+        hub_ai_counts(h, &made, &rebuilt, &held);
+        CHECK_EQ_INT(made, 1);
+        CHECK_EQ_INT(rebuilt, 0);
+        CHECK_EQ_INT(held, 1);
+    }
+    json_t *v = get_view(h, id[0], NULL);
+    CHECK_EQ_INT(jint(v, "n"), 6);
+    json_decref(v);
+    /* The second game's AI gets its own engine. */
+    v = get_view(h, id[1], tok[1]);
+    CHECK_EQ_INT(play(h, id[1], tok[1], jstr(v, "you.legal_moves.1"), 1, NULL), 200);
+    json_decref(v);
+    CHECK_EQ_INT(gv_hub_settle(h, 10000), 0);
+    hub_ai_counts(h, &made, &rebuilt, &held);
+    CHECK_EQ_INT(made, 2);
+    CHECK_EQ_INT(held, 2);
+    /* Swapped, each engine has played another game's moves: both are set back to the
+     * start, and both AI seats still answer. */
+    room *r0 = gv_hub_room(h, id[0], NULL, 0), *r1 = gv_hub_room(h, id[1], NULL, 0);
+    CHECK(r0 && r1 && r0->ai_engine[1] && r1->ai_engine[1]);
+    if (r0 && r1) {
+        struct hub_ai_engine *t = r0->ai_engine[1];
+        r0->ai_engine[1] = r1->ai_engine[1];
+        r1->ai_engine[1] = t;
+    }
+    for (int g = 0; g < 2; g++) {
+        v = get_view(h, id[g], tok[g]);
+        int n = (int)jint(v, "n");
+        CHECK_EQ_INT(play(h, id[g], tok[g], jstr(v, "you.legal_moves.0"), n + 1, NULL), 200);
+        json_decref(v);
+        CHECK_EQ_INT(gv_hub_settle(h, 10000), 0);
+        v = get_view(h, id[g], NULL);
+        CHECK_EQ_INT(jint(v, "n"), n + 2);
+        json_decref(v);
+    }
+    hub_ai_counts(h, &made, &rebuilt, &held);
+    CHECK_EQ_INT(made, 2);
+    CHECK_EQ_INT(rebuilt, 2);
+    CHECK_EQ_INT(held, 2);
+    /* A game that ends frees its engine. */
+    json_t *o = NULL;
+    CHECK_EQ_INT(action(h, id[0], "resign", json_pack("{ss}", "token", tok[0]), &o), 200);
+    json_decref(o);
+    gv_hub_poll(h);
+    hub_ai_counts(h, NULL, NULL, &held);
+    CHECK_EQ_INT(held, 1);
+    json_decref(c[0]);
+    json_decref(c[1]);
+    env_end(&e);
+}
+
 /* Games nobody asks for leave memory when nothing runs in them (open games, finished
  * games, live games without a clock waiting for a person), and come back unchanged when
  * asked for; a game with a running clock stays. */
@@ -4705,6 +4782,7 @@ WRAP(test_api_secrets_at_rest)
 WRAP(test_api_old_rows_keep_their_tokens)
 WRAP(test_ai_only_cap)
 WRAP(test_ai_share_time)
+WRAP(test_ai_engine_reused)
 WRAP(test_idle_games_leave_memory)
 WRAP(test_api_hostile_requests)
 WRAP(test_api_positions_paged)
@@ -4747,6 +4825,7 @@ const t_case server_tests[] = {
     TC(test_api_old_rows_keep_their_tokens),
     TC(test_ai_only_cap),
     TC(test_ai_share_time),
+    TC(test_ai_engine_reused),
     TC(test_idle_games_leave_memory),
     TC(test_api_hostile_requests),
     TC(test_api_positions_paged),

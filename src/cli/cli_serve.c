@@ -21,7 +21,7 @@ static const char serve_usage[] =
     "                   the build tree, else ../share/gravulien/web from the program's\n"
     "                   directory, else PREFIX/share/gravulien/web)\n"
     "  --ai-threads N   threads that compute AI moves (1..64)\n"
-    "  --ai-hash MB     hash table of one AI search (1..1024)\n"
+    "  --ai-hash MB     hash table of each AI seat (1..1024)\n"
     "  --ai-movetime MS AI thinking time per move in games without a clock\n"
     "  --max-ai-games N live games with an AI player, at most (0: no limit); more are\n"
     "                   refused (503 busy). AI turns share the threads: games with people\n"

@@ -450,13 +450,13 @@ static int seat_for(room *r, const char *token, gv_reply *out)
 
 static void reply_action(gv_hub *h, room *r, int seat, int rc, const char *err, gv_reply *out)
 {
-    if (rc == 0) {
+    if (rc == HUB_OK) {
         reply_json(out, 200, hub_view(h, r, seat));
         return;
     }
-    if (rc == -2)
+    if (rc == HUB_STALE)
         reply_error(out, 409, "out_of_date", err);
-    else if (rc == -3)
+    else if (rc == HUB_STORE)
         reply_error(out, 503, "store", err);
     else
         reply_error(out, 422, "refused", err);

@@ -25,30 +25,7 @@ enum {
     GV_HUB_MOVE = GV_STORE_MOVE,
 };
 
-typedef enum { ROOM_OPEN, ROOM_LIVE, ROOM_FINISHED } room_status;
-
-typedef struct hub_seat {
-    int ai;                      /* 1: an AI player */
-    int level;                   /* AI level 1..10 */
-    char name[GV_HUB_NAME];
-    /* Humans: the secret in the seat's join link, in clear only between the game's
-     * creation and the reply that shows it once (then wiped; empty when loaded). */
-    char token[GV_HUB_TOKEN];
-    unsigned char token_hash[GV_HUB_TOKEN_HASH];   /* SHA-256 of the token: what is stored */
-    int has_token;               /* token_hash is set (humans) */
-    int joined;                  /* a human has taken the seat (AI seats: always) */
-    int64_t clock_ms;            /* time left (when the game has a clock) */
-} hub_seat;
-
-typedef struct hub_move {
-    gv_move m;
-    int seat;
-    char text[GV_HUB_MOVE];
-    int64_t at;                  /* Unix ms */
-    int64_t clocks[GV_HUB_MAX_SEATS];
-} hub_move;
-
-struct room;
+typedef struct room room;   /* a game in memory (its fields: hub_internal.h) */
 
 /* A watcher: the server layer embeds one in each connection that may watch a game and
  * hands the hub a pointer to it. The hub keeps a room's watchers in an array and each
@@ -60,42 +37,13 @@ typedef struct gv_hub_watcher {
     int index;                   /* its place in room->watchers.v */
 } gv_hub_watcher;
 
-typedef struct hub_watchers {
-    gv_hub_watcher **v;
-    int n, cap;
-} hub_watchers;
-
-typedef struct room {
-    char id[GV_STORE_ID];
-    const gv_game *g;
-    char options[GV_HUB_OPTIONS];   /* canonical: only options differing from defaults */
-    char start[GV_HUB_START];       /* start position text, "" for the game's own */
-    int nseats;
-    hub_seat seats[GV_HUB_MAX_SEATS];
-    int64_t tc_initial_ms, tc_inc_ms;   /* tc_initial_ms == 0: no clock */
-    room_status status;
-    gv_result result;               /* winner: a seat */
-    int64_t created, updated;
-    int64_t rev;   /* the store row's revision this room last wrote or read (store.h) */
-    void *st;                       /* the position now */
-    hub_move *moves;
-    int nmoves, cap;
-    int64_t turn_start;             /* monotonic ms the running clock started at */
-    int64_t live_at;                /* wall ms the game went live (0: not yet, or not known) */
-    unsigned draw_offers;           /* bit per seat offering a draw */
-    int ai_pending;                 /* an AI search runs for this room */
-    int64_t ai_retry_at;            /* monotonic ms: try the AI again then (0: no retry due) */
-    int64_t last_access;            /* monotonic ms: finished rooms unused long are dropped */
-    hub_watchers watchers;
-    struct room *next;              /* hash chain */
-} room;
-
 typedef struct gv_hub gv_hub;
 
 typedef struct gv_hub_config {
     gv_store *store;
     int ai_threads;                 /* worker threads for AI moves (default 2) */
-    int ai_hash_mb;                 /* transposition table per AI search (default 16) */
+    int ai_hash_mb;                 /* transposition table of each AI seat's engine, kept
+                                       between its turns (default 16) */
     int64_t ai_movetime_ms;         /* AI thinking time in games without a clock */
     /* Live games with an AI seat this process holds at once (0: no limit): more are
      * refused at creation. AI turns share the threads: games with people first, and each
@@ -165,7 +113,7 @@ void gv_hub_notify(gv_hub *h, const char *id, int n);
 /* Brings every game held up to date with the store (after notifications were lost). */
 void gv_hub_sync_all(gv_hub *h);
 
-/* Internal pieces shared by hub.c and api.c. */
+/* Internal pieces shared by the hub and api.c. */
 room *gv_hub_room(gv_hub *h, const char *id, char *err, size_t errlen);
 
 #endif

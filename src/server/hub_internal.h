@@ -1,4 +1,5 @@
-/* What the API (api.c) and the game views (view.c) use of the hub (hub.c). */
+/* A game in memory (room) and what the API (api.c) and the tests use of the hub (hub*.c,
+ * listed in hub_private.h). */
 #ifndef GV_HUB_INTERNAL_H
 #define GV_HUB_INTERNAL_H
 
@@ -6,6 +7,66 @@
 
 #include "engine/engine.h"
 #include "server/hub.h"
+
+typedef struct hub_ai_engine hub_ai_engine;
+
+typedef enum { ROOM_OPEN, ROOM_LIVE, ROOM_FINISHED } room_status;
+
+typedef struct hub_seat {
+    int ai;                      /* 1: an AI player */
+    int level;                   /* AI level 1..10 */
+    char name[GV_HUB_NAME];
+    /* Humans: the secret in the seat's join link, in clear only between the game's
+     * creation and the reply that shows it once (then wiped; empty when loaded). */
+    char token[GV_HUB_TOKEN];
+    unsigned char token_hash[GV_HUB_TOKEN_HASH];   /* SHA-256 of the token: what is stored */
+    int has_token;               /* token_hash is set (humans) */
+    int joined;                  /* a human has taken the seat (AI seats: always) */
+    int64_t clock_ms;            /* time left (when the game has a clock) */
+} hub_seat;
+
+typedef struct hub_move {
+    gv_move m;
+    int seat;
+    char text[GV_HUB_MOVE];
+    int64_t at;                  /* Unix ms */
+    int64_t clocks[GV_HUB_MAX_SEATS];
+} hub_move;
+
+struct hub_ai_engine;
+
+
+typedef struct hub_watchers {
+    gv_hub_watcher **v;
+    int n, cap;
+} hub_watchers;
+
+typedef struct room {
+    char id[GV_STORE_ID];
+    const gv_game *g;
+    char options[GV_HUB_OPTIONS];   /* canonical: only options differing from defaults */
+    char start[GV_HUB_START];       /* start position text, "" for the game's own */
+    int nseats;
+    hub_seat seats[GV_HUB_MAX_SEATS];
+    int64_t tc_initial_ms, tc_inc_ms;   /* tc_initial_ms == 0: no clock */
+    room_status status;
+    gv_result result;               /* winner: a seat */
+    int64_t created, updated;
+    int64_t rev;   /* the store row's revision this room last wrote or read (store.h) */
+    void *st;                       /* the position now */
+    hub_move *moves;
+    int nmoves, cap;
+    int64_t turn_start;             /* monotonic ms the running clock started at */
+    int64_t live_at;                /* wall ms the game went live (0: not yet, or not known) */
+    unsigned draw_offers;           /* bit per seat offering a draw */
+    int ai_pending;                 /* an AI search runs for this room */
+    /* Each AI seat's engine between its turns (NULL: none, or its search holds it). */
+    struct hub_ai_engine *ai_engine[GV_HUB_MAX_SEATS];
+    int64_t ai_retry_at;            /* monotonic ms: try the AI again then (0: no retry due) */
+    int64_t last_access;            /* monotonic ms: finished rooms unused long are dropped */
+    hub_watchers watchers;
+    struct room *next;              /* hash chain */
+} room;
 
 typedef struct hub_new_game {
     const gv_game *g;
@@ -53,6 +114,13 @@ uint64_t hub_random_u64(void);   /* from the system's entropy; 0 when it fails *
  * for the `workers` threads: normal_ms while none wait, else a fair share of it (at least
  * 50 ms), unless go's own limit (a clock's budget, a shorter movetime) is smaller. */
 void hub_share_time(gv_go *go, int64_t normal_ms, int waiting, int workers);
+/* For tests and measurements: every AI search started from now on also stops after
+ * `nodes` nodes (0: no such limit, the default). */
+void hub_ai_set_nodes(gv_hub *h, uint64_t nodes);
+/* For tests: AI engines created so far, engines set back to the start position because
+ * the game's moves were not those they had played, and engines alive now (kept by rooms
+ * between their AI seats' turns, or searching). Any may be NULL. */
+void hub_ai_counts(gv_hub *h, long *made, long *rebuilt, long *held);
 
 /* The game as seat (-1: a watcher) may see it. */
 json_t *hub_view(gv_hub *h, room *r, int seat);
@@ -64,10 +132,11 @@ json_t *hub_listing_json(const gv_stored_game *g);
 /* The record text (malloc'd) in format (a gv_record_format). */
 char *hub_record(room *r, int format, char *err, size_t errlen);
 
-/* view.c: what a game adds to the public view, and to a seat's private part. */
+/* hub_web_view.c: what a game adds to the public view, and to a seat's private part
+ * (the game's web view, server/web_view.h). */
 void hub_view_extra(const room *r, json_t *view);
 void hub_view_private(const room *r, int seat, json_t *you);
-/* Grav's private hint: would seat's stone on point break a rule? Fills out; -1 with a
+/* A private hint (Grav: would seat's stone on point break a rule?). Fills out; -1 with a
  * message when the game, the phase or the options give no hint. */
 int hub_hint(const room *r, int seat, const char *point, json_t *out, char *err, size_t errlen);
 

@@ -22,6 +22,7 @@
 #include "core/gv_core.h"
 #include "game/game.h"
 #include "server/hub.h"
+#include "server/hub_internal.h"
 #include "server/store.h"
 
 enum {

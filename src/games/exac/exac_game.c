@@ -9,6 +9,7 @@
 #include "games/exac/exac_match.h"
 #include "games/exac/exac_term.h"
 #include "games/exac/exac_xboard.h"
+#include "games/exac/exac_web.h"
 
 static const gv_option_def exac_option_defs[] = {
     {"repetition", "on|off", "on", "the third occurrence of a position is a draw"},
@@ -140,4 +141,5 @@ const gv_game gv_exac_game = {
     .term = &gv_exac_term_view,
     .match = &gv_exac_match,
     .xboard = &gv_exac_xboard,
+    .web = &gv_exac_web,
 };

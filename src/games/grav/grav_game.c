@@ -7,6 +7,7 @@
 #include "games/grav/grav.h"
 #include "games/grav/grav_game.h"
 #include "games/grav/grav_gtp.h"
+#include "games/grav/grav_web.h"
 #include "games/grav/grav_mcts.h"
 #include "games/grav/grav_term.h"
 
@@ -176,4 +177,5 @@ const gv_game gv_grav_game = {
     .ai = &gv_grav_ai,
     .term = &gv_grav_term_view,
     .gtp = &gv_grav_gtp,
+    .web = &gv_grav_web,
 };

@@ -1,0 +1,32 @@
+/* What each game adds to the server's view of a game, asked of the game's web view
+ * (gv_game.web, server/web_view.h): its public part, a seat's private part and hints. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "server/hub_internal.h"
+#include "server/web_view.h"
+
+void hub_view_extra(const room *r, json_t *view)
+{
+    const struct gv_web_view *w = r->g->web;
+    if (!w || !w->view)
+        return;
+    const gv_move *last = r->nmoves > 0 && r->moves ? &r->moves[r->nmoves - 1].m : NULL;
+    w->view(r->st, last, view);
+}
+
+void hub_view_private(const room *r, int seat, json_t *you)
+{
+    const struct gv_web_view *w = r->g->web;
+    if (w && w->you)
+        w->you(r->st, seat, r->status == ROOM_LIVE, you);
+}
+
+int hub_hint(const room *r, int seat, const char *pt, json_t *out, char *err, size_t errlen)
+{
+    const struct gv_web_view *w = r->g->web;
+    if (!w || !w->hint)
+        return gv_err(err, errlen, "%s gives no hints", r->g->title);
+    return w->hint(r->st, seat, r->status == ROOM_LIVE, pt, out, err, errlen);
+}

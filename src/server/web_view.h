@@ -1,0 +1,24 @@
+/* What a game adds to the server's JSON views (gv_game.web). Every hook is optional and
+ * reads the game's own state; none judges a move or changes the state it is given. */
+#ifndef GV_WEB_VIEW_H
+#define GV_WEB_VIEW_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "game/game.h"
+
+struct gv_web_view {
+    /* Adds the game's public part to view (the full view, and every move event): st is
+     * the position now, last the last move played (NULL: none yet). */
+    void (*view)(const void *st, const gv_move *last, json_t *view);
+    /* Adds what only seat may see to its "you" object; live: the game is in progress. st
+     * is the room's position, used as legal_moves uses it (left as it was). */
+    void (*you)(void *st, int seat, int live, json_t *you);
+    /* A private hint for seat about point (the game's notation): fills out and returns 0,
+     * or -1 with a message in err when the game, its phase or its options give none. */
+    int (*hint)(const void *st, int seat, int live, const char *point, json_t *out,
+                char *err, size_t errlen);
+};
+
+#endif
