@@ -42,57 +42,24 @@ typedef struct ai_job {
     struct ai_job *next;
 } ai_job;
 
-typedef struct ai_wait {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    gv_search_result r;
-    int done;
-} ai_wait;
-
-static void ai_bestmove(void *ctx, const gv_search_result *r)
+/* Asked every 20 ms while an AI searches: a shutdown stops the search at once. */
+static int ai_quit(void *ctx)
 {
-    ai_wait *w = ctx;
-    pthread_mutex_lock(&w->mu);
-    w->r = *r;
-    w->done = 1;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
+    const gv_hub *h = ctx;
+    return h->ai.quit;
 }
 
-/* Searches on the engine's own thread, so that a shutdown can stop it at once. */
+/* Searches on the engine's own thread and waits for its move (gv_engine_go_wait). best is
+ * 0 with a message in err when the search could not start. */
 static gv_search_result ai_search(gv_hub *h, gv_engine *e, const gv_go *go, char *err,
                                   size_t errlen)
 {
-    ai_wait w = {.done = 0};
-    pthread_mutex_init(&w.mu, NULL);
-    pthread_cond_init(&w.cv, NULL);
-    gv_engine_cb cb = {.bestmove = ai_bestmove, .ctx = &w};
-    if (gv_engine_go(e, go, &cb, err, errlen) < 0) {
-        pthread_mutex_destroy(&w.mu);
-        pthread_cond_destroy(&w.cv);
-        return w.r;
-    }
-    pthread_mutex_lock(&w.mu);
-    while (!w.done) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 20000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&w.cv, &w.mu, &ts);
-        if (!w.done && h->ai.quit) {
-            pthread_mutex_unlock(&w.mu);
-            gv_engine_stop(e);
-            pthread_mutex_lock(&w.mu);
-        }
-    }
-    pthread_mutex_unlock(&w.mu);
-    gv_engine_wait(e);
-    pthread_mutex_destroy(&w.mu);
-    pthread_cond_destroy(&w.cv);
-    return w.r;
+    gv_search_result r;
+    memset(&r, 0, sizeof r);
+    gv_engine_waiter w = {.tick = ai_quit, .ctx = h, .interval_ms = 20};
+    if (gv_engine_go_wait(e, go, NULL, &w, &r, err, errlen) < 0)
+        memset(&r, 0, sizeof r);
+    return r;
 }
 
 void hub_ai_engine_free(gv_hub *h, hub_ai_engine *x)
