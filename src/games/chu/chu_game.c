@@ -5,6 +5,7 @@
 #include "games/chu/chu.h"
 #include "games/chu/chu_eval.h"
 #include "games/chu/chu_game.h"
+#include "games/chu/chu_record.h"
 
 _Static_assert(sizeof(chu_pos) <= 1024, "a Chu position must fit in 1 KB");
 
@@ -138,4 +139,5 @@ const gv_game gv_chu_game = {
     .protocols = GV_PROTO_USI | GV_PROTO_XBOARD,
     .xboard_variant = "chu",
     .ai = &gv_chu_ai,
+    .records = chu_record_codecs,
 };

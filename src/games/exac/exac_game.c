@@ -6,6 +6,7 @@
 #include "games/exac/exac.h"
 #include "games/exac/exac_eval.h"
 #include "games/exac/exac_game.h"
+#include "games/exac/exac_record.h"
 
 static const gv_option_def exac_option_defs[] = {
     {"repetition", "on|off", "on", "the third occurrence of a position is a draw"},
@@ -133,4 +134,5 @@ const gv_game gv_exac_game = {
     .protocols = GV_PROTO_XBOARD,
     .xboard_variant = "exac",
     .ai = &gv_exac_ai,
+    .records = exac_record_codecs,
 };

@@ -6,6 +6,8 @@
 #include "core/gv_core.h"
 #include "games/grav/grav.h"
 #include "games/grav/grav_game.h"
+#include "games/grav/grav_record.h"
+#include "games/grav/grav_vectors.h"
 #include "games/grav/grav_mcts.h"
 
 static const gv_option_def grav_option_defs[] = {
@@ -172,4 +174,6 @@ const gv_game gv_grav_game = {
     .seed_option = "seed",
     .protocols = GV_PROTO_GTP,
     .ai = &gv_grav_ai,
+    .records = grav_record_codecs,
+    .vectors = grav_vectors,
 };
