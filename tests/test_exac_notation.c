@@ -8,6 +8,7 @@
 #include "core/gv_core.h"
 #include "game/game.h"
 #include "games/exac/exac.h"
+#include "games/exac/exac_record.h"
 #include "tharness.h"
 
 /* Second's six pieces on rank 1: none can be a Yachi (an edge square has two diagonal

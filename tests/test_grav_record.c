@@ -1,4 +1,4 @@
-/* Grav records (src/record/grav_record.h): every `record` line of the vectors replays and
+/* Grav records (src/games/grav/grav_record.h): every `record` line of the vectors replays and
  * writes back to an equal object; tampered records are refused at the right event. */
 #include <jansson.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "games/grav/grav.h"
-#include "record/grav_record.h"
+#include "games/grav/grav_record.h"
 #include "tharness.h"
 
 #ifndef GV_TEST_DATA

@@ -6,7 +6,6 @@
 
 #include "core/gv_core.h"
 #include "games/chu/chu.h"
-#include "record/chu_record.h"
 #include "record/record.h"
 #include "tharness.h"
 
@@ -20,6 +19,14 @@ static char *read_data(const char *name)
     if (!text)
         fprintf(stderr, "%s\n", err);
     return text;
+}
+
+/* The format called name for the game called game. */
+static gv_record_format fmt(const char *game, const char *name)
+{
+    int f = gv_record_format_parse(gv_game_find(game), name);
+    CHECK(f > 0);
+    return f;
 }
 
 /* A random game of g from its start (options, position) of at most plies moves; the moves
@@ -130,10 +137,12 @@ static void test_random_games_round_trip_in_every_format(void)
             if (round & 1)
                 snprintf(meta.event, sizeof meta.event, "Test %d", round);
             if (gi == 0) {
-                round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta, GV_REC_USI);
+                round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta,
+                           fmt("chu", "usi"));
                 /* A KIF board cannot show a counter-strike square. */
                 if (!start[0] || strstr(start, " - "))
-                    round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta, GV_REC_KIF);
+                    round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta,
+                               fmt("chu", "kif"));
             } else {
                 round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta,
                            gv_record_default_format(g));
@@ -166,7 +175,7 @@ static void check_sample(int i)
     if (rc < 0)
         fprintf(stderr, "sample %d: %s\n", i, err);
     CHECK(rc == 0);
-    CHECK_EQ_INT(r.format, GV_REC_KIF);
+    CHECK_EQ_INT(r.format, fmt("chu", "kif"));
     CHECK_STR(r.meta.players[0], "shogiops random");
     const gv_game *g = gv_game_find("chu");
     chu_state *st = malloc(sizeof *st);
@@ -193,7 +202,7 @@ static void check_sample(int i)
     CHECK_EQ_INT(k, r.nmoves);
     (void)g;
     /* Written again: byte for byte, but for the start header (see docs/records.md). */
-    char *again = gv_record_dump(&r, GV_REC_KIF, err, sizeof err);
+    char *again = gv_record_dump(&r, fmt("chu", "kif"), err, sizeof err);
     CHECK(again != NULL);
     if (again && i <= 4) {
         const char *want = kif;
@@ -210,10 +219,10 @@ static void check_sample(int i)
     }
     /* Through the USI list and back: the same KIF as the first rewrite. */
     if (again) {
-        char *usitext = gv_record_dump(&r, GV_REC_USI, err, sizeof err);
+        char *usitext = gv_record_dump(&r, fmt("chu", "usi"), err, sizeof err);
         gv_record r2;
         CHECK(usitext && gv_record_read(usitext, "chu", &r2, err, sizeof err) == 0);
-        char *kif2 = gv_record_dump(&r2, GV_REC_KIF, err, sizeof err);
+        char *kif2 = gv_record_dump(&r2, fmt("chu", "kif"), err, sizeof err);
         CHECK(kif2 && strcmp(kif2, again) == 0);
         free(kif2);
         gv_record_free(&r2);
@@ -252,7 +261,7 @@ static void test_kif_move_lines_as_shogiops_writes_them(void)
         }
         chu_make(st, moves[n++]);
     }
-    char *kif = gv_record_write(g, NULL, sfen, moves, n, NULL, GV_REC_KIF, err, sizeof err);
+    char *kif = gv_record_write(g, NULL, sfen, moves, n, NULL, fmt("chu", "kif"), err, sizeof err);
     CHECK(kif != NULL);
     if (kif) {
         CHECK(strstr(kif, "   1一歩目 7七獅子 （←8八）\n   1二歩目 7六獅子 （←7七）\n") != NULL);
@@ -302,7 +311,7 @@ static void test_refusals_name_the_failing_move(void)
             strcat(bad, "+");
         }
     char err[GV_ERRLEN];
-    char *text = gv_record_write(g, NULL, NULL, moves, n, NULL, GV_REC_USI, err, sizeof err);
+    char *text = gv_record_write(g, NULL, NULL, moves, n, NULL, fmt("chu", "usi"), err, sizeof err);
     CHECK(text != NULL);
     char *mut = malloc(strlen(text) + 64), prefix[64];
     char *star = strrchr(text, '*');
@@ -311,7 +320,7 @@ static void test_refusals_name_the_failing_move(void)
     expect_refused(mut, "chu", prefix, "cannot promote");
 
     /* The same game as KIF with move 9's origin moved: refused at move 9. */
-    char *kif = gv_record_write(g, NULL, NULL, moves, n, NULL, GV_REC_KIF, err, sizeof err);
+    char *kif = gv_record_write(g, NULL, NULL, moves, n, NULL, fmt("chu", "kif"), err, sizeof err);
     CHECK(kif != NULL);
     free(mut);
     mut = malloc(strlen(kif) + 1);
@@ -365,7 +374,7 @@ static void test_kif_results_and_resignation(void)
     gv_record_meta meta;
     gv_record_meta_init(&meta);
     meta.resigned = 1;   /* Sente, to move after move 2, resigns */
-    char *kif = gv_record_write(g, NULL, NULL, m, 2, &meta, GV_REC_KIF, err, sizeof err);
+    char *kif = gv_record_write(g, NULL, NULL, m, 2, &meta, fmt("chu", "kif"), err, sizeof err);
     CHECK(kif && strstr(kif, "   3   投了\nまで2手で後手の勝ち\n"));
     gv_record r;
     CHECK(kif && gv_record_read(kif, NULL, &r, err, sizeof err) == 0);
@@ -373,13 +382,13 @@ static void test_kif_results_and_resignation(void)
     CHECK(r.meta.resigned);
     CHECK_EQ_INT(r.outcome.status, GV_WIN);
     CHECK_EQ_INT(r.outcome.winner, 1);
-    char *usi = gv_record_dump(&r, GV_REC_USI, err, sizeof err);
+    char *usi = gv_record_dump(&r, fmt("chu", "usi"), err, sizeof err);
     CHECK(usi && strstr(usi, "[Result \"0-1\"]") && strstr(usi, "2. 6d6e 0-1\n"));
     gv_record_free(&r);
     /* A stated draw of a game going on: 持将棋. */
     strcpy(meta.result, "1/2-1/2");
     meta.resigned = 0;
-    char *draw = gv_record_write(g, NULL, NULL, m, 2, &meta, GV_REC_KIF, err, sizeof err);
+    char *draw = gv_record_write(g, NULL, NULL, m, 2, &meta, fmt("chu", "kif"), err, sizeof err);
     CHECK(draw && strstr(draw, "   3   持将棋\nまで2手で持将棋\n"));
     CHECK(draw && gv_record_read(draw, "chu", &r, err, sizeof err) == 0);
     CHECK_STR(r.meta.result, "1/2-1/2");
@@ -392,7 +401,7 @@ static void test_kif_results_and_resignation(void)
     CHECK(ex->parse_move(es, "m5", &em, err, sizeof err) == 0);
     meta.result[0] = 0;
     meta.resigned = 1;
-    char *pgn = gv_record_write(ex, NULL, NULL, &em, 1, &meta, GV_REC_PGN, err, sizeof err);
+    char *pgn = gv_record_write(ex, NULL, NULL, &em, 1, &meta, fmt("exac", "pgn"), err, sizeof err);
     CHECK(pgn && strstr(pgn, "1. m5 -"));
     CHECK(pgn && gv_record_read(pgn, NULL, &r, err, sizeof err) == 0);
     CHECK(r.meta.resigned);
@@ -409,21 +418,31 @@ static void test_kif_results_and_resignation(void)
 static void test_detection_and_formats(void)
 {
     const gv_game *g = NULL;
-    CHECK_EQ_INT(gv_record_detect("{\"N\":5}", &g), GV_REC_JSON);
+    CHECK_EQ_INT(gv_record_detect("{\"N\":5}", &g), fmt("grav", "json"));
     CHECK_STR(g->name, "grav");
-    CHECK_EQ_INT(gv_record_detect("手合割：中将棋\n", &g), GV_REC_KIF);
+    CHECK_EQ_INT(gv_record_detect("手合割：中将棋\n", &g), fmt("chu", "kif"));
     CHECK_STR(g->name, "chu");
-    CHECK_EQ_INT(gv_record_detect("[Game \"Chu Shogi\"]\n1. 7i7h", &g), GV_REC_USI);
-    CHECK_EQ_INT(gv_record_detect("1. 7i7h 2. 6d6e", &g), GV_REC_USI);
-    CHECK_EQ_INT(gv_record_detect("[First \"x\"]\n\n1. m5", &g), GV_REC_PGN);
+    CHECK_EQ_INT(gv_record_detect("[Game \"Chu Shogi\"]\n1. 7i7h", &g), fmt("chu", "usi"));
+    CHECK_EQ_INT(gv_record_detect("1. 7i7h 2. 6d6e", &g), fmt("chu", "usi"));
+    CHECK_EQ_INT(gv_record_detect("[First \"x\"]\n\n1. m5", &g), fmt("exac", "pgn"));
     CHECK_STR(g->name, "exac");
-    CHECK_EQ_INT(gv_record_detect("1. m5 m3", &g), GV_REC_PGN);
+    CHECK_EQ_INT(gv_record_detect("1. m5 m3", &g), fmt("exac", "pgn"));
     CHECK_EQ_INT(gv_record_detect("", &g), GV_REC_AUTO);
     const gv_game *chu = gv_game_find("chu"), *exac = gv_game_find("exac");
-    CHECK_EQ_INT(gv_record_format_parse(chu, "kif"), GV_REC_KIF);
-    CHECK_EQ_INT(gv_record_format_parse(chu, "pgn"), GV_REC_USI);
+    CHECK_STR(gv_record_format_name(gv_record_format_parse(chu, "kif")), "kif");
+    CHECK_EQ_INT(gv_record_format_parse(chu, "pgn"), fmt("chu", "usi"));
+    CHECK_EQ_INT(gv_record_format_parse(NULL, "pgn"), fmt("exac", "pgn"));
+    CHECK_EQ_INT(gv_record_format_parse(chu, "json"), -1);
+    CHECK_EQ_INT(gv_record_default_format(chu), fmt("chu", "usi"));
+    CHECK_EQ_INT(gv_record_default_format(exac), fmt("exac", "pgn"));
+    CHECK(gv_record_format_ok(chu, fmt("chu", "kif")) && !gv_record_format_ok(exac, fmt("chu", "kif")));
+    CHECK_STR(gv_record_format_name(GV_REC_AUTO), "auto");
+    CHECK_STR(gv_record_codec_of(fmt("grav", "json"))->media_type, "application/json");
+    CHECK(gv_record_codec_of(GV_REC_AUTO) == NULL);
+    char names[64];
+    CHECK_STR(gv_record_format_list(chu, names, sizeof names), "kif or usi");
+    CHECK_STR(gv_record_format_list(exac, names, sizeof names), "pgn");
     CHECK_EQ_INT(gv_record_format_parse(exac, "kif"), -1);
-    CHECK_EQ_INT(gv_record_format_parse(exac, "pgn"), GV_REC_PGN);
     char out[64], err[GV_ERRLEN];
     CHECK(gv_record_options_canonical(chu, "repetition=on,promotion=msm", out, sizeof out, err,
                                       sizeof err) == 0);
@@ -509,7 +528,8 @@ static void mutate(gv_rng *rng, char *buf, size_t *n, size_t cap)
 static void test_fuzz_readers_never_crash(void)
 {
     const char *names[] = {"chu", "chu", "exac", "grav"};
-    gv_record_format formats[] = {GV_REC_KIF, GV_REC_USI, GV_REC_PGN, GV_REC_JSON};
+    gv_record_format formats[] = {fmt("chu", "kif"), fmt("chu", "usi"), fmt("exac", "pgn"),
+                                  fmt("grav", "json")};
     char *corpus[8];
     int nc = 0;
     gv_rng rng;

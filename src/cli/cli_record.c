@@ -10,12 +10,13 @@ static const char *const record_usage =
     "usage: gravulien record <chu|exac|grav> check|replay|convert FILE [--to FORMAT] "
     "[--out FILE]";
 
-/* "1-0 (royal captured)", "player 2 won (passes)", "* (going on)". */
+/* "1-0 (royal captured)", "player 2 won (passes)" (a game for more than two, whose
+ * results are not written 1-0 or 0-1), "* (going on)". */
 static void describe_outcome(const gv_game *g, const gv_result *res, char *buf, size_t len)
 {
     if (res->status == GV_ONGOING)
         snprintf(buf, len, "* (going on)");
-    else if (strcmp(g->name, "grav") == 0 && res->status == GV_WIN)
+    else if (g->max_players > 2 && res->status == GV_WIN)
         snprintf(buf, len, "player %d won (%s)", res->winner + 1, res->reason);
     else
         snprintf(buf, len, "%s (%s)", gv_record_result_text(res), res->reason);
@@ -108,10 +109,11 @@ int cli_record(int argc, char **argv)
     if (out && strcmp(cmd, "check") == 0)
         return cli_usage_error("record: --out goes with convert or replay");
     int format = GV_REC_AUTO;
-    if (to && (format = gv_record_format_parse(g, to)) < 0)
+    if (to && (format = gv_record_format_parse(g, to)) < 0) {
+        char names[128];
         return cli_usage_error("record: %s records are written as %s, not '%s'", g->name,
-                               strcmp(g->name, "chu") == 0 ? "kif or usi"
-                               : strcmp(g->name, "exac") == 0 ? "pgn" : "json", to);
+                               gv_record_format_list(g, names, sizeof names), to);
+    }
 
     char err[GV_ERRLEN];
     char *text = gv_record_slurp(file, err, sizeof err);
@@ -147,11 +149,17 @@ int cli_record(int argc, char **argv)
         free(listing);
         return rc;
     }
-    /* convert: KIF <-> USI list for Chu; the canonical form for the others. */
-    if (format == GV_REC_AUTO)
-        format = r.format == GV_REC_KIF ? GV_REC_USI
-                 : r.format == GV_REC_USI ? GV_REC_KIF : gv_record_default_format(g);
-    char *written = gv_record_dump(&r, (gv_record_format)format, err, sizeof err);
+    /* convert: to the game's other format (its first other than the one read: KIF <-> USI
+     * list for Chu); the canonical form for a game of one format. */
+    if (format == GV_REC_AUTO) {
+        format = gv_record_default_format(g);
+        for (const gv_record_codec *const *c = g->records; c && *c; c++)
+            if (*c != gv_record_codec_of(r.format)) {
+                format = gv_record_format_of(*c);
+                break;
+            }
+    }
+    char *written = gv_record_dump(&r, format, err, sizeof err);
     gv_record_free(&r);
     if (!written) {
         fprintf(stderr, "gravulien: cannot write the record: %s\n", err);

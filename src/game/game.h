@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef uint32_t gv_move;
 
@@ -119,7 +120,8 @@ typedef struct gv_game {
     unsigned protocols;           /* GV_PROTO_* */
     const char *xboard_variant;   /* its name in XBoard's `variant` command, if it speaks it */
     const struct gv_ai *ai;       /* its AI (NULL: none) */
-    /* Its record formats, NULL-terminated, the default first (NULL: none). */
+    /* Its record formats, NULL-terminated, in the order they are listed; the default is
+     * the one flagged GV_CODEC_DEFAULT, else the first (NULL: none). */
     const struct gv_record_codec *const *records;
     const struct play_view *term; /* its terminal view (NULL: none) */
     const struct gv_web_view *web;/* what the web view adds (NULL: nothing) */
@@ -132,6 +134,11 @@ typedef struct gv_game {
     const char *usi_variant;      /* its value of USI's USI_Variant option, if it speaks USI */
     const struct gv_xboard_game *xboard;  /* its XBoard terms, if it speaks XBoard */
     const struct gv_gtp_game *gtp;        /* its GTP commands, if it speaks GTP */
+    /* ---- The command line's checks (src/cli) ---- */
+    /* Optional: replays the game's test vectors read from in (`gravulien vectors GAME
+     * FILE`), writing one line per disagreement and then "N passed, M failed" to out.
+     * Returns the number of disagreements, or -1 when out of memory. */
+    long (*vectors)(FILE *in, FILE *out);
 } gv_game;
 
 /* The name of seat `seat` (0-based): the game's own, or "Player N" written into buf. */

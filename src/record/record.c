@@ -1,20 +1,15 @@
-/* Game records of every game behind one interface: formats per game, detection, writing
- * and reading through each game's record code (see record.h). */
+/* Game records of every game behind one interface: the formats the games list, detection
+ * over every registered game, writing and reading through each format's codec (see
+ * record.h). */
 #include "record/record.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/gv_core.h"
-#include "games/chu/chu.h"
-#include "games/exac/exac.h"
-#include "games/grav/grav.h"
-#include "record/chu_record.h"
-#include "record/grav_record.h"
 
 enum { OPT_MAX = 32 };   /* options of one game */
 
@@ -59,60 +54,115 @@ const char *gv_record_result_text(const gv_result *res)
     return "*";
 }
 
-static int is_game(const gv_game *g, const char *name)
-{
-    return g && strcmp(g->name, name) == 0;
-}
-
 /* ---- Formats ------------------------------------------------------------------------- */
 
-static const char *const format_names[] = {"auto", "kif", "usi", "pgn", "json"};
+/* The codecs of g (an empty list when it has none). */
+static const gv_record_codec *const *codecs(const gv_game *g)
+{
+    static const gv_record_codec *const none[] = {NULL};
+    return g && g->records ? g->records : none;
+}
+
+const gv_record_codec *gv_record_codec_of(gv_record_format f)
+{
+    if (f <= 0)
+        return NULL;
+    int k = 1;
+    for (int i = 0; i < gv_game_count(); i++)
+        for (const gv_record_codec *const *c = codecs(gv_game_at(i)); *c; c++, k++)
+            if (k == f)
+                return *c;
+    return NULL;
+}
+
+gv_record_format gv_record_format_of(const gv_record_codec *c)
+{
+    int k = 1;
+    for (int i = 0; i < gv_game_count(); i++)
+        for (const gv_record_codec *const *p = codecs(gv_game_at(i)); *p; p++, k++)
+            if (*p == c)
+                return k;
+    return GV_REC_AUTO;
+}
 
 const char *gv_record_format_name(gv_record_format f)
 {
-    return (unsigned)f < sizeof format_names / sizeof format_names[0] ? format_names[f] : "?";
+    if (f == GV_REC_AUTO)
+        return "auto";
+    const gv_record_codec *c = gv_record_codec_of(f);
+    return c ? c->name : "?";
 }
 
 gv_record_format gv_record_default_format(const gv_game *g)
 {
-    if (is_game(g, "chu"))
-        return GV_REC_USI;
-    if (is_game(g, "exac"))
-        return GV_REC_PGN;
-    return GV_REC_JSON;
+    const gv_record_codec *const *list = codecs(g);
+    for (const gv_record_codec *const *c = list; *c; c++)
+        if ((*c)->flags & GV_CODEC_DEFAULT)
+            return gv_record_format_of(*c);
+    return list[0] ? gv_record_format_of(list[0]) : GV_REC_AUTO;
 }
 
 int gv_record_format_ok(const gv_game *g, gv_record_format f)
 {
-    if (is_game(g, "chu"))
-        return f == GV_REC_KIF || f == GV_REC_USI;
-    if (is_game(g, "exac"))
-        return f == GV_REC_PGN;
-    if (is_game(g, "grav"))
-        return f == GV_REC_JSON;
+    const gv_record_codec *want = gv_record_codec_of(f);
+    for (const gv_record_codec *const *c = codecs(g); want && *c; c++)
+        if (*c == want)
+            return 1;
     return 0;
+}
+
+/* g's codec called name (alias: by its alias), or NULL. */
+static const gv_record_codec *named(const gv_game *g, const char *name, int alias)
+{
+    for (const gv_record_codec *const *c = codecs(g); *c; c++) {
+        const char *n = alias ? (*c)->alias : (*c)->name;
+        if (n && strcmp(n, name) == 0)
+            return *c;
+    }
+    return NULL;
 }
 
 int gv_record_format_parse(const gv_game *g, const char *name)
 {
-    int f = -1;
-    for (size_t i = 1; i < sizeof format_names / sizeof format_names[0]; i++)
-        if (strcmp(name, format_names[i]) == 0)
-            f = (int)i;
-    if (f == GV_REC_PGN && is_game(g, "chu"))
-        f = GV_REC_USI;   /* the USI list is Chu's PGN-like record */
-    if (f < 0 || (g && !gv_record_format_ok(g, (gv_record_format)f)))
-        return -1;
-    return f;
+    /* A format's own name before any alias, in g or else in the games in registry order. */
+    for (int alias = 0; alias < 2; alias++) {
+        if (g) {
+            const gv_record_codec *c = named(g, name, alias);
+            if (c)
+                return gv_record_format_of(c) ? gv_record_format_of(c) : -1;
+            continue;
+        }
+        for (int i = 0; i < gv_game_count(); i++) {
+            const gv_record_codec *c = named(gv_game_at(i), name, alias);
+            if (c)
+                return gv_record_format_of(c);
+        }
+    }
+    return -1;
 }
 
-/* ---- Tag pairs at the top of a PGN-like text ----------------------------------------- */
+char *gv_record_format_list(const gv_game *g, char *buf, size_t len)
+{
+    const gv_record_codec *const *list = codecs(g);
+    int n = 0;
+    while (list[n])
+        n++;
+    size_t o = 0;
+    if (len)
+        buf[0] = 0;
+    for (int i = 0; i < n && o < len; i++) {
+        const char *sep = i == 0 ? "" : i == n - 1 ? " or " : ", ";
+        int k = snprintf(buf + o, len - o, "%s%s", sep, list[i]->name);
+        if (k < 0)
+            break;
+        o += (size_t)k;
+    }
+    return buf;
+}
 
-/* Finds tag `name` among the `[Name "value"]` lines that open the text (read by
- * gv_read_tag). Returns 1 with the value, or 0: no such tag before the first line that is
- * not a tag or a `;` comment, a malformed tag on the way, or a value longer than len - 1.
- * Only looks, never complains. */
-static int find_tag(const char *text, const char *name, char *value, size_t len)
+/* ---- PGN-like texts -------------------------------------------------------------------- */
+
+int gv_record_find_tag(const char *text, const char *name, char *value, size_t len)
 {
     gv_text_in in = {text, 1};
     if (!strncmp(in.s, "\xEF\xBB\xBF", 3))
@@ -136,53 +186,15 @@ static int find_tag(const char *text, const char *name, char *value, size_t len)
     }
 }
 
-gv_record_format gv_record_detect(const char *text, const gv_game **g)
+const char *gv_record_first_move(const char *s)
 {
-    const char *s = text;
-    if (!strncmp(s, "\xEF\xBB\xBF", 3))
-        s += 3;
-    while (isspace((unsigned char)*s))
-        s++;
-    if (*s == '{') {
-        *g = gv_game_find("grav");
-        return GV_REC_JSON;
-    }
-    if (chu_record_looks_like_kif(s)) {
-        *g = gv_game_find("chu");
-        return GV_REC_KIF;
-    }
-    char v[64];
-    if (find_tag(s, "Game", v, sizeof v)) {
-        if (!strcmp(v, "Exac") || !strcmp(v, "Exa\xc3\xa7")) {
-            *g = gv_game_find("exac");
-            return GV_REC_PGN;
-        }
-        if (!strncmp(v, "Chu", 3) || !strncmp(v, "chu", 3)) {
-            *g = gv_game_find("chu");
-            return GV_REC_USI;
-        }
-    }
-    static const char *const exac_tags[] = {"First", "Second", "Setup"};
-    static const char *const chu_tags[] = {"Sente", "Gote", "SFEN"};
-    for (int i = 0; i < 3; i++) {
-        if (find_tag(s, exac_tags[i], v, sizeof v)) {
-            *g = gv_game_find("exac");
-            return GV_REC_PGN;
-        }
-        if (find_tag(s, chu_tags[i], v, sizeof v)) {
-            *g = gv_game_find("chu");
-            return GV_REC_USI;
-        }
-    }
-    /* No telling tag: the first move. USI moves start with a digit after the move number
-     * (7i7h), Exaç moves with a letter (m5, Hgm5). */
     for (;;) {
         while (isspace((unsigned char)*s))
             s++;
         if (*s == '[' || *s == ';' || *s == '{') {
             const char *e = strchr(s, *s == '[' ? ']' : *s == '{' ? '}' : '\n');
             if (!e)
-                return GV_REC_AUTO;
+                return NULL;
             s = e + 1;
             continue;
         }
@@ -195,17 +207,31 @@ gv_record_format gv_record_detect(const char *text, const gv_game **g)
             s = t;
             continue;
         }
-        break;
+        return s;
     }
-    if (isdigit((unsigned char)*s)) {
-        *g = gv_game_find("chu");
-        return GV_REC_USI;
-    }
-    if (isalpha((unsigned char)*s) || *s == '-') {
-        *g = gv_game_find("exac");
-        return GV_REC_PGN;
-    }
-    return GV_REC_AUTO;
+}
+
+/* ---- Detection ------------------------------------------------------------------------- */
+
+gv_record_format gv_record_detect(const char *text, const gv_game **g)
+{
+    const char *s = text;
+    if (!strncmp(s, "\xEF\xBB\xBF", 3))
+        s += 3;
+    while (isspace((unsigned char)*s))
+        s++;
+    gv_record_format best = GV_REC_AUTO;
+    int strength = GV_DETECT_NO, k = 1;
+    for (int i = 0; i < gv_game_count(); i++)
+        for (const gv_record_codec *const *c = codecs(gv_game_at(i)); *c; c++, k++) {
+            int v = (*c)->detect ? (*c)->detect(s) : GV_DETECT_NO;
+            if (v > strength) {
+                strength = v;
+                best = k;
+                *g = gv_game_at(i);
+            }
+        }
+    return best;
 }
 
 /* ---- Options -------------------------------------------------------------------------- */
@@ -248,9 +274,8 @@ int gv_record_options_canonical(const gv_game *g, const char *options, char *out
     return 0;
 }
 
-/* ---- Exaç ------------------------------------------------------------------------------- */
+/* ---- Writing ------------------------------------------------------------------------------ */
 
-/* Caller-visible names of the tags the Exaç record keeps among its further tags. */
 static int copy_checked(char *dst, size_t cap, const char *src, const char *what, char *err,
                         size_t errlen)
 {
@@ -259,303 +284,6 @@ static int copy_checked(char *dst, size_t cap, const char *src, const char *what
     memcpy(dst, src, strlen(src) + 1);
     return 0;
 }
-
-static char *exac_dump(const gv_record *r, const char *options, char *err, size_t errlen)
-{
-    const gv_game *g = gv_game_find("exac");
-    exac_state *work = calloc(1, sizeof *work);
-    exac_record *er = calloc(1, sizeof *er);
-    size_t len = 8192 + (size_t)r->nmoves * 32;
-    char *buf = malloc(len);
-    char *out = NULL;
-    if (!work || !er || !buf) {
-        gv_err(err, errlen, "out of memory");
-        goto done;
-    }
-    char e[GV_ERRLEN];
-    if (g->init(work, options[0] ? options : NULL, e, sizeof e) < 0) {
-        gv_err(err, errlen, "options \"%s\": %s", options, e);
-        goto done;
-    }
-    exac_record_init(er, r->moves, r->nmoves);
-    er->nmoves = r->nmoves;
-    const gv_record_meta *m = &r->meta;
-    if (copy_checked(er->first, sizeof er->first, m->players[0], "First", err, errlen) < 0 ||
-        copy_checked(er->second, sizeof er->second, m->players[1], "Second", err, errlen) < 0 ||
-        copy_checked(er->result, sizeof er->result, m->result, "Result", err, errlen) < 0 ||
-        copy_checked(er->setup, sizeof er->setup, r->start, "the start position", err,
-                     errlen) < 0)
-        goto done;
-    er->dash = m->resigned;
-    const char *named[4][2] = {{"Rules", options}, {"Event", m->event}, {"Site", m->site},
-                               {"Date", m->date}};
-    for (int i = 0; i < 4 + m->nextra; i++) {
-        const char *name = i < 4 ? named[i][0] : m->extra[i - 4].name;
-        const char *value = i < 4 ? named[i][1] : m->extra[i - 4].value;
-        if (i < 4 && !value[0])
-            continue;
-        if (er->nextra >= EX_EXTRA_TAGS) {
-            gv_err(err, errlen, "more than %d further tags", EX_EXTRA_TAGS);
-            goto done;
-        }
-        exac_tag *t = &er->extra[er->nextra++];
-        if (copy_checked(t->name, sizeof t->name, name, "a tag name", err, errlen) < 0 ||
-            copy_checked(t->value, sizeof t->value, value, name, err, errlen) < 0)
-            goto done;
-    }
-    if (exac_record_write(work, er, buf, len, NULL, err, errlen) >= 0) {
-        out = buf;
-        buf = NULL;
-    }
-done:
-    free(work);
-    free(er);
-    free(buf);
-    return out;
-}
-
-static int exac_read(const char *text, gv_record *out, char *err, size_t errlen)
-{
-    const gv_game *g = gv_game_find("exac");
-    char rules[EX_TAG_VALUE] = "";
-    find_tag(text, "Rules", rules, sizeof rules);
-    int rc = -1;
-    size_t cap = strlen(text) / 2 + 2;
-    exac_state *work = calloc(1, sizeof *work);
-    exac_record *er = calloc(1, sizeof *er);
-    gv_move *moves = malloc(cap * sizeof *moves);
-    if (!work || !er || !moves) {
-        gv_err(err, errlen, "out of memory");
-        goto done;
-    }
-    if (gv_record_options_canonical(g, rules, out->options, sizeof out->options, err,
-                                    errlen) < 0) {
-        char e[GV_ERRLEN];
-        snprintf(e, sizeof e, "%s", err);
-        gv_err(err, errlen, "Rules \"%s\": %s", rules, e);
-        goto done;
-    }
-    char e[GV_ERRLEN];
-    if (g->init(work, out->options[0] ? out->options : NULL, e, sizeof e) < 0) {
-        gv_err(err, errlen, "Rules \"%s\": %s", rules, e);
-        goto done;
-    }
-    exac_record_init(er, moves, (int)(cap > 1000000 ? 1000000 : cap));
-    if (exac_record_read(work, text, er, err, errlen) < 0)
-        goto done;
-    /* Fill the generic record. */
-    gv_record_meta *m = &out->meta;
-    snprintf(m->players[0], sizeof m->players[0], "%s", er->first);
-    snprintf(m->players[1], sizeof m->players[1], "%s", er->second);
-    snprintf(m->result, sizeof m->result, "%s", er->result);
-    m->resigned = er->dash;
-    for (int i = 0; i < er->nextra; i++) {
-        const exac_tag *t = &er->extra[i];
-        if (!strcmp(t->name, "Rules"))
-            continue;
-        char *field = !strcmp(t->name, "Event") ? m->event
-                      : !strcmp(t->name, "Site") ? m->site
-                      : !strcmp(t->name, "Date") ? m->date : NULL;
-        if (field) {
-            snprintf(field, GV_REC_NAME, "%s", t->value);
-        } else if (m->nextra < GV_REC_EXTRA) {
-            snprintf(m->extra[m->nextra].name, GV_REC_TAG, "%s", t->name);
-            snprintf(m->extra[m->nextra].value, GV_REC_NAME, "%s", t->value);
-            m->nextra++;
-        }
-    }
-    char start[128];
-    exac_get_text(&er->start, start, sizeof start);
-    snprintf(out->start, sizeof out->start, "%s", strcmp(start, exac_start_text) ? start : "");
-    for (int i = 0; i < er->nmoves; i++)
-        if (gv_record_push(out, moves[i]) < 0) {
-            gv_err(err, errlen, "out of memory");
-            goto done;
-        }
-    out->outcome = er->outcome;
-    rc = 0;
-done:
-    free(work);
-    free(er);
-    free(moves);
-    return rc;
-}
-
-/* ---- Grav ----------------------------------------------------------------------------- */
-
-typedef struct grav_given_ctx {
-    grav_given given;
-} grav_given_ctx;
-
-/* The options named a..e are the parameters; a non-zero value is a given one (0: drawn
- * from the seed), as `gravulien games` lists them. */
-static int grav_given_value(void *ctx, int idx, const char *value)
-{
-    grav_given_ctx *c = ctx;
-    const char *name = gv_game_find("grav")->options[idx].name;
-    if (name[0] >= 'a' && name[0] <= 'e' && !name[1]) {
-        long v = strtol(value, NULL, 10);
-        c->given.has[name[0] - 'a'] = v != 0;
-        c->given.val[name[0] - 'a'] = v;
-    }
-    return 0;
-}
-
-static char *grav_dump(const gv_record *r, const char *options, char *err, size_t errlen)
-{
-    const gv_game *g = gv_game_find("grav");
-    if (r->start[0]) {
-        gv_err(err, errlen, "a Grav record starts from the empty board; it cannot hold a "
-               "start position");
-        return NULL;
-    }
-    grav_state *s = calloc(1, sizeof *s);
-    gv_move *legal = malloc(GV_MAX_MOVES * sizeof *legal);
-    grav_record *rec = NULL;
-    char *out = NULL;
-    if (!s || !legal) {
-        gv_err(err, errlen, "out of memory");
-        goto done;
-    }
-    char e[GV_ERRLEN];
-    if (g->init(s, options[0] ? options : NULL, e, sizeof e) < 0) {
-        gv_err(err, errlen, "options \"%s\": %s", options, e);
-        goto done;
-    }
-    grav_given_ctx gc;
-    memset(&gc, 0, sizeof gc);
-    if (options[0])
-        gv_options_apply(g->options, options, grav_given_value, &gc, NULL, 0);
-    rec = grav_record_new(&s->pos, &gc.given);
-    if (!rec) {
-        gv_err(err, errlen, "out of memory");
-        goto done;
-    }
-    for (int i = 0; i < r->nmoves; i++) {
-        gv_move m = r->moves[i];
-        int n = grav_legal_moves(s, legal), ok = 0;
-        for (int k = 0; k < n && !ok; k++)
-            ok = legal[k] == m;
-        if (!ok) {
-            char text[64] = "?";
-            grav_write_move(&s->pos, m, text, sizeof text);
-            gv_err(err, errlen, "move %d (player %d) '%s': %s", i + 1, grav_to_move(&s->pos),
-                   text, n ? "not a legal move here" : "the game is over");
-            goto done;
-        }
-        if (grav_record_make(rec, s, m, NULL) < 0) {
-            gv_err(err, errlen, "out of memory");
-            goto done;
-        }
-    }
-    char *text = grav_record_dumps(rec);
-    if (!text) {
-        gv_err(err, errlen, "out of memory");
-        goto done;
-    }
-    size_t len = strlen(text);
-    out = realloc(text, len + 2);
-    if (!out) {
-        free(text);
-        gv_err(err, errlen, "out of memory");
-        goto done;
-    }
-    out[len] = '\n';
-    out[len + 1] = 0;
-done:
-    grav_record_free(rec);
-    free(s);
-    free(legal);
-    return out;
-}
-
-/* The action events of a record (already checked by grav_record_read) as moves. */
-static int grav_event_moves(json_t *rec, int n, gv_record *out, char *err, size_t errlen)
-{
-    static const char *const acts[] = {NULL, "place", "pass", "accept", "grav", "declare",
-                                       "remove", "resign"};
-    json_t *events = json_object_get(rec, "events");
-    for (size_t i = 0; i < json_array_size(events); i++) {
-        json_t *ev = json_array_get(events, i);
-        const char *type = json_string_value(json_object_get(ev, "type"));
-        if (!type)
-            continue;
-        if (!strcmp(type, "accept") && json_is_true(json_object_get(ev, "implicit")))
-            continue;
-        int act = 0;
-        for (int a = 1; a <= GA_RESIGN; a++)
-            if (!strcmp(type, acts[a]))
-                act = a;
-        if (!act)
-            continue;   /* an automatic event: skip, forfeit, no_removal, end */
-        int pl = (int)json_integer_value(json_object_get(ev, "player")), arg = 0;
-        if (act == GA_PLACE || act == GA_REMOVE) {
-            json_t *q = json_object_get(ev, "q");
-            arg = (int)json_integer_value(json_array_get(q, 1)) * n +
-                  (int)json_integer_value(json_array_get(q, 0));
-        } else if (act == GA_DECLARE) {
-            arg = (int)json_integer_value(json_object_get(ev, "m"));
-        }
-        if (gv_record_push(out, GR_MOVE(act, pl, arg)) < 0)
-            return gv_err(err, errlen, "out of memory");
-    }
-    return 0;
-}
-
-static int grav_read(const char *text, gv_record *out, char *err, size_t errlen)
-{
-    grav_replay rp;
-    if (grav_record_read(text, &rp, err, errlen) < 0)
-        return -1;
-    int rc = -1;
-    json_t *rec = NULL;
-    void *st = NULL;
-    const grav_pos *p = &rp.s->pos;
-    if (p->seed > (uint64_t)INT64_MAX) {
-        gv_err(err, errlen, "the seed %" PRIu64 " is beyond what the seed option holds", p->seed);
-        goto done;
-    }
-    /* Options as the game's init takes them, then only the non-default ones. */
-    char opts[GV_REC_OPTIONS];
-    int o = snprintf(opts, sizeof opts, "size=%d,players=%d,seed=%" PRIu64, p->n, p->players,
-                     p->seed);
-    for (int i = 0; i < 5; i++)
-        if (rp.given.has[i])
-            o += snprintf(opts + o, sizeof opts - (size_t)o, ",%c=%ld", 'a' + i, rp.given.val[i]);
-    o += snprintf(opts + o, sizeof opts - (size_t)o, ",consecutive=%s,referee=%s,bonus_shapes=%s,"
-                  "hints=%s,max_turns=%u", p->opt.consecutive_own ? "own" : "all",
-                  p->opt.strict ? "strict" : "normal", p->opt.shapes_any ? "any" : "connected",
-                  p->opt.hints ? "on" : "off", (unsigned)p->opt.max_turns);
-    const gv_game *g = gv_game_find("grav");
-    if (gv_record_options_canonical(g, opts, out->options, sizeof out->options, err,
-                                    errlen) < 0)
-        goto done;
-    rec = grav_record_loads(text, err, errlen);
-    if (!rec || grav_event_moves(rec, p->n, out, err, errlen) < 0)
-        goto done;
-    /* The moves replay through the game interface to the replayed position. */
-    st = malloc(g->state_size);
-    if (!st) {
-        gv_err(err, errlen, "out of memory");
-        goto done;
-    }
-    out->game = g;
-    if (gv_record_replay(out, st, err, errlen) < 0)
-        goto done;
-    if (g->hash(st) != g->hash(rp.s)) {
-        gv_err(err, errlen, "the record's moves do not replay to its position");
-        goto done;
-    }
-    g->status(st, &out->outcome);
-    rc = 0;
-done:
-    free(st);
-    json_decref(rec);
-    grav_replay_free(&rp);
-    return rc;
-}
-
-/* ---- Writing ------------------------------------------------------------------------------ */
 
 char *gv_record_dump(const gv_record *r, gv_record_format format, char *err, size_t errlen)
 {
@@ -570,18 +298,7 @@ char *gv_record_dump(const gv_record *r, gv_record_format format, char *err, siz
     char options[GV_REC_OPTIONS];
     if (gv_record_options_canonical(g, r->options, options, sizeof options, err, errlen) < 0)
         return NULL;
-    if (is_game(g, "chu")) {
-        chu_state *work = malloc(sizeof *work);
-        if (!work)
-            return gv_err(err, errlen, "out of memory"), NULL;
-        char *text = format == GV_REC_KIF ? chu_record_write_kif(work, r, err, errlen)
-                                          : chu_record_write_usi(work, r, err, errlen);
-        free(work);
-        return text;
-    }
-    if (is_game(g, "exac"))
-        return exac_dump(r, options, err, errlen);
-    return grav_dump(r, options, err, errlen);
+    return gv_record_codec_of(format)->write(r, options, err, errlen);
 }
 
 char *gv_record_write(const gv_game *g, const char *options, const char *start,
@@ -654,20 +371,7 @@ int gv_record_read(const char *text, const char *game, gv_record *out, char *err
         return gv_err(err, errlen, "cannot tell which game's record this is");
     out->game = g;
     out->format = f;
-    int rc;
-    if (is_game(g, "chu")) {
-        chu_state *work = malloc(sizeof *work);
-        if (!work)
-            return gv_err(err, errlen, "out of memory");
-        rc = f == GV_REC_KIF ? chu_record_read_kif(work, text, out, err, errlen)
-                             : chu_record_read_usi(work, text, out, err, errlen);
-        free(work);
-    } else if (is_game(g, "exac")) {
-        rc = exac_read(text, out, err, errlen);
-    } else {
-        rc = grav_read(text, out, err, errlen);
-    }
-    if (rc < 0) {
+    if (gv_record_codec_of(f)->read(text, out, err, errlen) < 0) {
         gv_record_free(out);
         return -1;
     }

@@ -1,12 +1,12 @@
-/* Game records of every game behind one interface: which format belongs to which game,
- * format detection, writing a played game and reading a record back to a move list that
- * replays from the start with gv_game.make (docs/records.md).
+/* Game records of every game behind one interface: the formats each game lists in its
+ * descriptor (gv_game.records), format detection over every registered game, writing a
+ * played game and reading a record back to a move list that replays from the start with
+ * gv_game.make (docs/records.md).
  *
- * Formats: Chu Shogi KIF (as shogiops and lishogi write it) and the Chu "USI list" (PGN-like
- * tags + numbered USI moves); the Exaç PGN-like record (exac_record.c); the Grav JSON
- * record (grav_record.c). Every reader replays the moves through the game's rules core and
- * refuses a record at the first move that does not replay, naming it: "move 17 (Gote)
- * '5d5e+': the piece on 5d cannot promote on this move". */
+ * A game's record code lives in its own folder (src/games/<game>/<game>_record.c) and
+ * gives one gv_record_codec per format. Every reader replays the moves through the game's
+ * rules core and refuses a record at the first move that does not replay, naming it:
+ * "move 17 (Gote) '5d5e+': the piece on 5d cannot promote on this move". */
 #ifndef GV_RECORD_H
 #define GV_RECORD_H
 
@@ -14,13 +14,14 @@
 
 #include "game/game.h"
 
-typedef enum gv_record_format {
+/* A record format: 0 (GV_REC_AUTO), or the number of one codec among those of every
+ * registered game, counted from 1 in registry order (each game's in its list's order).
+ * gv_record_codec_of turns it into the codec. */
+typedef int gv_record_format;
+
+enum {
     GV_REC_AUTO = 0,  /* reading: detect from the text; writing: the game's default */
-    GV_REC_KIF,       /* Chu Shogi: KIF */
-    GV_REC_USI,       /* Chu Shogi: tags + USI moves (the default for chu) */
-    GV_REC_PGN,       /* Exaç: PGN-like record */
-    GV_REC_JSON,      /* Grav: JSON record */
-} gv_record_format;
+};
 
 enum {
     GV_REC_NAME = 128,     /* a player's name, event, site, date, tag value */
@@ -71,17 +72,79 @@ void gv_record_meta_init(gv_record_meta *m);
 void gv_record_init(gv_record *r);
 void gv_record_free(gv_record *r);   /* frees moves; r is cleared */
 
-/* "kif", "usi" (also "pgn" for chu), "pgn", "json" for game g (NULL: any). Returns the
- * format or -1 when the name is unknown or does not suit g. */
+/* ---- Formats ---------------------------------------------------------------------- */
+
+/* How strongly a text looks like a format (gv_record_codec.detect). The strongest answer
+ * over every registered game's codecs wins; a tie goes to the codec counted first. */
+enum {
+    GV_DETECT_NO = 0,
+    GV_DETECT_MOVE = 10,     /* the first move of the movetext has this format's shape */
+    GV_DETECT_TAG = 20,      /* a tag this format's records use (a codec adds 0..9 to rank
+                                its tags) */
+    GV_DETECT_GAME = 40,     /* a tag names the game */
+    GV_DETECT_MARKS = 60,    /* words or signs only this format writes */
+    GV_DETECT_OPENING = 80,  /* the text opens as only this format does */
+};
+
+/* gv_record_codec.flags */
+enum {
+    GV_CODEC_DEFAULT = 1 << 0,  /* the game writes this format unless told otherwise (no
+                                   codec of a game marked: its first) */
+};
+
+/* One record format of a game; the game's descriptor lists its codecs (gv_game.records). */
+typedef struct gv_record_codec {
+    const char *name;        /* "kif": the name --to and ?format= take, the file extension */
+    const char *alias;       /* another name gv_record_format_parse takes for it, or NULL */
+    const char *media_type;  /* its text's Content-Type (NULL: UTF-8 plain text) */
+    unsigned flags;          /* GV_CODEC_* */
+    /* How strongly text (byte-order mark and leading space skipped) looks like this
+     * format: GV_DETECT_NO, or a GV_DETECT_* level. */
+    int (*detect)(const char *text);
+    /* Reads text into out, whose game and format are set and the rest empty: every move
+     * replayed through the rules core and pushed with gv_record_push; options
+     * (canonical), start, meta and outcome filled. Returns 0, or -1 with a message naming
+     * the line or the move that fails (the caller then frees out). */
+    int (*read)(const char *text, gv_record *out, char *err, size_t errlen);
+    /* Writes r (game, options, start, moves, meta) as text; options: r's options made
+     * canonical. Every move is checked by replaying it. Returns the text (malloc'd), or
+     * NULL with a message. */
+    char *(*write)(const gv_record *r, const char *options, char *err, size_t errlen);
+} gv_record_codec;
+
+/* The codec of format f, or NULL (GV_REC_AUTO, or no such format); the format of codec c
+ * (its first place in the count), or GV_REC_AUTO when no registered game lists it. */
+const gv_record_codec *gv_record_codec_of(gv_record_format f);
+gv_record_format gv_record_format_of(const gv_record_codec *c);
+/* The name (or alias) of one of g's formats (g NULL: any game's, the first that has it).
+ * Returns the format, or -1 when the name is unknown or does not suit g. */
 int gv_record_format_parse(const gv_game *g, const char *name);
+/* "kif", "pgn", ...; "auto" for GV_REC_AUTO, "?" for no such format. */
 const char *gv_record_format_name(gv_record_format f);
-/* The format a game writes by default, and whether it can write f. */
+/* The format a game writes by default (GV_REC_AUTO when it has none), and whether it can
+ * read and write f. */
 gv_record_format gv_record_default_format(const gv_game *g);
 int gv_record_format_ok(const gv_game *g, gv_record_format f);
+/* The names of g's formats for a message: "json", "kif or usi", "a, b or c" ("" when it has
+ * none). Returns buf. */
+char *gv_record_format_list(const gv_game *g, char *buf, size_t len);
 
-/* Which game and format the text looks like. Returns the format with *g set, or
- * GV_REC_AUTO when it cannot tell. */
+/* Which game and format the text looks like, asking every registered game's codecs.
+ * Returns the format with *g set, or GV_REC_AUTO (*g unchanged) when it cannot tell. */
 gv_record_format gv_record_detect(const char *text, const gv_game **g);
+
+/* ---- For the games' codecs: PGN-like texts -------------------------------------------- */
+
+/* Finds tag `name` among the `[Name "value"]` lines that open the text (as gv_read_tag
+ * reads them). Returns 1 with the value, or 0: no such tag before the first line that is
+ * not a tag or a `;` comment, a malformed tag on the way, or a value longer than len - 1.
+ * Only looks, never complains. */
+int gv_record_find_tag(const char *text, const char *name, char *value, size_t len);
+/* The first move of PGN-like movetext: after the tags, `{...}` and `;` comments and move
+ * numbers ("12.", "12..."). NULL when a tag or comment is not closed. */
+const char *gv_record_first_move(const char *text);
+
+/* ---- Writing and reading -------------------------------------------------------------- */
 
 /* Writes a game as record text: options ("k=v,..." or NULL), start (position text, NULL
  * or "" for the start position), the moves as played with g->make from there, meta (NULL:
@@ -99,7 +162,7 @@ int gv_record_save(const char *path, const gv_game *g, const char *options, cons
                    const gv_move *moves, int n, const gv_record_meta *meta,
                    gv_record_format format, char *err, size_t errlen);
 
-/* Reads record text. game: the game it must be ("chu", ...), or NULL to detect it. Every
+/* Reads record text. game: the name of the game it must be, or NULL to detect it. Every
  * move is replayed; out is filled (free with gv_record_free) and out->outcome says how the
  * game stands after the last move. Returns 0, or -1 with a message naming the first move
  * that fails (out is then left empty). */

@@ -423,9 +423,8 @@ static void meta(gv_reply *out)
             json_array_append_new(opts, od);
         }
         json_object_set_new(o, "options", opts);
-        for (int f = GV_REC_KIF; f <= GV_REC_JSON; f++)
-            if (gv_record_format_ok(g, (gv_record_format)f))
-                json_array_append_new(fmts, json_string(gv_record_format_name((gv_record_format)f)));
+        for (const gv_record_codec *const *c = g->records; c && *c; c++)
+            json_array_append_new(fmts, json_string((*c)->name));
         json_object_set_new(o, "record_formats", fmts);
         json_array_append_new(games, o);
     }
@@ -532,9 +531,9 @@ static void record(room *r, const char *query, gv_reply *out)
     int f = given < 0 ? -1 : fmt[0] ? gv_record_format_parse(r->g, fmt)
                                     : (int)gv_record_default_format(r->g);
     if (f < 0) {
-        char msg[128];
+        char msg[160], names[64];
         snprintf(msg, sizeof msg, "%s records are written as %s", r->g->title,
-                 !strcmp(r->g->name, "chu") ? "kif or usi" : !strcmp(r->g->name, "exac") ? "pgn" : "json");
+                 gv_record_format_list(r->g, names, sizeof names));
         reply_error(out, 400, "bad_format", msg);
         return;
     }
@@ -543,12 +542,13 @@ static void record(room *r, const char *query, gv_reply *out)
         reply_error(out, 500, "record", err);
         return;
     }
-    static const char *const ext[] = {"txt", "kif", "usi", "pgn", "json"};
+    const gv_record_codec *codec = gv_record_codec_of(f);
     out->status = 200;
     out->body = text;
     out->len = strlen(text);
-    out->content_type = f == GV_REC_JSON ? "application/json" : "text/plain; charset=utf-8";
-    snprintf(out->filename, sizeof out->filename, "gravulien-%s-%s.%s", r->g->name, r->id, ext[f]);
+    out->content_type = codec->media_type ? codec->media_type : "text/plain; charset=utf-8";
+    snprintf(out->filename, sizeof out->filename, "gravulien-%s-%s.%s", r->g->name, r->id,
+             codec->name);
 }
 
 /* GET /api/games/ID/positions?from=N&limit=M: the positions after moves from .. from+M-1

@@ -9,6 +9,7 @@
 #include "games/chu/chu_match.h"
 #include "games/chu/chu_term.h"
 #include "games/chu/chu_xboard.h"
+#include "games/chu/chu_record.h"
 
 _Static_assert(sizeof(chu_pos) <= 1024, "a Chu position must fit in 1 KB");
 
@@ -240,4 +241,5 @@ const gv_game gv_chu_game = {
     .match = &gv_chu_match,
     .usi_variant = "chushogi",
     .xboard = &gv_chu_xboard,
+    .records = chu_record_codecs,
 };

@@ -10,6 +10,7 @@
 #include "games/exac/exac_term.h"
 #include "games/exac/exac_xboard.h"
 #include "games/exac/exac_web.h"
+#include "games/exac/exac_record.h"
 
 static const gv_option_def exac_option_defs[] = {
     {"repetition", "on|off", "on", "the third occurrence of a position is a draw"},
@@ -142,4 +143,5 @@ const gv_game gv_exac_game = {
     .match = &gv_exac_match,
     .xboard = &gv_exac_xboard,
     .web = &gv_exac_web,
+    .records = exac_record_codecs,
 };

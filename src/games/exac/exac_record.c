@@ -1,12 +1,15 @@
 /* Exaç game records (exac.md "Notation"): PGN-like tag pairs and numbered moves, written
- * from a start position and a move list, read back by replaying every move. */
+ * from a start position and a move list, read back by replaying every move; and the codec
+ * that puts them behind the generic records (record/record.h). */
+#include "games/exac/exac_record.h"
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/gv_core.h"
-#include "games/exac/exac.h"
 
 enum {
     REC_LINE = 79,     /* movetext lines are wrapped before this width */
@@ -472,3 +475,165 @@ int exac_record_read(exac_state *work, const char *text, exac_record *r, char *e
         strcpy(r->result, term);
     return settle(work, r->dash, r->result, &r->outcome, err, errlen);
 }
+
+/* ---- The codec ------------------------------------------------------------------------- */
+
+static int copy_checked(char *dst, size_t cap, const char *src, const char *what, char *err,
+                        size_t errlen)
+{
+    if (strlen(src) >= cap)
+        return gv_err(err, errlen, "%s is longer than %zu bytes", what, cap - 1);
+    memcpy(dst, src, strlen(src) + 1);
+    return 0;
+}
+
+/* The codec's writer: r as the PGN-like record, with Rules (the options), Event, Site and
+ * Date among its further tags. */
+static char *pgn_write(const gv_record *r, const char *options, char *err, size_t errlen)
+{
+    const gv_game *g = r->game;
+    exac_state *work = calloc(1, sizeof *work);
+    exac_record *er = calloc(1, sizeof *er);
+    size_t len = 8192 + (size_t)r->nmoves * 32;
+    char *buf = malloc(len);
+    char *out = NULL;
+    if (!work || !er || !buf) {
+        gv_err(err, errlen, "out of memory");
+        goto done;
+    }
+    char e[GV_ERRLEN];
+    if (g->init(work, options[0] ? options : NULL, e, sizeof e) < 0) {
+        gv_err(err, errlen, "options \"%s\": %s", options, e);
+        goto done;
+    }
+    exac_record_init(er, r->moves, r->nmoves);
+    er->nmoves = r->nmoves;
+    const gv_record_meta *m = &r->meta;
+    if (copy_checked(er->first, sizeof er->first, m->players[0], "First", err, errlen) < 0 ||
+        copy_checked(er->second, sizeof er->second, m->players[1], "Second", err, errlen) < 0 ||
+        copy_checked(er->result, sizeof er->result, m->result, "Result", err, errlen) < 0 ||
+        copy_checked(er->setup, sizeof er->setup, r->start, "the start position", err,
+                     errlen) < 0)
+        goto done;
+    er->dash = m->resigned;
+    const char *named[4][2] = {{"Rules", options}, {"Event", m->event}, {"Site", m->site},
+                               {"Date", m->date}};
+    for (int i = 0; i < 4 + m->nextra; i++) {
+        const char *name = i < 4 ? named[i][0] : m->extra[i - 4].name;
+        const char *value = i < 4 ? named[i][1] : m->extra[i - 4].value;
+        if (i < 4 && !value[0])
+            continue;
+        if (er->nextra >= EX_EXTRA_TAGS) {
+            gv_err(err, errlen, "more than %d further tags", EX_EXTRA_TAGS);
+            goto done;
+        }
+        exac_tag *t = &er->extra[er->nextra++];
+        if (copy_checked(t->name, sizeof t->name, name, "a tag name", err, errlen) < 0 ||
+            copy_checked(t->value, sizeof t->value, value, name, err, errlen) < 0)
+            goto done;
+    }
+    if (exac_record_write(work, er, buf, len, NULL, err, errlen) >= 0) {
+        out = buf;
+        buf = NULL;
+    }
+done:
+    free(work);
+    free(er);
+    free(buf);
+    return out;
+}
+
+/* The codec's reader: the Rules tag gives the options the moves replay under. */
+static int pgn_read(const char *text, gv_record *out, char *err, size_t errlen)
+{
+    const gv_game *g = out->game;
+    char rules[EX_TAG_VALUE] = "";
+    gv_record_find_tag(text, "Rules", rules, sizeof rules);
+    int rc = -1;
+    size_t cap = strlen(text) / 2 + 2;
+    exac_state *work = calloc(1, sizeof *work);
+    exac_record *er = calloc(1, sizeof *er);
+    gv_move *moves = malloc(cap * sizeof *moves);
+    if (!work || !er || !moves) {
+        gv_err(err, errlen, "out of memory");
+        goto done;
+    }
+    if (gv_record_options_canonical(g, rules, out->options, sizeof out->options, err,
+                                    errlen) < 0) {
+        char e[GV_ERRLEN];
+        snprintf(e, sizeof e, "%s", err);
+        gv_err(err, errlen, "Rules \"%s\": %s", rules, e);
+        goto done;
+    }
+    char e[GV_ERRLEN];
+    if (g->init(work, out->options[0] ? out->options : NULL, e, sizeof e) < 0) {
+        gv_err(err, errlen, "Rules \"%s\": %s", rules, e);
+        goto done;
+    }
+    exac_record_init(er, moves, (int)(cap > 1000000 ? 1000000 : cap));
+    if (exac_record_read(work, text, er, err, errlen) < 0)
+        goto done;
+    /* Fill the generic record. */
+    gv_record_meta *m = &out->meta;
+    snprintf(m->players[0], sizeof m->players[0], "%s", er->first);
+    snprintf(m->players[1], sizeof m->players[1], "%s", er->second);
+    snprintf(m->result, sizeof m->result, "%s", er->result);
+    m->resigned = er->dash;
+    for (int i = 0; i < er->nextra; i++) {
+        const exac_tag *t = &er->extra[i];
+        if (!strcmp(t->name, "Rules"))
+            continue;
+        char *field = !strcmp(t->name, "Event") ? m->event
+                      : !strcmp(t->name, "Site") ? m->site
+                      : !strcmp(t->name, "Date") ? m->date : NULL;
+        if (field) {
+            snprintf(field, GV_REC_NAME, "%s", t->value);
+        } else if (m->nextra < GV_REC_EXTRA) {
+            snprintf(m->extra[m->nextra].name, GV_REC_TAG, "%s", t->name);
+            snprintf(m->extra[m->nextra].value, GV_REC_NAME, "%s", t->value);
+            m->nextra++;
+        }
+    }
+    char start[128];
+    exac_get_text(&er->start, start, sizeof start);
+    snprintf(out->start, sizeof out->start, "%s", strcmp(start, exac_start_text) ? start : "");
+    for (int i = 0; i < er->nmoves; i++)
+        if (gv_record_push(out, moves[i]) < 0) {
+            gv_err(err, errlen, "out of memory");
+            goto done;
+        }
+    out->outcome = er->outcome;
+    rc = 0;
+done:
+    free(work);
+    free(er);
+    free(moves);
+    return rc;
+}
+
+/* A Game tag naming Exaç; else a First, Second or Setup tag (ranked GV_DETECT_TAG + 5, + 3,
+ * + 1: the players' tags say more than the start position's); else a first move that
+ * opens with a letter or is `-` (m5, Hgm5). */
+static int pgn_detect(const char *text)
+{
+    char v[64];
+    if (gv_record_find_tag(text, "Game", v, sizeof v) &&
+        (!strcmp(v, "Exac") || !strcmp(v, "Exa\xc3\xa7")))
+        return GV_DETECT_GAME;
+    static const char *const tags[] = {"First", "Second", "Setup"};
+    for (int i = 0; i < 3; i++)
+        if (gv_record_find_tag(text, tags[i], v, sizeof v))
+            return GV_DETECT_TAG + 5 - 2 * i;
+    const char *m = gv_record_first_move(text);
+    return m && (isalpha((unsigned char)*m) || *m == '-') ? GV_DETECT_MOVE : GV_DETECT_NO;
+}
+
+static const gv_record_codec pgn_codec = {
+    .name = "pgn",
+    .flags = GV_CODEC_DEFAULT,
+    .detect = pgn_detect,
+    .read = pgn_read,
+    .write = pgn_write,
+};
+
+const gv_record_codec *const exac_record_codecs[] = {&pgn_codec, NULL};

@@ -8,6 +8,8 @@
 #include "games/grav/grav_game.h"
 #include "games/grav/grav_gtp.h"
 #include "games/grav/grav_web.h"
+#include "games/grav/grav_record.h"
+#include "games/grav/grav_vectors.h"
 #include "games/grav/grav_mcts.h"
 #include "games/grav/grav_term.h"
 
@@ -178,4 +180,6 @@ const gv_game gv_grav_game = {
     .term = &gv_grav_term_view,
     .gtp = &gv_grav_gtp,
     .web = &gv_grav_web,
+    .records = grav_record_codecs,
+    .vectors = grav_vectors,
 };

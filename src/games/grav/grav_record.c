@@ -1,6 +1,6 @@
 /* Grav game records: writing from a game played through grav_make, reading and checking
  * by replay (see grav_record.h). */
-#include "record/grav_record.h"
+#include "games/grav/grav_record.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -810,3 +810,199 @@ int grav_record_read(const char *text, grav_replay *out, char *err, size_t errle
     json_decref(rec);
     return rc;
 }
+
+/* ---- The codec ------------------------------------------------------------------------- */
+
+typedef struct grav_given_ctx {
+    const gv_game *game;
+    grav_given given;
+} grav_given_ctx;
+
+/* The options named a..e are the parameters; a non-zero value is a given one (0: drawn
+ * from the seed), as `gravulien games` lists them. */
+static int grav_given_value(void *ctx, int idx, const char *value)
+{
+    grav_given_ctx *c = ctx;
+    const char *name = c->game->options[idx].name;
+    if (name[0] >= 'a' && name[0] <= 'e' && !name[1]) {
+        long v = strtol(value, NULL, 10);
+        c->given.has[name[0] - 'a'] = v != 0;
+        c->given.val[name[0] - 'a'] = v;
+    }
+    return 0;
+}
+
+/* The codec's writer: the moves replayed from the empty board and recorded with their
+ * automatic events. */
+static char *json_write(const gv_record *r, const char *options, char *err, size_t errlen)
+{
+    const gv_game *g = r->game;
+    if (r->start[0]) {
+        gv_err(err, errlen, "a Grav record starts from the empty board; it cannot hold a "
+               "start position");
+        return NULL;
+    }
+    grav_state *s = calloc(1, sizeof *s);
+    gv_move *legal = malloc(GV_MAX_MOVES * sizeof *legal);
+    grav_record *rec = NULL;
+    char *out = NULL;
+    if (!s || !legal) {
+        gv_err(err, errlen, "out of memory");
+        goto done;
+    }
+    char e[GV_ERRLEN];
+    if (g->init(s, options[0] ? options : NULL, e, sizeof e) < 0) {
+        gv_err(err, errlen, "options \"%s\": %s", options, e);
+        goto done;
+    }
+    grav_given_ctx gc;
+    memset(&gc, 0, sizeof gc);
+    gc.game = g;
+    if (options[0])
+        gv_options_apply(g->options, options, grav_given_value, &gc, NULL, 0);
+    rec = grav_record_new(&s->pos, &gc.given);
+    if (!rec) {
+        gv_err(err, errlen, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < r->nmoves; i++) {
+        gv_move m = r->moves[i];
+        int n = grav_legal_moves(s, legal), ok = 0;
+        for (int k = 0; k < n && !ok; k++)
+            ok = legal[k] == m;
+        if (!ok) {
+            char text[64] = "?";
+            grav_write_move(&s->pos, m, text, sizeof text);
+            gv_err(err, errlen, "move %d (player %d) '%s': %s", i + 1, grav_to_move(&s->pos),
+                   text, n ? "not a legal move here" : "the game is over");
+            goto done;
+        }
+        if (grav_record_make(rec, s, m, NULL) < 0) {
+            gv_err(err, errlen, "out of memory");
+            goto done;
+        }
+    }
+    char *text = grav_record_dumps(rec);
+    if (!text) {
+        gv_err(err, errlen, "out of memory");
+        goto done;
+    }
+    size_t len = strlen(text);
+    out = realloc(text, len + 2);
+    if (!out) {
+        free(text);
+        gv_err(err, errlen, "out of memory");
+        goto done;
+    }
+    out[len] = '\n';
+    out[len + 1] = 0;
+done:
+    grav_record_free(rec);
+    free(s);
+    free(legal);
+    return out;
+}
+
+/* The action events of a record (already checked by grav_record_read) as moves. */
+static int grav_event_moves(json_t *rec, int n, gv_record *out, char *err, size_t errlen)
+{
+    static const char *const acts[] = {NULL, "place", "pass", "accept", "grav", "declare",
+                                       "remove", "resign"};
+    json_t *events = json_object_get(rec, "events");
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *ev = json_array_get(events, i);
+        const char *type = json_string_value(json_object_get(ev, "type"));
+        if (!type)
+            continue;
+        if (!strcmp(type, "accept") && json_is_true(json_object_get(ev, "implicit")))
+            continue;
+        int act = 0;
+        for (int a = 1; a <= GA_RESIGN; a++)
+            if (!strcmp(type, acts[a]))
+                act = a;
+        if (!act)
+            continue;   /* an automatic event: skip, forfeit, no_removal, end */
+        int pl = (int)json_integer_value(json_object_get(ev, "player")), arg = 0;
+        if (act == GA_PLACE || act == GA_REMOVE) {
+            json_t *q = json_object_get(ev, "q");
+            arg = (int)json_integer_value(json_array_get(q, 1)) * n +
+                  (int)json_integer_value(json_array_get(q, 0));
+        } else if (act == GA_DECLARE) {
+            arg = (int)json_integer_value(json_object_get(ev, "m"));
+        }
+        if (gv_record_push(out, GR_MOVE(act, pl, arg)) < 0)
+            return gv_err(err, errlen, "out of memory");
+    }
+    return 0;
+}
+
+/* The codec's reader: grav_record_read replays the record; its header becomes the options
+ * and its action events the moves, which must replay to the same position. */
+static int json_read(const char *text, gv_record *out, char *err, size_t errlen)
+{
+    const gv_game *g = out->game;
+    grav_replay rp;
+    if (grav_record_read(text, &rp, err, errlen) < 0)
+        return -1;
+    int rc = -1;
+    json_t *rec = NULL;
+    void *st = NULL;
+    const grav_pos *p = &rp.s->pos;
+    if (p->seed > (uint64_t)INT64_MAX) {
+        gv_err(err, errlen, "the seed %" PRIu64 " is beyond what the seed option holds", p->seed);
+        goto done;
+    }
+    /* Options as the game's init takes them, then only the non-default ones. */
+    char opts[GV_REC_OPTIONS];
+    int o = snprintf(opts, sizeof opts, "size=%d,players=%d,seed=%" PRIu64, p->n, p->players,
+                     p->seed);
+    for (int i = 0; i < 5; i++)
+        if (rp.given.has[i])
+            o += snprintf(opts + o, sizeof opts - (size_t)o, ",%c=%ld", 'a' + i, rp.given.val[i]);
+    o += snprintf(opts + o, sizeof opts - (size_t)o, ",consecutive=%s,referee=%s,bonus_shapes=%s,"
+                  "hints=%s,max_turns=%u", p->opt.consecutive_own ? "own" : "all",
+                  p->opt.strict ? "strict" : "normal", p->opt.shapes_any ? "any" : "connected",
+                  p->opt.hints ? "on" : "off", (unsigned)p->opt.max_turns);
+    if (gv_record_options_canonical(g, opts, out->options, sizeof out->options, err,
+                                    errlen) < 0)
+        goto done;
+    rec = grav_record_loads(text, err, errlen);
+    if (!rec || grav_event_moves(rec, p->n, out, err, errlen) < 0)
+        goto done;
+    /* The moves replay through the game interface to the replayed position. */
+    st = malloc(g->state_size);
+    if (!st) {
+        gv_err(err, errlen, "out of memory");
+        goto done;
+    }
+    if (gv_record_replay(out, st, err, errlen) < 0)
+        goto done;
+    if (g->hash(st) != g->hash(rp.s)) {
+        gv_err(err, errlen, "the record's moves do not replay to its position");
+        goto done;
+    }
+    g->status(st, &out->outcome);
+    rc = 0;
+done:
+    free(st);
+    json_decref(rec);
+    grav_replay_free(&rp);
+    return rc;
+}
+
+/* A JSON object: the text opens with '{'. */
+static int json_detect(const char *text)
+{
+    return *text == '{' ? GV_DETECT_OPENING : GV_DETECT_NO;
+}
+
+static const gv_record_codec json_codec = {
+    .name = "json",
+    .media_type = "application/json",
+    .flags = GV_CODEC_DEFAULT,
+    .detect = json_detect,
+    .read = json_read,
+    .write = json_write,
+};
+
+const gv_record_codec *const grav_record_codecs[] = {&json_codec, NULL};

@@ -1,5 +1,6 @@
 /* Chu Shogi game records: KIF as shogiops and lishogi write chushogi, and the USI list
- * (PGN-like tags + numbered USI moves). See docs/records.md for both formats.
+ * (PGN-like tags + numbered USI moves), the two formats the game lists in its descriptor.
+ * See docs/records.md for both formats.
  *
  * Every function takes a scratch state `work` (a chu_state the caller allocated; its
  * contents are replaced) and reads and writes moves only through the rules core's
@@ -11,6 +12,9 @@
 
 #include "games/chu/chu.h"
 #include "record/record.h"
+
+/* The codecs of the game's descriptor: KIF, then the USI list (the default). */
+extern const gv_record_codec *const chu_record_codecs[];
 
 /* Writes r (options, start, moves, meta) as KIF / as the USI list. The moves are
  * replayed and checked first. Returns the text (malloc'd; the caller frees it), or NULL

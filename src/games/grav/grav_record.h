@@ -19,6 +19,10 @@
 #include <stddef.h>
 
 #include "games/grav/grav.h"
+#include "record/record.h"
+
+/* The codecs of the game's descriptor: the JSON record. */
+extern const gv_record_codec *const grav_record_codecs[];
 
 typedef struct grav_record grav_record;
 

@@ -1,7 +1,7 @@
 /* Chu Shogi game records: KIF (move lines as shogiops writes chushogi, the frame lishogi
  * puts around them) and the USI list; both written from a move list and read back by
  * replaying every move through the rules core. */
-#include "record/chu_record.h"
+#include "games/chu/chu_record.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -1469,3 +1469,88 @@ int chu_record_read_kif(chu_state *work, const char *text, gv_record *r, char *e
     snprintf(r->meta.result, sizeof r->meta.result, "%s", term[0] ? term : summary);
     return finish_read(work, r, err, errlen);
 }
+
+/* ---- Codecs ----------------------------------------------------------------------------- */
+
+static int kif_detect(const char *text)
+{
+    return chu_record_looks_like_kif(text) ? GV_DETECT_MARKS : GV_DETECT_NO;
+}
+
+/* A Game tag naming Chu Shogi; else a Sente, Gote or SFEN tag (ranked GV_DETECT_TAG + 4,
+ * + 2, + 0: the players' tags say more than the start position's); else a first move that
+ * opens with a digit (7i7h). */
+static int usi_detect(const char *text)
+{
+    char v[64];
+    if (gv_record_find_tag(text, "Game", v, sizeof v) &&
+        (!strncmp(v, "Chu", 3) || !strncmp(v, "chu", 3)))
+        return GV_DETECT_GAME;
+    static const char *const tags[] = {"Sente", "Gote", "SFEN"};
+    for (int i = 0; i < 3; i++)
+        if (gv_record_find_tag(text, tags[i], v, sizeof v))
+            return GV_DETECT_TAG + 4 - 2 * i;
+    const char *m = gv_record_first_move(text);
+    return m && isdigit((unsigned char)*m) ? GV_DETECT_MOVE : GV_DETECT_NO;
+}
+
+static int kif_read(const char *text, gv_record *out, char *err, size_t errlen)
+{
+    chu_state *work = malloc(sizeof *work);
+    if (!work)
+        return gv_err(err, errlen, "out of memory");
+    int rc = chu_record_read_kif(work, text, out, err, errlen);
+    free(work);
+    return rc;
+}
+
+static int usi_read(const char *text, gv_record *out, char *err, size_t errlen)
+{
+    chu_state *work = malloc(sizeof *work);
+    if (!work)
+        return gv_err(err, errlen, "out of memory");
+    int rc = chu_record_read_usi(work, text, out, err, errlen);
+    free(work);
+    return rc;
+}
+
+/* The writers make the options canonical themselves. */
+static char *kif_write(const gv_record *r, const char *options, char *err, size_t errlen)
+{
+    (void)options;
+    chu_state *work = malloc(sizeof *work);
+    if (!work)
+        return gv_err(err, errlen, "out of memory"), NULL;
+    char *text = chu_record_write_kif(work, r, err, errlen);
+    free(work);
+    return text;
+}
+
+static char *usi_write(const gv_record *r, const char *options, char *err, size_t errlen)
+{
+    (void)options;
+    chu_state *work = malloc(sizeof *work);
+    if (!work)
+        return gv_err(err, errlen, "out of memory"), NULL;
+    char *text = chu_record_write_usi(work, r, err, errlen);
+    free(work);
+    return text;
+}
+
+static const gv_record_codec kif_codec = {
+    .name = "kif",
+    .detect = kif_detect,
+    .read = kif_read,
+    .write = kif_write,
+};
+
+static const gv_record_codec usi_codec = {
+    .name = "usi",
+    .alias = "pgn",   /* the USI list is Chu's PGN-like record */
+    .flags = GV_CODEC_DEFAULT,
+    .detect = usi_detect,
+    .read = usi_read,
+    .write = usi_write,
+};
+
+const gv_record_codec *const chu_record_codecs[] = {&kif_codec, &usi_codec, NULL};
