@@ -109,7 +109,9 @@ static void round_trip(const gv_game *g, const char *options, const char *start,
 
 static void test_random_games_round_trip_in_every_format(void)
 {
-    static const char *const chu_opts[] = {NULL, "repetition=off", "promotion=msm,last_rank=must"};
+    static const char *const chu_opts[] = {NULL, "repetition=off", "promotion=msm,last_rank=must",
+                                           "variant=heisei", "handicap=two-lions+gold,ruleset=jcsa",
+                                           "variant=heisei,ruleset=historical"};
     static const char *const exac_opts[] = {NULL, "quiet_limit=40", "repetition=off"};
     static const char *const grav_opts[] = {NULL, "size=7,players=3,seed=5", "size=5,seed=9,a=3,hints=off"};
     gv_move *moves = malloc(MAX_PLIES * 2 * sizeof *moves);
@@ -120,7 +122,7 @@ static void test_random_games_round_trip_in_every_format(void)
         const gv_game *g = gv_game_find(names[gi]);
         void *st = malloc(g->state_size), *mid = malloc(g->state_size);
         for (int round = 0; round < 12; round++) {
-            const char *opt = gi == 0 ? chu_opts[round % 3] : gi == 1 ? exac_opts[round % 3]
+            const char *opt = gi == 0 ? chu_opts[round % 6] : gi == 1 ? exac_opts[round % 3]
                                                                       : grav_opts[round % 3];
             /* Every third game starts from a position reached by random moves. */
             char start[GV_MAX_TEXT] = "";
@@ -139,8 +141,10 @@ static void test_random_games_round_trip_in_every_format(void)
             if (gi == 0) {
                 round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta,
                            fmt("chu", "usi"));
-                /* A KIF board cannot show a counter-strike square. */
-                if (!start[0] || strstr(start, " - "))
+                round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta,
+                           fmt("chu", "tsa"));
+                /* A KIF board cannot show a counter-strike square, nor Heisei's reserves. */
+                if ((!start[0] || strstr(start, " - ")) && !(opt && strstr(opt, "heisei")))
                     round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta,
                                fmt("chu", "kif"));
             } else {
@@ -440,7 +444,13 @@ static void test_detection_and_formats(void)
     CHECK_STR(gv_record_codec_of(fmt("grav", "json"))->media_type, "application/json");
     CHECK(gv_record_codec_of(GV_REC_AUTO) == NULL);
     char names[64];
-    CHECK_STR(gv_record_format_list(chu, names, sizeof names), "kif or usi");
+    CHECK_STR(gv_record_format_list(chu, names, sizeof names), "kif, usi or tsa");
+    /* The tagged list with TSA moves is TSA; with USI moves (a drop too) the USI list. */
+    CHECK_EQ_INT(gv_record_detect("[Game \"Chu Shogi\"]\n1. P-8h", &g), fmt("chu", "tsa"));
+    CHECK_EQ_INT(gv_record_detect("[Game \"Chu Shogi\"]\n1. +Dx5e", &g), fmt("chu", "tsa"));
+    CHECK_EQ_INT(gv_record_detect("[Sente \"A\"]\n1. Ln*5e", &g), fmt("chu", "tsa"));
+    CHECK_EQ_INT(gv_record_detect("[Game \"Chu Shogi\"]\n1. L*5e", &g), fmt("chu", "usi"));
+    CHECK_EQ_INT(gv_record_detect("[Game \"Chu Shogi\"]\n", &g), fmt("chu", "usi"));
     CHECK_STR(gv_record_format_list(exac, names, sizeof names), "pgn");
     CHECK_EQ_INT(gv_record_format_parse(exac, "kif"), -1);
     char out[64], err[GV_ERRLEN];

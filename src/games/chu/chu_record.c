@@ -260,7 +260,8 @@ static int prepare_write(chu_state *work, const gv_record *r, gv_result *res, ch
     return setup(work, options, r->start, err, errlen);
 }
 
-char *chu_record_write_usi(chu_state *work, const gv_record *r, char *err, size_t errlen)
+/* The USI list, or with tsa the same list with its moves in TSA notation. */
+static char *write_list(chu_state *work, const gv_record *r, int tsa, char *err, size_t errlen)
 {
     /* Step 1. Check everything by replaying once. */
     gv_result res;
@@ -299,7 +300,10 @@ char *chu_record_write_usi(chu_state *work, const gv_record *r, char *err, size_
         if (i < r->nmoves) {
             char text[MOVE_TEXT];
             gv_move mv = legal_form(work, r->moves[i]);
-            chu_write_usi(&work->pos, mv, text, sizeof text);
+            if (tsa)
+                chu_write_tsa(work, mv, text, sizeof text);
+            else
+                chu_write_usi(&work->pos, mv, text, sizeof text);
             snprintf(unit, sizeof unit, "%u. %s", work->pos.movenum, text);
             chu_make(work, mv);
         } else {
@@ -315,6 +319,16 @@ char *chu_record_write_usi(chu_state *work, const gv_record *r, char *err, size_
     }
     sb_add(&b, "\n");
     return sb_finish(&b, err, errlen);
+}
+
+char *chu_record_write_usi(chu_state *work, const gv_record *r, char *err, size_t errlen)
+{
+    return write_list(work, r, 0, err, errlen);
+}
+
+char *chu_record_write_tsa(chu_state *work, const gv_record *r, char *err, size_t errlen)
+{
+    return write_list(work, r, 1, err, errlen);
 }
 
 /* ---- USI list: reading ---------------------------------------------------------------- */
@@ -799,6 +813,11 @@ char *chu_record_write_kif(chu_state *work, const gv_record *r, char *err, size_
     char options[GV_REC_OPTIONS];
     if (prepare_write(work, r, &res, options, sizeof options, err, errlen) < 0)
         return NULL;
+    if (work->pos.opt.heisei) {
+        gv_err(err, errlen, "KIF is not written for Heisei Chu (its reserves and drops): write "
+               "the USI list or TSA instead");
+        return NULL;
+    }
     if (work->pos.cs) {
         char sq[8];
         chu_square_name(work->pos.cs, sq);
@@ -1477,10 +1496,10 @@ static int kif_detect(const char *text)
     return chu_record_looks_like_kif(text) ? GV_DETECT_MARKS : GV_DETECT_NO;
 }
 
-/* A Game tag naming Chu Shogi; else a Sente, Gote or SFEN tag (ranked GV_DETECT_TAG + 4,
- * + 2, + 0: the players' tags say more than the start position's); else a first move that
- * opens with a digit (7i7h). */
-static int usi_detect(const char *text)
+/* How much the tagged list looks like Chu's: a Game tag naming Chu Shogi; else a Sente,
+ * Gote or SFEN tag (ranked GV_DETECT_TAG + 4, + 2, + 0: the players' tags say more than
+ * the start position's); else 0 (the first move decides). */
+static int list_tags(const char *text)
 {
     char v[64];
     if (gv_record_find_tag(text, "Game", v, sizeof v) &&
@@ -1490,8 +1509,36 @@ static int usi_detect(const char *text)
     for (int i = 0; i < 3; i++)
         if (gv_record_find_tag(text, tags[i], v, sizeof v))
             return GV_DETECT_TAG + 4 - 2 * i;
+    return 0;
+}
+
+/* Does the first move open as TSA writes one (a piece's letters: P-8f, +Dx5e, Ln*5e)
+ * rather than as USI (a square, 7i7h; a drop's letter and star, L*5e)? */
+static int tsa_first_move(const char *text)
+{
+    const char *m = gv_record_first_move(text);
+    if (!m || isdigit((unsigned char)*m) || (isalpha((unsigned char)m[0]) && m[1] == '*'))
+        return 0;
+    return *m == '+' || isalpha((unsigned char)*m);
+}
+
+/* The tags; the first move's shape decides between the USI list and TSA (a record with
+ * no move is a USI list, the default). */
+static int usi_detect(const char *text)
+{
+    int t = list_tags(text);
+    if (t)
+        return tsa_first_move(text) ? t - 1 : t;
     const char *m = gv_record_first_move(text);
     return m && isdigit((unsigned char)*m) ? GV_DETECT_MOVE : GV_DETECT_NO;
+}
+
+static int tsa_detect(const char *text)
+{
+    int t = list_tags(text);
+    if (!tsa_first_move(text))
+        return GV_DETECT_NO;
+    return t ? t : GV_DETECT_NO;
 }
 
 static int kif_read(const char *text, gv_record *out, char *err, size_t errlen)
@@ -1537,6 +1584,17 @@ static char *usi_write(const gv_record *r, const char *options, char *err, size_
     return text;
 }
 
+static char *tsa_write(const gv_record *r, const char *options, char *err, size_t errlen)
+{
+    (void)options;
+    chu_state *work = malloc(sizeof *work);
+    if (!work)
+        return gv_err(err, errlen, "out of memory"), NULL;
+    char *text = chu_record_write_tsa(work, r, err, errlen);
+    free(work);
+    return text;
+}
+
 static const gv_record_codec kif_codec = {
     .name = "kif",
     .detect = kif_detect,
@@ -1553,4 +1611,13 @@ static const gv_record_codec usi_codec = {
     .write = usi_write,
 };
 
-const gv_record_codec *const chu_record_codecs[] = {&kif_codec, &usi_codec, NULL};
+/* The same tagged list with TSA move text (P-8f, Lnx3hx2i): read as the USI list is,
+ * whose reader takes either notation. */
+static const gv_record_codec tsa_codec = {
+    .name = "tsa",
+    .detect = tsa_detect,
+    .read = usi_read,
+    .write = tsa_write,
+};
+
+const gv_record_codec *const chu_record_codecs[] = {&kif_codec, &usi_codec, &tsa_codec, NULL};
