@@ -143,6 +143,9 @@ static void test_random_games_round_trip_in_every_format(void)
                            fmt("chu", "usi"));
                 round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta,
                            fmt("chu", "tsa"));
+                if (!(opt && strstr(opt, "heisei")))   /* WinBoard SAN has no drops */
+                    round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta,
+                               fmt("chu", "san"));
                 /* A KIF board cannot show a counter-strike square, nor Heisei's reserves. */
                 if ((!start[0] || strstr(start, " - ")) && !(opt && strstr(opt, "heisei")))
                     round_trip(g, opt, start[0] ? start : NULL, moves, n, st, &meta,
@@ -444,7 +447,9 @@ static void test_detection_and_formats(void)
     CHECK_STR(gv_record_codec_of(fmt("grav", "json"))->media_type, "application/json");
     CHECK(gv_record_codec_of(GV_REC_AUTO) == NULL);
     char names[64];
-    CHECK_STR(gv_record_format_list(chu, names, sizeof names), "kif, usi or tsa");
+    CHECK_STR(gv_record_format_list(chu, names, sizeof names), "kif, usi, tsa or san");
+    CHECK_EQ_INT(gv_record_detect("[Game \"Chu Shogi\"]\n1. Pe5", &g), fmt("chu", "san"));
+    CHECK_EQ_INT(gv_record_detect("[Game \"Chu Shogi\"]\n1. +Dxf6-g7", &g), fmt("chu", "san"));
     /* The tagged list with TSA moves is TSA; with USI moves (a drop too) the USI list. */
     CHECK_EQ_INT(gv_record_detect("[Game \"Chu Shogi\"]\n1. P-8h", &g), fmt("chu", "tsa"));
     CHECK_EQ_INT(gv_record_detect("[Game \"Chu Shogi\"]\n1. +Dx5e", &g), fmt("chu", "tsa"));

@@ -1594,7 +1594,7 @@ static void test_api_meta_health_and_routes(void)
             strcat(fm, json_string_value(f));
             strcat(fm, " ");
         }
-        CHECK_STR(fm, !strcmp(g->name, "chu") ? "kif usi " : !strcmp(g->name, "exac") ? "pgn "
+        CHECK_STR(fm, !strcmp(g->name, "chu") ? "kif usi tsa san " : !strcmp(g->name, "exac") ? "pgn "
                                                                                       : "json ");
     }
     CHECK(json_is_false(jp(o, "games.2.agreed_draws")));

@@ -324,6 +324,13 @@ int chu_xb_square_name(int sq, char *buf);              /* "l12"; returns length
 int chu_xb_parse_square(const char *s, int *sq);        /* chars consumed or 0 */
 int chu_write_xboard(const chu_pos *p, gv_move m, char *buf, size_t len);
 int chu_parse_xboard(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+/* WinBoard SAN (chu_xboard.c): Pe5, Bxf6, +Dxf6-g7 (a lion's double move), Pe10+ (promotes),
+ * - (a pass); the origin's file or rank only when needed. No drops. write: length or -1;
+ * parse: 0, or -1 with the reason. chu_san_shaped: does text look like SAN rather than
+ * TSA or USI? */
+int chu_write_san(chu_state *s, gv_move m, char *buf, size_t len);
+int chu_parse_san(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int chu_san_shaped(const char *text);
 int chu_get_xboard_fen(const chu_pos *p, char *buf, size_t len);
 /* XBoard FEN -> SFEN text (checked only when set); 0 or -1 with a reason. */
 int chu_xboard_fen_to_sfen(const char *fen, char *sfen, size_t len, char *err, size_t errlen);

@@ -260,8 +260,12 @@ static int prepare_write(chu_state *work, const gv_record *r, gv_result *res, ch
     return setup(work, options, r->start, err, errlen);
 }
 
-/* The USI list, or with tsa the same list with its moves in TSA notation. */
-static char *write_list(chu_state *work, const gv_record *r, int tsa, char *err, size_t errlen)
+/* The notations of the tagged list's moves. */
+enum { LIST_USI, LIST_TSA, LIST_SAN };
+
+/* The USI list, or the same list with its moves in TSA notation or WinBoard SAN. */
+static char *write_list(chu_state *work, const gv_record *r, int notation, char *err,
+                        size_t errlen)
 {
     /* Step 1. Check everything by replaying once. */
     gv_result res;
@@ -300,10 +304,17 @@ static char *write_list(chu_state *work, const gv_record *r, int tsa, char *err,
         if (i < r->nmoves) {
             char text[MOVE_TEXT];
             gv_move mv = legal_form(work, r->moves[i]);
-            if (tsa)
-                chu_write_tsa(work, mv, text, sizeof text);
-            else
-                chu_write_usi(&work->pos, mv, text, sizeof text);
+            int k = notation == LIST_TSA ? chu_write_tsa(work, mv, text, sizeof text)
+                    : notation == LIST_SAN ? chu_write_san(work, mv, text, sizeof text)
+                                           : chu_write_usi(&work->pos, mv, text, sizeof text);
+            if (k < 0) {
+                free(b.s);
+                char label[48];
+                move_label(work, label, sizeof label);
+                gv_err(err, errlen, "%s: WinBoard SAN has no drops: write the USI list or "
+                       "TSA instead", label);
+                return NULL;
+            }
             snprintf(unit, sizeof unit, "%u. %s", work->pos.movenum, text);
             chu_make(work, mv);
         } else {
@@ -323,12 +334,17 @@ static char *write_list(chu_state *work, const gv_record *r, int tsa, char *err,
 
 char *chu_record_write_usi(chu_state *work, const gv_record *r, char *err, size_t errlen)
 {
-    return write_list(work, r, 0, err, errlen);
+    return write_list(work, r, LIST_USI, err, errlen);
 }
 
 char *chu_record_write_tsa(chu_state *work, const gv_record *r, char *err, size_t errlen)
 {
-    return write_list(work, r, 1, err, errlen);
+    return write_list(work, r, LIST_TSA, err, errlen);
+}
+
+char *chu_record_write_san(chu_state *work, const gv_record *r, char *err, size_t errlen)
+{
+    return write_list(work, r, LIST_SAN, err, errlen);
 }
 
 /* ---- USI list: reading ---------------------------------------------------------------- */
@@ -410,7 +426,9 @@ static int play_text(chu_state *work, gv_record *r, const char *text, const char
     char label[48], why[GV_ERRLEN];
     gv_move m;
     move_label(work, label, sizeof label);
-    if (chu_parse_move(work, text, &m, why, sizeof why) < 0)
+    int rc = chu_san_shaped(text) ? chu_parse_san(work, text, &m, why, sizeof why)
+                                  : chu_parse_move(work, text, &m, why, sizeof why);
+    if (rc < 0)
         return gv_err(err, errlen, "%s '%s': %s", label, shown, why);
     if (take_move(work, r, m) < 0)
         return gv_err(err, errlen, "out of memory");
@@ -1512,23 +1530,45 @@ static int list_tags(const char *text)
     return 0;
 }
 
+/* The first move's token (up to a blank), or "" when there is none. */
+static void first_token(const char *text, char *tok, size_t len)
+{
+    const char *m = gv_record_first_move(text);
+    size_t n = 0;
+    while (m && m[n] && !isspace((unsigned char)m[n]) && n + 1 < len)
+        n++;
+    if (m)
+        memcpy(tok, m, n);
+    tok[n] = 0;
+}
+
 /* Does the first move open as TSA writes one (a piece's letters: P-8f, +Dx5e, Ln*5e)
  * rather than as USI (a square, 7i7h; a drop's letter and star, L*5e)? */
 static int tsa_first_move(const char *text)
 {
-    const char *m = gv_record_first_move(text);
-    if (!m || isdigit((unsigned char)*m) || (isalpha((unsigned char)m[0]) && m[1] == '*'))
+    char m[48];
+    first_token(text, m, sizeof m);
+    if (!m[0] || isdigit((unsigned char)*m) || (isalpha((unsigned char)m[0]) && m[1] == '*') ||
+        chu_san_shaped(m))
         return 0;
     return *m == '+' || isalpha((unsigned char)*m);
 }
 
-/* The tags; the first move's shape decides between the USI list and TSA (a record with
- * no move is a USI list, the default). */
+/* Does the first move open as WinBoard SAN writes one (Pe5, +Dxf6-g7)? */
+static int san_first_move(const char *text)
+{
+    char m[48];
+    first_token(text, m, sizeof m);
+    return m[0] && chu_san_shaped(m);
+}
+
+/* The tags; the first move's shape decides between the USI list, TSA and SAN (a record
+ * with no move is a USI list, the default). */
 static int usi_detect(const char *text)
 {
     int t = list_tags(text);
     if (t)
-        return tsa_first_move(text) ? t - 1 : t;
+        return tsa_first_move(text) || san_first_move(text) ? t - 1 : t;
     const char *m = gv_record_first_move(text);
     return m && isdigit((unsigned char)*m) ? GV_DETECT_MOVE : GV_DETECT_NO;
 }
@@ -1595,6 +1635,23 @@ static char *tsa_write(const gv_record *r, const char *options, char *err, size_
     return text;
 }
 
+static int san_detect(const char *text)
+{
+    int t = list_tags(text);
+    return t && san_first_move(text) ? t : GV_DETECT_NO;
+}
+
+static char *san_write(const gv_record *r, const char *options, char *err, size_t errlen)
+{
+    (void)options;
+    chu_state *work = malloc(sizeof *work);
+    if (!work)
+        return gv_err(err, errlen, "out of memory"), NULL;
+    char *text = chu_record_write_san(work, r, err, errlen);
+    free(work);
+    return text;
+}
+
 static const gv_record_codec kif_codec = {
     .name = "kif",
     .detect = kif_detect,
@@ -1620,4 +1677,14 @@ static const gv_record_codec tsa_codec = {
     .write = tsa_write,
 };
 
-const gv_record_codec *const chu_record_codecs[] = {&kif_codec, &usi_codec, &tsa_codec, NULL};
+/* The same tagged list in WinBoard SAN (Pe5, +Dxf6-g7, - for a pass), as WinBoard saves a
+ * game of variant chu. */
+static const gv_record_codec san_codec = {
+    .name = "san",
+    .detect = san_detect,
+    .read = usi_read,
+    .write = san_write,
+};
+
+const gv_record_codec *const chu_record_codecs[] = {&kif_codec, &usi_codec, &tsa_codec,
+                                                    &san_codec, NULL};

@@ -25,6 +25,8 @@ char *chu_record_write_kif(chu_state *work, const gv_record *r, char *err, size_
 char *chu_record_write_usi(chu_state *work, const gv_record *r, char *err, size_t errlen);
 /* The same list with its moves in TSA notation (P-8f, Lnx3hx2i, L*5e). */
 char *chu_record_write_tsa(chu_state *work, const gv_record *r, char *err, size_t errlen);
+/* ... and in WinBoard SAN (Pe5, +Dxf6-g7); refused for a drop. */
+char *chu_record_write_san(chu_state *work, const gv_record *r, char *err, size_t errlen);
 
 /* Reads a KIF / USI-list record into r (r->moves grows with gv_record_push; options,
  * start, meta and outcome are filled). On return work holds the position after the last

@@ -236,3 +236,137 @@ const gv_xboard_game gv_chu_xboard = {
     .fen_to_position = chu_xboard_fen_to_sfen,
     .refuse = xb_refuse,
 };
+
+/* ---- WinBoard SAN ------------------------------------------------------------------
+ * The short algebraic notation WinBoard writes for `variant chu`: the piece's XBoard
+ * letter (its SFEN letter in upper case, '+' before a promoted piece), the origin's file
+ * and/or rank only when another piece of that kind makes a move of the same shape to the
+ * same square, 'x' before a captured square, the destination; a lion's double move names
+ * its middle square first (`+Dxf6-g7`, `Nxf6xg7`; igui returns to the origin,
+ * `Nxf6-e5`); '+' after a move that promotes (no suffix: promotion deferred); a pass is
+ * `-`. Drops (Heisei Chu) have no SAN. */
+
+/* Writes m with the given disambiguation: 0 none, 1 the origin's file, 2 its rank, 3 both. */
+static int san_format(const chu_pos *p, gv_move m, int level, char *buf, size_t len)
+{
+    unsigned fl = CHU_FLAGS(m);
+    if (fl & CHU_MF_PASS)
+        return snprintf(buf, len, "-");
+    if (fl & CHU_MF_DROP)
+        return -1;
+    int from = CHU_FROM(m), to = CHU_TO(m), mid = CHU_MID(m), pc = p->board[from];
+    int t = CHU_TYPE(pc);
+    char tmp[48], sq[8];
+    int n = 0;
+    if (t > CHU_PROMO)
+        tmp[n++] = '+';
+    tmp[n++] = (char)toupper((unsigned char)chu_type_letter(t));
+    chu_xb_square_name(from, sq);
+    if (level & 1)
+        tmp[n++] = sq[0];
+    if (level & 2)
+        n += sprintf(tmp + n, "%s", sq + 1);
+    if (mid) {
+        tmp[n++] = 'x';
+        n += chu_xb_square_name(mid, tmp + n);
+        tmp[n++] = (to != from && p->board[to]) ? 'x' : '-';
+    } else if (p->board[to] && to != from) {
+        tmp[n++] = 'x';
+    }
+    n += chu_xb_square_name(to, tmp + n);
+    if (fl & CHU_MF_PROMO)
+        tmp[n++] = '+';
+    tmp[n] = 0;
+    if ((size_t)n >= len)
+        return -1;
+    memcpy(buf, tmp, (size_t)n + 1);
+    return n;
+}
+
+/* The least disambiguation that tells m apart from the legal moves of other pieces of
+ * the same kind written the same way. */
+static int san_level(const chu_pos *p, const gv_move *legal, int n, gv_move m)
+{
+    char mine[48], other[48];
+    int clash[4] = {0, 0, 0, 0};
+    for (int level = 0; level < 4; level++) {
+        if (san_format(p, m, level, mine, sizeof mine) < 0)
+            return 0;
+        for (int i = 0; i < n && !clash[level]; i++)
+            if (CHU_FROM(legal[i]) != CHU_FROM(m) && !(CHU_FLAGS(legal[i]) & CHU_MF_DROP) &&
+                san_format(p, legal[i], level, other, sizeof other) > 0 && !strcmp(mine, other))
+                clash[level] = 1;
+        if (!clash[level])
+            return level;
+    }
+    return 3;
+}
+
+int chu_write_san(chu_state *s, gv_move m, char *buf, size_t len)
+{
+    gv_move *legal = malloc(GV_MAX_MOVES * sizeof *legal);
+    if (!legal)
+        return -1;
+    int n = chu_legal_moves(s, legal);
+    int k = san_format(&s->pos, m, san_level(&s->pos, legal, n, m), buf, len);
+    free(legal);
+    return k;
+}
+
+/* SAN's squares are a file letter then a rank number, so a SAN move ends with a digit
+ * (before a '+' and annotations); TSA's and USI's end with a rank letter. */
+int chu_san_shaped(const char *text)
+{
+    if (!strcmp(text, "-"))
+        return 1;
+    const char *c = text + (text[0] == '+');
+    if (!isupper((unsigned char)c[0]))
+        return 0;
+    size_t k = strlen(text);
+    while (k && strchr("!?#", text[k - 1]))
+        k--;
+    if (k && text[k - 1] == '+')
+        k--;
+    return k > 1 && isdigit((unsigned char)text[k - 1]);
+}
+
+int chu_parse_san(chu_state *s, const char *text, gv_move *out, char *err, size_t errlen)
+{
+    char want[48];
+    size_t k = strlen(text);
+    while (k && strchr("!?#", text[k - 1]))
+        k--;   /* annotations */
+    if (k == 0 || k >= sizeof want)
+        return gv_err(err, errlen, "'%s' is not a WinBoard SAN move", text);
+    memcpy(want, text, k);
+    want[k] = 0;
+    gv_move *legal = malloc(GV_MAX_MOVES * sizeof *legal);
+    if (!legal)
+        return gv_err(err, errlen, "out of memory");
+    int n = chu_legal_moves(s, legal), found = 0;
+    gv_move match = 0;
+    for (int i = 0; i < n; i++) {
+        char form[48];
+        for (int level = 0; level < 4; level++)
+            if (san_format(&s->pos, legal[i], level, form, sizeof form) > 0 &&
+                !strcmp(form, want)) {
+                if (found && match != legal[i]) {
+                    free(legal);
+                    return gv_err(err, errlen, "'%s' is ambiguous: add the origin's file or "
+                                  "rank after the piece (like Gfe2)", text);
+                }
+                found = 1;
+                match = legal[i];
+                break;
+            }
+    }
+    free(legal);
+    if (!found) {
+        if (!n)
+            return gv_err(err, errlen, "the game is over");
+        return gv_err(err, errlen, "'%s' is not a legal move in WinBoard SAN here (like Pe5, "
+                      "Bxf6, +Dxf6-g7, Pe10+, - for a pass)", text);
+    }
+    *out = match;
+    return 0;
+}
