@@ -98,8 +98,11 @@ int cli_record(int argc, char **argv)
     if (npos < 3)
         return cli_usage_error("record: missing arguments\n%s", record_usage);
     const gv_game *g = gv_game_find(pos[0]);
-    if (!g)
-        return cli_usage_error("unknown game '%s' (known: chu, exac, grav)", pos[0]);
+    if (!g) {
+        char known[256];
+        cli_known_games(known, sizeof known, 0);
+        return cli_usage_error("unknown game '%s' (known: %s)", pos[0], known);
+    }
     const char *cmd = pos[1], *file = pos[2];
     int is_convert = strcmp(cmd, "convert") == 0;
     if (!is_convert && strcmp(cmd, "check") != 0 && strcmp(cmd, "replay") != 0)
