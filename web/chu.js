@@ -28,7 +28,7 @@ const RANKS = 'abcdefghijkl';
 // Heisei Chu's reserve: the USI letters in SFEN order, and the board letter of each.
 export const RESERVE = 'LCSMVAOX';
 const RESERVE_BOARD = { L: 'l', C: 'c', S: 's', M: 'm', V: 'v', A: 'a', O: 'o', X: 'x' };
-const STW = 150;                    // width of a reserve column
+const STW = 160;                    // width of a reserve column
 const SQ_ONE = /^\d{1,2}[a-l]$/;
 
 export function chuSquare(row, col) { return `${N - col}${RANKS[row]}`; }
@@ -283,12 +283,12 @@ export class ChuBoard {
       const active = mine && canDrop.has(l);
       const name = `${st.side ? 'Gote' : 'Sente'}'s ${NAMES[t]}`;
       const g = s('g', { class: 'stand-piece' + (active ? ' can-drop' : '') + (active && this.drop === l ? ' sel' : ''),
-        transform: `translate(${st.x + 4},${y})`, 'data-side': st.side, 'data-piece': l, 'data-count': n,
+        transform: `translate(${st.x + 2},${y})`, 'data-side': st.side, 'data-piece': l, 'data-count': n,
         tabindex: active ? '0' : '-1', role: 'button',
         'aria-label': `${name} in reserve, ${n}${active ? ': click to drop it' : ''}` });
       g.append(s('rect', { width: CELL, height: CELL, rx: 8, class: 'bg' }));
       g.append(this.pieceSvg(p));
-      g.append(s('text', { x: CELL + 22, y: CELL / 2 + 12, class: 'count' }, `×${n}`));
+      g.append(s('text', { x: CELL + 25, y: CELL / 2 + 12, class: 'count' }, `×${n}`));
       g.append(s('title', {}, `${name}: ${n} in reserve`));
       const act = (e) => { e.preventDefault(); e.stopPropagation(); this.clickStand(st.side, l); };
       g.addEventListener('click', act);

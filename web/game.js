@@ -375,7 +375,8 @@ export class GamePage {
   render() {
     const v = this.view;
     if (!v) return;
-    this.el.title.textContent = `${gameTitle(v.game)} · ${v.id}`;
+    const opt = v.options || {};
+    this.el.title.textContent = `${gameTitle(v.game)}${v.game === 'chu' && opt.variant === 'heisei' ? ' (Heisei)' : ''} · ${v.id}`;
     this.el.status.textContent = { open: 'waiting for players', live: 'live', finished: 'finished' }[v.status] || v.status;
     this.el.status.className = 'status ' + v.status;
     this.renderBanner();
@@ -458,7 +459,9 @@ export class GamePage {
         ...extra, v.clock ? clock : null,
         toMove ? h('span', { class: 'turn-tag' }, 'to move') : null);
     });
-    put(this.el.players, h('h3', { class: 'sr-only' }, 'Players'), h('ul', {}, rows));
+    const hc = v.game === 'chu' && v.options && v.options.handicap && v.options.handicap !== 'none' ? v.options.handicap : null;
+    put(this.el.players, h('h3', { class: 'sr-only' }, 'Players'), h('ul', {}, rows),
+      hc ? h('p', { class: 'handicap-info small' }, `Handicap ${hc}: Gote gives it and moves first.`) : null);
     this.tickClocks();
   }
 
