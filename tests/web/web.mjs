@@ -250,6 +250,24 @@ await step('chu heisei: a drop into the zone asks whether to enter promoted', as
   await context.close();
 });
 
+await step('chu: the counter-strike square read in both layouts (standard and Heisei)', async () => {
+  const { page, context } = await newPage('counter-strike');
+  const board = '6k5/3p8/12/12/12/12/6R5/12/12/12/12/5K6';
+  for (const [options, start, stand] of [[{}, `${board} w 6g 9`, ''], [{ variant: 'heisei' }, `${board} w 2l 6g 9`, '1L2']]) {
+    const r = await fetch(base + '/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ game: 'chu', options, start, seats: [{ type: 'human', you: true }, { type: 'human', you: true }] }) });
+    const g = await r.json();
+    check(r.status === 201, `game from ${start}: ${r.status} ${g.error || ''}`);
+    await page.goto(`${base}/play/${g.id}`);
+    await page.locator('svg.board').waitFor();
+    const cs = await page.$$eval('svg.board .sq.cs', (els) => els.map((e) => e.dataset.sq));
+    check(JSON.stringify(cs) === '["6g"]', `counter-strike square 6g marked (${cs.join(' ')}) in ${start}`);
+    check((await standPieces(page)).join(' ') === stand, `reserves of ${start}: "${stand}"`);
+  }
+  await shot(page, 'chu-heisei-counter-strike.png');
+  await context.close();
+});
+
 // ---- Chu handicap from the lobby: grade 6 = two-lions, Gote first -------------------------------
 
 await step('chu handicap: grade 6 (two-lions) from the lobby, Gote moves first', async () => {
