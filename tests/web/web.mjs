@@ -226,7 +226,20 @@ await step('chu heisei: reserves with their counts, the legal drops marked, a dr
   const after = await apiGet(base, `/api/games/${id}`);
   check(after.position.split(' ')[2].startsWith('L2C'), `the position's reserve has one Lance (${after.position.split(' ')[2]})`);
   await shot(page, 'chu-heisei.png');
+  // replay: the start's reserve comes back
+  await page.locator('.replay button[aria-label^="start"]').click();
+  await page.locator('.replay .ply', { hasText: '0 / ' }).waitFor();
+  check(await page.locator('svg.board .stand-piece[data-side="0"][data-piece="L"]').getAttribute('data-count') === '2', 'replay: two Lances in the reserve at the start');
+  check(await sq(page, to).locator('.piece').count() === 0, `replay: ${to} empty at the start`);
   await context.close();
+  // a phone: the reserves beside the board still fit
+  const P = await newPage('heisei-phone', { width: 390, height: 844 });
+  await P.page.goto(`${base}/play/${id}`);
+  await P.page.locator('svg.board .stand-piece').first().waitFor();
+  const box = await P.page.locator('svg.board').boundingBox();
+  check(box.x >= 0 && box.x + box.width <= 391, `the board with its reserves fits a phone's width (${Math.round(box.x)}..${Math.round(box.x + box.width)})`);
+  await shot(P.page, 'chu-heisei-phone.png');
+  await P.context.close();
 });
 
 await step('chu heisei: a drop into the zone asks whether to enter promoted', async () => {
