@@ -31,7 +31,7 @@ const CHU_PRESETS = {
 };
 // the order presets are joined in: the Lion and Prince presets first
 const CHU_PRESET_ORDER = ['two-kings', 'two-lions', 'three-lions'];
-export const ADAMS = [
+const ADAMS = [
   [1, 'none'], [2, 'gold'], [3, 'side-mover'], [4, 'vertical-mover'], [5, null], [6, 'two-lions'],
   [7, 'two-lions+gold'], [8, 'two-lions+side-mover'], [9, 'two-lions+vertical-mover'], [10, null],
   [11, 'three-lions'], [12, null], [13, 'three-lions+gold'], [14, 'three-lions+gold+side-mover'], [15, null],

@@ -288,6 +288,20 @@ await step('chu handicap: grade 6 (two-lions) from the lobby, Gote moves first',
   await createFromLobby(page, 'chu', [{ type: 'ai', level: 1 }, { type: 'you' }], async (p) => {
     const labels = await p.locator('#handicap-grade option').allTextContents();
     check(labels.includes('Grade 7: two-lions+gold'), 'grades listed with their presets');
+    // presets ticked by hand: the grade they make is shown; Heisei takes none
+    await p.locator('details.handicap-presets summary').click();
+    await p.locator('#hc-three-lions').check();
+    await p.locator('#hc-gold').check();
+    check(await p.locator('#opt-handicap').inputValue() === 'three-lions+gold', 'presets combine with +');
+    check((await p.locator('#handicap-grade option:checked').textContent()) === 'Grade 13: three-lions+gold', 'the presets show their grade');
+    await p.locator('#hc-two-lions').check();
+    check(!(await p.locator('#hc-three-lions').isChecked()), 'two-lions and three-lions exclude each other');
+    check((await p.locator('#handicap-grade option:checked').textContent()) === 'Grade 7: two-lions+gold', 'and the grade follows');
+    await p.locator('#hc-queen').check();
+    check((await p.locator('#handicap-grade').inputValue()) === 'other' && await p.locator('#opt-handicap').inputValue() === 'two-lions+gold+queen', 'a combination outside the table');
+    await p.locator('#opt-variant').selectOption('heisei');
+    check(await p.locator('#handicap-grade').isDisabled() && await p.locator('#opt-handicap').inputValue() === 'none', 'Heisei Chu takes no handicap preset');
+    await p.locator('#opt-variant').selectOption('standard');
     await p.locator('#handicap-grade').selectOption({ label: 'Grade 6: two-lions' });
     check(await p.locator('#hc-two-lions').isChecked(), 'the grade ticks its preset');
     check(await p.locator('#opt-handicap').inputValue() === 'two-lions', 'the handicap option is two-lions');
