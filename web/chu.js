@@ -310,7 +310,14 @@ export class ChuBoard {
       this.info(`Drop: click a marked square for the ${NAMES[LETTERS.indexOf(RESERVE_BOARD[letter])]}, or the piece again to put it back.`);
     }
     this.hooks.selection && this.hooks.selection(null);
+    const focused = document.activeElement && document.activeElement.closest &&
+      document.activeElement.closest('.stand-piece');
     this.draw();
+    // the reserve is drawn again: the keyboard stays on the piece
+    if (focused) {
+      const again = this.svg.querySelector(`.stand-piece[data-side="${side}"][data-piece="${letter}"]`);
+      if (again) again.focus();
+    }
   }
 
   pieceSvg(p) {

@@ -207,6 +207,13 @@ await step('chu heisei: reserves with their counts, the legal drops marked, a dr
   const cli = spawnSync(bin, ['moves', 'chu', '--options', 'variant=heisei'], { encoding: 'utf8' }).stdout.split(/\s+/);
   const want = dropSquares(v.you.legal_moves, 'L');
   check(want.length > 10 && JSON.stringify(want) === JSON.stringify(dropSquares(cli, 'L')), `the view's Lance drops are the command line's (${want.length})`);
+  // by keyboard: Enter picks a reserve piece (the focus stays on it), Enter again puts it back
+  await page.locator('svg.board .stand-piece[data-side="0"][data-piece="C"]').focus();
+  await page.keyboard.press('Enter');
+  check(await page.locator('svg.board .sq.target').count() > 10 &&
+    await page.evaluate(() => document.activeElement.dataset.piece) === 'C', 'Enter picks a reserve piece, the focus stays');
+  await page.keyboard.press('Enter');
+  check(await page.locator('svg.board .sq.target').count() === 0, 'Enter again puts it back');
   await page.locator('svg.board .stand-piece[data-side="0"][data-piece="L"]').click();
   check(await page.locator('svg.board .stand-piece.sel').count() === 1, 'the reserve piece is picked');
   const marked = await markedSquares(page);
