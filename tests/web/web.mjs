@@ -2,7 +2,8 @@
 // against 'gravulien serve' (its own port and database). Every game is created from the
 // lobby and played by clicking; two browser contexts play each other by link and see each
 // other's moves live; Grav's wrong and correct "Grav!" calls; a record is downloaded and
-// checked with 'gravulien record'; replay; any console error fails the test.
+// checked with 'gravulien record'; replay; Heisei Chu's reserves and drops and a handicap game
+// from the lobby; any console error fails the test.
 // Usage: node web.mjs <path-to-gravulien>. Screenshots go to tests/web/artifacts/.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
