@@ -1,7 +1,9 @@
 // The Chu Shogi board: 12x12 SVG, pieces as wedges pointing toward the opponent with
 // kanji (or TSA abbreviations), promoted pieces in red. Squares in USI: files 12..1 from
-// Sente's left, ranks a..l from the top. Every legal move comes from the server
-// (you.legal_moves); a click only picks among them.
+// Sente's left, ranks a..l from the top. Heisei Chu adds each side's reserve beside the
+// board (the near player's on the right, the far player's on the left); a reserve piece
+// is dropped by clicking it, then a marked square. Every legal move comes from the server
+// (you.legal_moves, drops as L*5e or L*5e+); a click only picks among them.
 import { s, gridNav, put } from './util.js';
 
 const LETTERS = '?lfcsgkeabtxomvrhdqnpi';
@@ -23,6 +25,11 @@ const NAMES_P = { 1: 'White Horse', 2: 'Bishop', 3: 'Side Mover', 4: 'Vertical M
 
 const N = 12, CELL = 100, M = 44;   // margin for coordinates
 const RANKS = 'abcdefghijkl';
+// Heisei Chu's reserve: the USI letters in SFEN order, and the board letter of each.
+export const RESERVE = 'LCSMVAOX';
+const RESERVE_BOARD = { L: 'l', C: 'c', S: 's', M: 'm', V: 'v', A: 'a', O: 'o', X: 'x' };
+const STW = 160;                    // width of a reserve column
+const SQ_ONE = /^\d{1,2}[a-l]$/;
 
 export function chuSquare(row, col) { return `${N - col}${RANKS[row]}`; }
 
@@ -62,8 +69,56 @@ export function sideToMove(sfen) {
   return f[1] === 'w' ? 1 : 0;
 }
 
+// A reserve field ("2L2C2S2M2V2AOX2l2c2s2m2v2aox", '-' when empty) -> [{L: 2, ...}, {...}]
+// (index 0 Sente, upper case; 1 Gote), or null when the field is not a reserve.
+export function parseReserve(field) {
+  const out = [{}, {}];
+  if (field === '-') return out;
+  const re = /(\d*)([A-Za-z])/gy;
+  let m, at = 0;
+  while (at < field.length && (m = re.exec(field)) !== null) {
+    const up = m[2].toUpperCase();
+    if (!RESERVE.includes(up)) return null;
+    const side = m[2] === up ? 0 : 1;
+    out[side][up] = (out[side][up] || 0) + (m[1] ? Number(m[1]) : 1);
+    at = re.lastIndex;
+  }
+  return at === field.length ? out : null;
+}
+
+// The fields after the board. Standard Chu: "<board> <side> <counter-strike square|-> <n>";
+// Heisei Chu: "<board> <side> <reserve|-> [<counter-strike square>] <n>". heisei: whether
+// the game is Heisei Chu (its options say); undefined: told by the fields (a fifth field
+// means Heisei; "2l" alone reads as a square, so say it when it is known).
+export function parseChuSfen(sfen, heisei) {
+  const f = (sfen || '').trim().split(/\s+/);
+  const out = { board: parseSfen(sfen), side: f[1] === 'w' ? 1 : 0, reserve: null, cs: null, heisei: !!heisei };
+  if (heisei === undefined) out.heisei = f.length >= 5 || (f[2] !== undefined && f[2] !== '-' && !SQ_ONE.test(f[2]));
+  if (out.heisei) {
+    out.reserve = parseReserve(f[2] || '-') || [{}, {}];
+    if (f.length >= 5 && SQ_ONE.test(f[3])) out.cs = f[3];
+  } else if (f[2] && SQ_ONE.test(f[2])) out.cs = f[2];
+  return out;
+}
+
 const SQ_RE = /\d{1,2}[a-l]/g;
+const DROP_RE = /^([A-Z])\*(\d{1,2}[a-l])(\+?)$/;
 export function moveSquares(move) { return (move || '').match(SQ_RE) || []; }
+// A drop in USI ("L*5e", "S*5c+") -> {letter, to, promo}, or null.
+export function parseDrop(move) {
+  const m = DROP_RE.exec(move || '');
+  return m ? { letter: m[1], to: m[2], promo: m[3] === '+' } : null;
+}
+
+// A move as the move list shows it: board moves in USI; drops with the piece's TSA
+// abbreviation ("RC*5c+"); title: the same in words.
+export function moveLabel(move) {
+  const d = parseDrop(move);
+  if (!d) return { text: move, title: '' };
+  const t = LETTERS.indexOf(RESERVE_BOARD[d.letter] || '?');
+  return { text: `${ABBR[t] || d.letter}*${d.to}${d.promo ? '+' : ''}`,
+    title: `${NAMES[t] || d.letter} dropped on ${d.to}${d.promo ? `, promoted (${NAMES_P[t]})` : ''}` };
+}
 
 export class ChuBoard {
   constructor(container, hooks) {
@@ -74,6 +129,8 @@ export class ChuBoard {
     this.data = null;
     this.sel = null;             // selected origin square
     this.step = null;            // first step of a two-step move
+    this.drop = null;            // selected reserve piece (its USI letter)
+    this.heisei = false;         // reserve columns beside the board
     this.build();
   }
 
@@ -85,8 +142,9 @@ export class ChuBoard {
 
   build() {
     const size = N * CELL + 2 * M;
-    const svg = s('svg', { viewBox: `${-M} ${-M} ${size} ${size}`, class: 'board chu',
-      role: 'grid', 'aria-label': 'Chu Shogi board' });
+    const side = this.heisei ? STW : 0;
+    const svg = s('svg', { viewBox: `${-M - side} ${-M} ${size + 2 * side} ${size}`,
+      class: 'board chu' + (this.heisei ? ' heisei' : ''), role: 'grid', 'aria-label': 'Chu Shogi board' });
     svg.append(s('rect', { x: -M, y: -M, width: size, height: size, class: 'frame' }));
     svg.append(s('rect', { x: 0, y: 0, width: N * CELL, height: N * CELL, class: 'wood' }));
     // coordinates: files on top and bottom, ranks left and right
@@ -121,20 +179,48 @@ export class ChuBoard {
       lines.append(s('circle', { cx: x * CELL, cy: y * CELL, r: 7, class: 'star' }));
     svg.insertBefore(lines, svg.querySelector('.sq'));
     gridNav(svg, N, N, (el) => this.click(el.dataset.sq));
+    this.stands = this.heisei ? [this.buildStand(svg, 0), this.buildStand(svg, 1)] : null;
     this.svg = svg;
+    this.container.classList.toggle('heisei', this.heisei);
     put(this.container, svg);
   }
 
+  // A side's reserve column: the near player's on the right, filled from the bottom; the
+  // far player's on the left, from the top. One slot per kind held, its count beside it.
+  buildStand(svg, side) {
+    const near = (side === 1) === this.flipped;
+    const x = near ? N * CELL + M + 6 : -M - STW;
+    const g = s('g', { class: `stand side${side}${near ? ' near' : ' far'}`, role: 'group',
+      'aria-label': `${side ? 'Gote' : 'Sente'}'s reserve` });
+    g.append(s('rect', { x, y: -M, width: STW - 6, height: N * CELL + 2 * M, rx: 10, class: 'stand-bg' }));
+    g.append(s('text', { x: x + (STW - 6) / 2, y: near ? N * CELL + 30 : -8, class: 'stand-title' },
+      side ? '☖ reserve' : '☗ reserve'));
+    const slots = s('g', { class: 'slots' });
+    g.append(slots);
+    svg.append(g);
+    return { side, near, x, slots, key: null };
+  }
+
   // data: {position, legal: [usi] | null, last: move text | null}
+  // data.heisei: the game is Heisei Chu (its variant option)
   update(data) {
     const prevLegal = this.data && this.data.legal;
     this.data = data;
-    this.board = parseSfen(data.position);
+    this.pos = parseChuSfen(data.position, data.heisei);
+    this.board = this.pos.board;
+    if (this.pos.heisei !== this.heisei) { this.heisei = this.pos.heisei; this.build(); }
     if (!data.legal || (prevLegal && prevLegal.join() !== data.legal.join())) {
       this.sel = null;
       this.step = null;
+      this.drop = null;
     }
-    this.legal = (data.legal || []).map((m) => ({ m, sq: moveSquares(m), promo: m.endsWith('+') }));
+    this.legal = [];
+    this.drops = [];
+    for (const m of data.legal || []) {
+      const d = parseDrop(m);
+      if (d) this.drops.push({ m, letter: d.letter, to: d.to, promo: d.promo });
+      else this.legal.push({ m, sq: moveSquares(m), promo: m.endsWith('+') });
+    }
     this.draw();
   }
 
@@ -147,6 +233,7 @@ export class ChuBoard {
   draw() {
     const last = new Set(moveSquares(this.data.last));
     const marks = this.marks();
+    const cs = this.pos.cs;
     for (const [name, g] of this.cells) {
       const p = this.pieceAt(name);
       const mk0 = marks.get(name);
@@ -159,6 +246,7 @@ export class ChuBoard {
       if (last.has(name)) cls.push('last');
       if (name === this.sel) cls.push('sel');
       if (name === this.step) cls.push('step');
+      if (name === cs) cls.push('cs');
       if (p && !same) content.append(this.pieceSvg(p));
       const mk = marks.get(name);
       if (mk) cls.push('target');
@@ -168,10 +256,67 @@ export class ChuBoard {
       }
       g.setAttribute('class', cls.join(' '));
       let label = name + (p ? `, ${p.side ? 'Gote' : 'Sente'} ${pieceName(p)}` : ', empty');
+      if (name === cs) label += ', the counter-strike square';
       if (mk) label += ', a legal destination';
       g.setAttribute('aria-label', label);
       const title = p ? `${name}: ${p.side ? 'Gote ☖' : 'Sente ☗'} ${pieceName(p)}` : name;
       if (!same) content.append(s('title', {}, title));
+    }
+    if (this.stands) for (const st of this.stands) this.drawStand(st);
+  }
+
+  drawStand(st) {
+    const held = (this.pos.reserve || [{}, {}])[st.side];
+    const kinds = RESERVE.split('').filter((l) => held[l] > 0);
+    const canDrop = new Set(this.drops.map((d) => d.letter));
+    const mine = this.pos.side === st.side && canDrop.size > 0;
+    const key = [kinds.map((l) => l + held[l]).join(), mine ? [...canDrop].join('') : '',
+      this.drop && mine ? this.drop : '', this.style].join('|');
+    if (st.key === key) return;
+    st.key = key;
+    put(st.slots);
+    kinds.forEach((l, k) => {
+      const y = st.near ? (N - 1 - k) * CELL : k * CELL;
+      const t = LETTERS.indexOf(RESERVE_BOARD[l]);
+      const p = { t, promo: false, side: st.side };
+      const n = held[l];
+      const active = mine && canDrop.has(l);
+      const name = `${st.side ? 'Gote' : 'Sente'}'s ${NAMES[t]}`;
+      const g = s('g', { class: 'stand-piece' + (active ? ' can-drop' : '') + (active && this.drop === l ? ' sel' : ''),
+        transform: `translate(${st.x + 2},${y})`, 'data-side': st.side, 'data-piece': l, 'data-count': n,
+        tabindex: active ? '0' : '-1', role: 'button',
+        'aria-label': `${name} in reserve, ${n}${active ? ': click to drop it' : ''}` });
+      g.append(s('rect', { width: CELL, height: CELL, rx: 8, class: 'bg' }));
+      g.append(this.pieceSvg(p));
+      g.append(s('text', { x: CELL + 25, y: CELL / 2 + 12, class: 'count' }, `×${n}`));
+      g.append(s('title', {}, `${name}: ${n} in reserve`));
+      const act = (e) => { e.preventDefault(); e.stopPropagation(); this.clickStand(st.side, l); };
+      g.addEventListener('click', act);
+      g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') act(e); });
+      st.slots.append(g);
+    });
+  }
+
+  // A reserve piece clicked: it is picked (its drops marked) or put back.
+  clickStand(side, letter) {
+    if (!this.data || !this.data.legal || this.pos.side !== side) return;
+    if (this.drop === letter || !this.drops.some((d) => d.letter === letter)) {
+      this.drop = null;
+      this.info('');
+    } else {
+      this.drop = letter;
+      this.sel = null;
+      this.step = null;
+      this.info(`Drop: click a marked square for the ${NAMES[LETTERS.indexOf(RESERVE_BOARD[letter])]}, or the piece again to put it back.`);
+    }
+    this.hooks.selection && this.hooks.selection(null);
+    const focused = document.activeElement && document.activeElement.closest &&
+      document.activeElement.closest('.stand-piece');
+    this.draw();
+    // the reserve is drawn again: the keyboard stays on the piece
+    if (focused) {
+      const again = this.svg.querySelector(`.stand-piece[data-side="${side}"][data-piece="${letter}"]`);
+      if (again) again.focus();
     }
   }
 
@@ -195,6 +340,10 @@ export class ChuBoard {
   // squares to highlight: first steps from the selection, or second steps
   marks() {
     const out = new Map();
+    if (this.drop) {
+      for (const d of this.drops) if (d.letter === this.drop) out.set(d.to, true);
+      return out;
+    }
     if (!this.sel) return out;
     for (const mv of this.legal) {
       if (mv.sq[0] !== this.sel) continue;
@@ -207,20 +356,21 @@ export class ChuBoard {
 
   movesFrom(sq) { return this.legal.filter((mv) => mv.sq[0] === sq); }
 
-  async choosePromotion(cands) {
+  async choosePromotion(cands, drop = false) {
     const plain = cands.find((c) => !c.promo), promo = cands.find((c) => c.promo);
     if (plain && promo) {
-      const v = await this.hooks.choose('Promote this piece?',
+      const v = await this.hooks.choose(drop ? 'Drop this piece promoted?' : 'Promote this piece?',
         [{ label: 'Promote', value: promo.m }, { label: 'Do not promote', value: plain.m }]);
       return v;
     }
     return (promo || plain || {}).m || null;
   }
 
-  async play(cands) {
-    const m = await this.choosePromotion(cands);
+  async play(cands, drop = false) {
+    const m = await this.choosePromotion(cands, drop);
     this.sel = null;
     this.step = null;
+    this.drop = null;
     this.draw();
     if (m) this.hooks.submit(m);
   }
@@ -236,6 +386,13 @@ export class ChuBoard {
 
   click(sq) {
     if (!this.data || !this.data.legal || !this.data.legal.length) return;
+    if (this.drop) {
+      const cands = this.drops.filter((d) => d.letter === this.drop && d.to === sq);
+      this.info('');
+      if (cands.length) return this.play(cands, true);
+      this.drop = null;
+      if (!this.movesFrom(sq).length) { this.draw(); return; }
+    }
     const from = this.sel;
     if (!from) {
       if (this.movesFrom(sq).length) {

@@ -2,7 +2,7 @@
 // replay, downloads and links. Everything it shows comes from the server's view
 // (GET /api/games/ID) and its WebSocket events; it never decides a rule.
 import { h, api, prefs, seats, fmtClock, gameTitle, ApiError, put } from './util.js';
-import { ChuBoard, moveSquares, sideToMove } from './chu.js';
+import { ChuBoard, moveSquares, sideToMove, moveLabel } from './chu.js';
 import { ExacBoard } from './exac.js';
 import { GravBoard, stoneIcon, parsePoint, PLAYERS } from './grav.js';
 
@@ -375,7 +375,8 @@ export class GamePage {
   render() {
     const v = this.view;
     if (!v) return;
-    this.el.title.textContent = `${gameTitle(v.game)} · ${v.id}`;
+    const opt = v.options || {};
+    this.el.title.textContent = `${gameTitle(v.game)}${v.game === 'chu' && opt.variant === 'heisei' ? ' (Heisei)' : ''} · ${v.id}`;
     this.el.status.textContent = { open: 'waiting for players', live: 'live', finished: 'finished' }[v.status] || v.status;
     this.el.status.className = 'status ' + v.status;
     this.renderBanner();
@@ -416,6 +417,7 @@ export class GamePage {
     if (v.game === 'chu') {
       data = pos ? { position: pos.position, legal: null, last: n > 0 ? v.moves[n - 1].move : null }
         : { position: v.position, legal: this.myLegal(), last: v.moves.length ? v.moves[v.moves.length - 1].move : null };
+      data.heisei = (v.options || {}).variant === 'heisei';
     } else if (v.game === 'exac') {
       data = pos ? { position: pos.position, exac: pos.exac, legal: null }
         : { position: v.position, exac: v.exac, legal: this.myLegal() };
@@ -457,7 +459,9 @@ export class GamePage {
         ...extra, v.clock ? clock : null,
         toMove ? h('span', { class: 'turn-tag' }, 'to move') : null);
     });
-    put(this.el.players, h('h3', { class: 'sr-only' }, 'Players'), h('ul', {}, rows));
+    const hc = v.game === 'chu' && v.options && v.options.handicap && v.options.handicap !== 'none' ? v.options.handicap : null;
+    put(this.el.players, h('h3', { class: 'sr-only' }, 'Players'), h('ul', {}, rows),
+      hc ? h('p', { class: 'handicap-info small' }, `Handicap ${hc}: Gote gives it and moves first.`) : null);
     this.tickClocks();
   }
 
@@ -554,7 +558,9 @@ export class GamePage {
       const myTurn = you && v.to_move === you.seat;
       if (v.game === 'grav') out.push(...this.gravActions(legal));
       else if (myTurn && legal.length) {
-        out.push(h('p', { class: 'your-move' }, held.length > 1 ? `${v.seats[v.to_move].side} to move (you).` : 'Your move: click a piece, then its destination.'));
+        out.push(h('p', { class: 'your-move' }, held.length > 1 ? `${v.seats[v.to_move].side} to move (you).` : ((v.options || {}).variant === 'heisei'
+          ? 'Your move: click a piece, then its destination; or a reserve piece, then a marked square to drop it.'
+          : 'Your move: click a piece, then its destination.')));
         if (v.game === 'chu' && this.passMove) out.push(this.button('Pass (the Lion stays)', () => this.submit(this.passMove)));
       } else if (!myTurn) {
         out.push(h('p', { class: 'muted' }, `Waiting for ${v.to_move !== null ? v.seats[v.to_move].side : 'the other side'}…`));
@@ -716,14 +722,18 @@ export class GamePage {
     const v = this.view, ol = this.el.moves;
     const cur = this.replayN === null ? v.n : this.replayN;
     const item = (m) => {
-      let label = m.move;
+      let label = m.move, what = '';
       if (v.game === 'grav') {
         const t = m.move.split(' ');
         label = `P${t[0]} ${t.slice(1).join(' ')}`;
+      } else if (v.game === 'chu') {
+        const l = moveLabel(m.move);
+        label = l.text;
+        what = l.title ? `${l.title}; ` : '';
       }
       const prefix = v.game === 'grav' ? `${m.n}.` : (m.n % 2 ? `${(m.n + 1) / 2}.` : '');
-      const b = h('button', { type: 'button', class: 'mv',
-        'data-n': m.n, onclick: () => this.goto(m.n), title: `position after move ${m.n}` }, label);
+      const b = h('button', { type: 'button', class: 'mv' + (what ? ' drop' : ''), 'data-move': m.move,
+        'data-n': m.n, onclick: () => this.goto(m.n), title: `${what}position after move ${m.n}` }, label);
       const icon = v.game === 'grav' ? stoneIcon(m.seat, 12) : null;
       this.moveButtons.push(b);
       return h('li', { class: 'seat' + m.seat }, h('span', { class: 'mvnum' }, prefix), icon, b);

@@ -9,6 +9,36 @@ const CLOCKS = [
   ['600+5', '10 min + 5 s'], ['900+10', '15 min + 10 s'], ['1800+20', '30 min + 20 s'],
   ['custom', 'Custom…'],
 ];
+// Chu: the variants and rule sets by name; the rule options a rule set decides (a menu
+// for one of them starts at "the rule set's", which sends nothing); the handicap presets
+// and Colin Adams' table by grade difference (null: alternate the neighbours).
+const CHU_VARIANTS = { standard: 'Standard Chu Shogi', heisei: 'Heisei Chu (reserves and drops)' };
+const CHU_RULESETS = { lishogi: 'lishogi (the default)', jcsa: 'JCSA (Japan Chu Shogi Association)',
+  historical: 'historical (Edo sources, Middle Shogi Manual)' };
+const CHU_HELP = {
+  variant: 'Heisei Chu: each side holds 14 pieces in reserve and may drop one next to its own pieces instead of moving.',
+  ruleset: 'A family of rules at once; any of the Rule options below chosen as well overrides it.',
+};
+const CHU_RULESET_OPTIONS = ['lion_double', 'counter_strike', 'promotion', 'repetition', 'bare_king', 'gobetween_far'];
+const CHU_PRESETS = {
+  gold: "Gote's Gold General (5a) removed", leopard: "Gote's Ferocious Leopard (2a) removed",
+  silver: "Gote's Silver General (4a) removed", copper: "Gote's Copper General (3a) removed",
+  'side-mover': "Gote's Side Mover (1c) removed", 'vertical-mover': "Gote's Vertical Mover (2c) removed",
+  rook: "Gote's Rook (3c) removed", 'dragon-king': "Gote's Dragon King (5c) removed",
+  queen: "Gote's Free King (7c) removed", 'two-kings': "Sente's Drunk Elephant starts promoted (a Prince)",
+  'two-lions': "Sente's Kirin (7k) starts promoted (a Lion)",
+  'three-lions': "two-lions, and Sente's Phoenix becomes a promoted Kirin, Gote's Kirin a Phoenix",
+};
+// the order presets are joined in: the Lion and Prince presets first
+const CHU_PRESET_ORDER = ['two-kings', 'two-lions', 'three-lions'];
+const ADAMS = [
+  [1, 'none'], [2, 'gold'], [3, 'side-mover'], [4, 'vertical-mover'], [5, null], [6, 'two-lions'],
+  [7, 'two-lions+gold'], [8, 'two-lions+side-mover'], [9, 'two-lions+vertical-mover'], [10, null],
+  [11, 'three-lions'], [12, null], [13, 'three-lions+gold'], [14, 'three-lions+gold+side-mover'], [15, null],
+  [16, 'three-lions+gold+side-mover+vertical-mover+rook'],
+  [17, 'three-lions+gold+side-mover+vertical-mover+rook+dragon-king'],
+];
+const HANDICAP_SIDES = ['Sente ☗ (the weaker side, moves second)', 'Gote ☖ (gives the handicap, moves first)'];
 const GRAV_PARAM_HELP = {
   a: 'a: consecutive limit (≥ 3)', b: 'b: density square side', c: 'c: stones allowed in a b×b square',
   d: 'd: minimum distance from the reference stone', e: 'e: maximum distance',
@@ -72,21 +102,31 @@ export class Lobby {
         this.optInputs[o.name] = { def: o, input };
         paramRows.push(h('label', { for: id, class: 'param-row', title: o.help }, h('span', {}, GRAV_PARAM_HELP[o.name] || o.name), input));
         continue;
+      } else if (this.game === 'chu' && o.name === 'handicap') {
+        optRows.push(this.handicapRows(o));
+        continue;
       } else if (o.values.includes('|')) {
         // "a|b|c+": one value or several joined by '+'; the menu offers each one.
-        input = h('select', { id }, o.values.replace(/\+$/, '').split('|').map((v) => h('option', { value: v }, v)));
-        input.value = o.default;
+        const names = this.game === 'chu' ? { variant: CHU_VARIANTS, ruleset: CHU_RULESETS }[o.name] || {} : {};
+        const bySet = this.game === 'chu' && CHU_RULESET_OPTIONS.includes(o.name);
+        input = h('select', { id }, bySet ? h('option', { value: '' }, "the rule set's") : null,
+          o.values.replace(/\+$/, '').split('|').map((v) => h('option', { value: v }, names[v] || v)));
+        input.value = bySet ? '' : o.default;
+        if (bySet) { this.optInputs[o.name] = { def: o, input, explicit: true }; }
+        if (this.game === 'chu' && o.name === 'variant') input.addEventListener('change', () => this.syncHandicap());
       } else {
         const [lo, hi] = o.values.split('..').map(Number);
         input = h('input', { id, type: 'number', min: lo, max: hi, value: o.default });
       }
-      this.optInputs[o.name] = { def: o, input };
+      if (!this.optInputs[o.name]) this.optInputs[o.name] = { def: o, input };
+      const help = (this.game === 'chu' && CHU_HELP[o.name]) || o.help;
       optRows.push(h('div', { class: 'opt-row' }, h('label', { for: id }, o.name.replace(/_/g, ' ')), input,
-        h('span', { class: 'help' }, o.help)));
+        h('span', { class: 'help' }, help)));
     }
-    const basic = this.game === 'grav'
-      ? optRows.filter((r) => ['opt-size', 'opt-players'].includes(r.querySelector('input,select').id))
-      : [];
+    const firstIds = { grav: ['opt-size', 'opt-players'], chu: ['opt-variant', 'opt-ruleset', 'handicap-grade'] }[this.game] || [];
+    const rowId = (r) => r.querySelector('input,select').id;
+    const basic = optRows.filter((r) => firstIds.includes(rowId(r)))
+      .sort((a, b) => firstIds.indexOf(rowId(a)) - firstIds.indexOf(rowId(b)));
     const advanced = optRows.filter((r) => !basic.includes(r));
     this.seatsBox = h('fieldset', { class: 'seats' });
     const clock = h('select', { id: 'clock', onchange: () => { customBox.hidden = clock.value !== 'custom'; } },
@@ -105,6 +145,7 @@ export class Lobby {
         h('p', { class: 'help' }, 'Leave a parameter empty to draw it from the seed (empty seed: a random one). The drawn values are shown in the game.'),
         this.optInputs.seed ? h('label', { for: 'opt-seed', class: 'param-row' }, h('span', {}, 'seed'), this.optInputs.seed.input) : null,
         ...paramRows) : null,
+      this.game === 'chu' ? this.handicapBox : null,
       this.seatsBox,
       h('div', { class: 'opt-row' }, h('label', { for: 'clock' }, 'Time control'), clock, customBox),
       advanced.length ? h('details', { class: 'advanced' }, h('summary', {}, 'Rule options'), ...advanced.filter((r) => !r.querySelector('#opt-seed'))) : null,
@@ -112,6 +153,75 @@ export class Lobby {
       this.errorBox,
       h('button', { type: 'submit', class: 'primary big' }, `Create the ${gameTitle(this.game)} game`));
     this.buildSeats();
+    if (this.game === 'chu') this.syncHandicap();
+  }
+
+  // Chu's handicap: a menu by Adams grade, the presets as boxes (a grade ticks its presets;
+  // boxes that make no grade show "other"), the option's value kept in a hidden field.
+  handicapRows(o) {
+    const hidden = h('input', { type: 'hidden', id: 'opt-handicap', value: o.default });
+    this.optInputs.handicap = { def: o, input: hidden };
+    const known = o.values.replace(/\+$/, '').split('|').filter((v) => v !== 'none');
+    const order = CHU_PRESET_ORDER.filter((p) => known.includes(p)).concat(known.filter((p) => !CHU_PRESET_ORDER.includes(p)));
+    const grade = h('select', { id: 'handicap-grade', onchange: () => {
+      if (grade.value === 'other') return;
+      const on = new Set(grade.value === 'none' ? [] : grade.value.split('+'));
+      for (const [p, cb] of Object.entries(this.presetBoxes)) cb.checked = on.has(p);
+      this.syncHandicap();
+    } },
+    h('option', { value: 'none' }, 'No handicap'),
+    ADAMS.map(([g, v]) => v === null
+      ? h('option', { value: `alt${g}`, disabled: true }, `Grade ${g}: alternate grades ${g - 1} and ${g + 1} over a series`)
+      : h('option', { value: v, 'data-grade': g }, `Grade ${g}: ${v === 'none' ? 'no handicap (the weaker is Sente)' : v}`)),
+    h('option', { value: 'other', disabled: true }, 'Other: the presets ticked below'));
+    this.handicapGrade = grade;
+    this.presetBoxes = {};
+    this.presetOrder = order;
+    const boxes = order.map((p) => {
+      const cb = h('input', { type: 'checkbox', id: `hc-${p}`, value: p, onchange: () => {
+        // one square cannot change twice: the two Lion presets exclude each other
+        if (cb.checked && p === 'three-lions' && this.presetBoxes['two-lions']) this.presetBoxes['two-lions'].checked = false;
+        if (cb.checked && p === 'two-lions' && this.presetBoxes['three-lions']) this.presetBoxes['three-lions'].checked = false;
+        this.syncHandicap();
+      } });
+      this.presetBoxes[p] = cb;
+      return h('label', { for: `hc-${p}`, class: 'preset' }, cb, h('b', {}, p), CHU_PRESETS[p] ? ` — ${CHU_PRESETS[p]}` : '');
+    });
+    this.handicapNote = h('p', { class: 'help handicap-note' });
+    this.handicapBox = h('div', { class: 'handicap-box' },
+      h('details', { class: 'advanced handicap-presets' }, h('summary', {}, 'Handicap presets (combine them)'), ...boxes),
+      this.handicapNote, hidden);
+    return h('div', { class: 'opt-row' }, h('label', { for: 'handicap-grade' }, 'handicap'), grade,
+      h('span', { class: 'help' }, "By grade difference (Colin Adams' table), or combine presets below."));
+  }
+
+  handicapValue() {
+    if (!this.presetBoxes) return 'none';
+    const on = this.presetOrder.filter((p) => this.presetBoxes[p].checked);
+    return on.length ? on.join('+') : 'none';
+  }
+
+  syncHandicap() {
+    if (this.game !== 'chu' || !this.presetBoxes) return;
+    const heisei = this.optInputs.variant && this.optInputs.variant.input.value === 'heisei';
+    this.handicapGrade.disabled = heisei;
+    for (const cb of Object.values(this.presetBoxes)) cb.disabled = heisei;
+    const v = heisei ? 'none' : this.handicapValue();
+    this.optInputs.handicap.input.value = v;
+    const match = [...this.handicapGrade.options].find((op) => op.value === v && !op.disabled);
+    if (this.handicapGrade.value !== v) this.handicapGrade.value = match ? v : 'other';
+    this.handicapNote.textContent = heisei
+      ? 'Heisei Chu takes no handicap preset (a handicap is a start position there).'
+      : v !== 'none' ? `Handicap ${v}: Gote, the stronger player, gives it and moves first; Sente is the weaker side. Pick your side below.` : '';
+    this.handicapNote.hidden = !this.handicapNote.textContent;
+    this.handicapNote.classList.toggle('on', v !== 'none');
+    const withHandicap = v !== 'none';
+    if (withHandicap !== this.withHandicap) { this.withHandicap = withHandicap; this.buildSeats(); }
+  }
+
+  sideLabels() {
+    if (this.game === 'chu' && this.withHandicap) return HANDICAP_SIDES;
+    return SIDES[this.game];
   }
 
   nseats() {
@@ -125,7 +235,7 @@ export class Lobby {
     this.seatRows = [];
     const rows = [];
     for (let i = 0; i < n; i++) {
-      const label = SIDES[this.game] ? SIDES[this.game][i] : `Player ${i + 1}`;
+      const label = this.sideLabels() ? this.sideLabels()[i] : `Player ${i + 1}`;
       const type = h('select', { 'aria-label': `${label}: who plays`, class: 'seat-type' },
         h('option', { value: 'you' }, 'You'), h('option', { value: 'friend' }, 'A friend (by link)'),
         h('option', { value: 'ai' }, 'The computer'));
@@ -154,9 +264,9 @@ export class Lobby {
   request() {
     const gm = this.gameMeta();
     const options = {};
-    for (const [name, { def, input }] of Object.entries(this.optInputs)) {
+    for (const [name, { def, input, explicit }] of Object.entries(this.optInputs)) {
       const v = String(input.value).trim();
-      if (v === '' || v === def.default && !(this.game === 'grav' && name === 'players')) continue;
+      if (v === '' || v === def.default && !explicit && !(this.game === 'grav' && name === 'players')) continue;
       options[name] = /^\d+$/.test(v) ? Number(v) : v;
     }
     const name = this.nameInput.value.trim();
@@ -214,8 +324,12 @@ export class Lobby {
         const mine = Object.keys(seats.all(g.id)).length > 0;
         const who = g.seats.map((s) => s.type === 'ai' ? `AI ${s.level}` : (s.name || (s.joined ? 'someone' : '…'))).join(' vs ');
         let extra = '';
-        const opts = Object.fromEntries(String(g.options || '').split(',').filter(Boolean).map((kv) => kv.split('=')));
+        // the listing gives the options as an object (older servers: "k=v,k=v")
+        const opts = g.options && typeof g.options === 'object' ? g.options
+          : Object.fromEntries(String(g.options || '').split(',').filter(Boolean).map((kv) => kv.split('=')));
         if (g.game === 'grav') extra = ` ${opts.size || 13}×${opts.size || 13}, ${g.seats.length} players`;
+        if (g.game === 'chu' && opts.variant === 'heisei') extra = ' (Heisei)';
+        if (g.game === 'chu' && opts.handicap && opts.handicap !== 'none') extra += ` (handicap ${opts.handicap})`;
         let res = '';
         const side = (i) => (SIDES[g.game] ? SIDES[g.game][i].split(' ')[0] : `Player ${i + 1}`);
         if (g.result) res = g.result.status === 'draw' ? `draw (${g.result.reason})` : `${side(g.result.winner)} won (${g.result.reason})`;

@@ -2,7 +2,8 @@
 // against 'gravulien serve' (its own port and database). Every game is created from the
 // lobby and played by clicking; two browser contexts play each other by link and see each
 // other's moves live; Grav's wrong and correct "Grav!" calls; a record is downloaded and
-// checked with 'gravulien record'; replay; any console error fails the test.
+// checked with 'gravulien record'; replay; Heisei Chu's reserves and drops and a handicap game
+// from the lobby; any console error fails the test.
 // Usage: node web.mjs <path-to-gravulien>. Screenshots go to tests/web/artifacts/.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
@@ -178,6 +179,152 @@ await step('chu: against the AI, lion double move and promotion by clicking', as
   await page.locator('.actions button', { hasText: 'Yes, resign' }).click();
   await page.locator('.banner').waitFor();
   check((await page.locator('.banner').textContent()).includes('Gote wins'), 'resignation: Gote wins banner');
+  await context.close();
+});
+
+// ---- Heisei Chu: the reserves beside the board, drops by clicking ---------------------------
+
+const standPieces = (page) => page.$$eval('svg.board .stand-piece',
+  (els) => els.map((e) => `${e.dataset.side}${e.dataset.piece}${e.dataset.count}`).sort());
+const dropSquares = (moves, letter) => [...new Set(moves.filter((m) => m.startsWith(letter + '*'))
+  .map((m) => m.slice(2).replace('+', '')))].sort();
+const markedSquares = (page) => page.$$eval('svg.board .sq.target', (els) => els.map((e) => e.dataset.sq).sort());
+
+await step('chu heisei: reserves with their counts, the legal drops marked, a drop played', async () => {
+  const { page, context } = await newPage('heisei');
+  await createFromLobby(page, 'chu', [{ type: 'you' }, { type: 'ai', level: 1 }], async (p) => {
+    await p.locator('#opt-variant').selectOption('heisei');
+  });
+  const id = gameId(page);
+  await page.locator('.your-move').waitFor();
+  const full = [];
+  for (const side of [0, 1]) for (const [l, n] of Object.entries({ L: 2, C: 2, S: 2, M: 2, V: 2, A: 2, O: 1, X: 1 })) full.push(`${side}${l}${n}`);
+  const shown = await standPieces(page);
+  check(JSON.stringify(shown) === JSON.stringify(full.sort()), `both reserves shown with their counts (${shown.join(' ')})`);
+  check(await page.locator('svg.board .stand.near.side0').count() === 1, "Sente's reserve on Sente's side");
+  // the legal drops: the view's, the same as the command line's
+  const tok = (await tokensOf(page, id))[0];
+  const v = await apiGet(base, `/api/games/${id}?token=${tok}`);
+  const cli = spawnSync(bin, ['moves', 'chu', '--options', 'variant=heisei'], { encoding: 'utf8' }).stdout.split(/\s+/);
+  const want = dropSquares(v.you.legal_moves, 'L');
+  check(want.length > 10 && JSON.stringify(want) === JSON.stringify(dropSquares(cli, 'L')), `the view's Lance drops are the command line's (${want.length})`);
+  // by keyboard: Enter picks a reserve piece (the focus stays on it), Enter again puts it back
+  await page.locator('svg.board .stand-piece[data-side="0"][data-piece="C"]').focus();
+  await page.keyboard.press('Enter');
+  check(await page.locator('svg.board .sq.target').count() > 10 &&
+    await page.evaluate(() => document.activeElement.dataset.piece) === 'C', 'Enter picks a reserve piece, the focus stays');
+  await page.keyboard.press('Enter');
+  check(await page.locator('svg.board .sq.target').count() === 0, 'Enter again puts it back');
+  await page.locator('svg.board .stand-piece[data-side="0"][data-piece="L"]').click();
+  check(await page.locator('svg.board .stand-piece.sel').count() === 1, 'the reserve piece is picked');
+  const marked = await markedSquares(page);
+  check(JSON.stringify(marked) === JSON.stringify(want), `the marked squares are the Lance's legal drops (${marked.join(' ')})`);
+  await shot(page, 'chu-heisei-pick.png');
+  // the other side's reserve cannot be picked
+  await page.locator('svg.board .stand-piece[data-side="1"][data-piece="S"]').click({ force: true });
+  check(JSON.stringify(await markedSquares(page)) === JSON.stringify(want), "Gote's reserve does nothing on Sente's turn");
+  const to = want.includes('6h') ? '6h' : want[0];
+  await sq(page, to).click();
+  await waitMoves(page, 1);
+  check((await page.locator('.moves .mv').first().textContent()) === `L*${to}`, `the drop L*${to} in the move list`);
+  check(await page.locator('svg.board .stand-piece[data-side="0"][data-piece="L"]').getAttribute('data-count') === '1', 'one Lance left in the reserve');
+  check((await sq(page, to).getAttribute('aria-label')).includes('Sente Lance'), `the Lance stands on ${to}`);
+  await waitMoves(page, 2);
+  await page.locator('.your-move').waitFor();
+  const after = await apiGet(base, `/api/games/${id}`);
+  check(after.position.split(' ')[2].startsWith('L2C'), `the position's reserve has one Lance (${after.position.split(' ')[2]})`);
+  await shot(page, 'chu-heisei.png');
+  // replay: the start's reserve comes back
+  await page.locator('.replay button[aria-label^="start"]').click();
+  await page.locator('.replay .ply', { hasText: '0 / ' }).waitFor();
+  check(await page.locator('svg.board .stand-piece[data-side="0"][data-piece="L"]').getAttribute('data-count') === '2', 'replay: two Lances in the reserve at the start');
+  check(await sq(page, to).locator('.piece').count() === 0, `replay: ${to} empty at the start`);
+  await context.close();
+  // a phone: the reserves beside the board still fit
+  const P = await newPage('heisei-phone', { width: 390, height: 844 });
+  await P.page.goto(`${base}/play/${id}`);
+  await P.page.locator('svg.board .stand-piece').first().waitFor();
+  const box = await P.page.locator('svg.board').boundingBox();
+  check(box.x >= 0 && box.x + box.width <= 391, `the board with its reserves fits a phone's width (${Math.round(box.x)}..${Math.round(box.x + box.width)})`);
+  await shot(P.page, 'chu-heisei-phone.png');
+  await P.context.close();
+});
+
+await step('chu heisei: a drop into the zone asks whether to enter promoted', async () => {
+  const { page, context } = await newPage('heisei-promo');
+  await createFromLobby(page, 'chu', [{ type: 'you' }, { type: 'ai', level: 1 }], async (p) => {
+    await p.locator('#opt-variant').selectOption('heisei');
+    await p.locator('details.advanced summary', { hasText: 'Start from a position' }).click();
+    await p.locator('#start').fill('6k5/12/12/6P5/12/12/12/12/12/12/12/5K6 b S 1');
+  });
+  await page.locator('.your-move').waitFor();
+  check(JSON.stringify(await standPieces(page)) === '["0S1"]', 'a reserve of one Silver');
+  await page.locator('svg.board .stand-piece[data-piece="S"]').click();
+  await sq(page, '6c').click();
+  await page.locator('.choice').waitFor();
+  check((await page.locator('.choice').textContent()).includes('promoted'), 'asks whether to drop promoted');
+  await page.locator('.choice button', { hasText: /^Promote$/ }).click();
+  await waitMoves(page, 1);
+  check((await page.locator('.moves .mv').first().textContent()) === 'S*6c+', 'promoted drop S*6c+ played');
+  check((await sq(page, '6c').getAttribute('aria-label')).includes('Sente promoted Silver'), 'a promoted Silver on 6c');
+  check(await page.locator('svg.board .stand-piece').count() === 0, 'the reserve is empty');
+  await context.close();
+});
+
+await step('chu: the counter-strike square read in both layouts (standard and Heisei)', async () => {
+  const { page, context } = await newPage('counter-strike');
+  const board = '6k5/3p8/12/12/12/12/6R5/12/12/12/12/5K6';
+  for (const [options, start, stand] of [[{}, `${board} w 6g 9`, ''], [{ variant: 'heisei' }, `${board} w 2l 6g 9`, '1L2']]) {
+    const r = await fetch(base + '/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ game: 'chu', options, start, seats: [{ type: 'human', you: true }, { type: 'human', you: true }] }) });
+    const g = await r.json();
+    check(r.status === 201, `game from ${start}: ${r.status} ${g.error || ''}`);
+    await page.goto(`${base}/play/${g.id}`);
+    await page.locator('svg.board').waitFor();
+    const cs = await page.$$eval('svg.board .sq.cs', (els) => els.map((e) => e.dataset.sq));
+    check(JSON.stringify(cs) === '["6g"]', `counter-strike square 6g marked (${cs.join(' ')}) in ${start}`);
+    check((await standPieces(page)).join(' ') === stand, `reserves of ${start}: "${stand}"`);
+  }
+  await shot(page, 'chu-heisei-counter-strike.png');
+  await context.close();
+});
+
+// ---- Chu handicap from the lobby: grade 6 = two-lions, Gote first -------------------------------
+
+await step('chu handicap: grade 6 (two-lions) from the lobby, Gote moves first', async () => {
+  const { page, context } = await newPage('handicap');
+  await createFromLobby(page, 'chu', [{ type: 'ai', level: 1 }, { type: 'you' }], async (p) => {
+    const labels = await p.locator('#handicap-grade option').allTextContents();
+    check(labels.includes('Grade 7: two-lions+gold'), 'grades listed with their presets');
+    // presets ticked by hand: the grade they make is shown; Heisei takes none
+    await p.locator('details.handicap-presets summary').click();
+    await p.locator('#hc-three-lions').check();
+    await p.locator('#hc-gold').check();
+    check(await p.locator('#opt-handicap').inputValue() === 'three-lions+gold', 'presets combine with +');
+    check((await p.locator('#handicap-grade option:checked').textContent()) === 'Grade 13: three-lions+gold', 'the presets show their grade');
+    await p.locator('#hc-two-lions').check();
+    check(!(await p.locator('#hc-three-lions').isChecked()), 'two-lions and three-lions exclude each other');
+    check((await p.locator('#handicap-grade option:checked').textContent()) === 'Grade 7: two-lions+gold', 'and the grade follows');
+    await p.locator('#hc-queen').check();
+    check((await p.locator('#handicap-grade').inputValue()) === 'other' && await p.locator('#opt-handicap').inputValue() === 'two-lions+gold+queen', 'a combination outside the table');
+    await p.locator('#opt-variant').selectOption('heisei');
+    check(await p.locator('#handicap-grade').isDisabled() && await p.locator('#opt-handicap').inputValue() === 'none', 'Heisei Chu takes no handicap preset');
+    await p.locator('#opt-variant').selectOption('standard');
+    await p.locator('#handicap-grade').selectOption({ label: 'Grade 6: two-lions' });
+    check(await p.locator('#hc-two-lions').isChecked(), 'the grade ticks its preset');
+    check(await p.locator('#opt-handicap').inputValue() === 'two-lions', 'the handicap option is two-lions');
+    check((await p.locator('.handicap-note').textContent()).includes('moves first'), 'the lobby says Gote moves first');
+    check((await p.locator('.seat-label').nth(1).textContent()).includes('moves first'), "Gote's seat says it moves first");
+    await shot(p, 'lobby-handicap.png', true);
+  });
+  const id = gameId(page);
+  await page.locator('.your-move').waitFor();
+  const v = await apiGet(base, `/api/games/${id}`);
+  check(v.options.handicap === 'two-lions' && v.n === 0 && v.to_move === 1, `Gote to move first (n ${v.n}, to_move ${v.to_move})`);
+  check(v.position.split(' ')[1] === 'w', 'the position says Gote to move');
+  check((await sq(page, '7k').getAttribute('aria-label')).includes('Sente promoted Kirin'), "Sente's Kirin on 7k promoted");
+  check((await page.locator('.player.to-move').textContent()).includes('Gote'), 'the page shows Gote to move');
+  await shot(page, 'chu-handicap.png');
   await context.close();
 });
 
