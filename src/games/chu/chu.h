@@ -173,10 +173,11 @@ typedef struct chu_hist {
     gv_move move;
     uint8_t cap_to, cap_mid; /* captured pieces (0 if none) */
     uint8_t prev_cs;
-    uint8_t irrev;           /* the move can never be undone by other moves */
-    uint8_t rights;          /* promotion rights the move took away: 1 the mover's (on
+    uint8_t irrev : 1;       /* the move can never be undone by other moves */
+    uint8_t rights : 3;      /* promotion rights the move took away: 1 the mover's (on
                                 from), 2 the piece captured on to, 4 on mid */
 } chu_hist;
+_Static_assert(sizeof(chu_hist) == 16, "a history entry is 16 bytes");
 
 typedef struct chu_state {
     chu_pos pos;

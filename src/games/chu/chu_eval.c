@@ -391,14 +391,18 @@ static int chu_quick_end(void *st, int *result)
  * repetition=strict|jcsa forbid some returns to earlier positions). */
 static int chu_hook_moves(void *st, gv_move *out)
 {
-    return chu_rep_filter(st, out, chu_gen_moves(&((const chu_state *)st)->pos, out));
+    const chu_state *s = st;
+    int n = chu_gen_moves(&s->pos, out);
+    return s->pos.opt.repetition >= CHU_REP_STRICT ? chu_rep_filter(s, out, n) : n;
 }
 
 /* Staged generation (search.h): the table move checked alone, then the captures, then the
  * other moves. */
 static int chu_move_ok(const void *st, gv_move m)
 {
-    return chu_is_move(&((const chu_state *)st)->pos, m) && chu_rep_allows(st, m);
+    const chu_state *s = st;
+    return chu_is_move(&s->pos, m) &&
+           (s->pos.opt.repetition < CHU_REP_STRICT || chu_rep_allows(s, m));
 }
 
 static int chu_captures(void *st, gv_move *out, void *cache)
@@ -411,7 +415,9 @@ static int chu_quiets(void *st, gv_move *out)
 {
     /* Captures and promotions never return to an earlier position: only quiet moves may
      * be forbidden by the repetition rule. */
-    return chu_rep_filter(st, out, chu_gen_quiets(&((const chu_state *)st)->pos, out));
+    const chu_state *s = st;
+    int n = chu_gen_quiets(&s->pos, out);
+    return s->pos.opt.repetition >= CHU_REP_STRICT ? chu_rep_filter(s, out, n) : n;
 }
 
 static uint64_t chu_hook_key_after(const void *st, gv_move m)

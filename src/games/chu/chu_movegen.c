@@ -49,7 +49,7 @@ static inline int can_promote(const chu_pos *p, int piece, int from, int to, int
     if (p->opt.promotion_msm && zf && zt)
         return 1;
     /* Heisei: a piece dropped unpromoted into the zone promotes on any move from inside. */
-    if (__builtin_expect(zf && chu_has_right(p, from), 0))
+    if (__builtin_expect(p->opt.heisei, 0) && zf && chu_has_right(p, from))
         return 1;
     return 0;
 }

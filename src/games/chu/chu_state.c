@@ -129,7 +129,7 @@ static inline uint64_t move_key_delta(const chu_pos *p, gv_move m, int new_cs)
         k ^= chu_piece_key(b[mid], mid);
     if (to != from && b[to])
         k ^= chu_piece_key(b[to], to);
-    if (__builtin_expect(chu_any_right(p), 0))
+    if (__builtin_expect(p->opt.heisei, 0) && chu_any_right(p))
         k ^= rights_key_delta(p, m);
     return k ^ chu_piece_key((fl & CHU_MF_PROMO) ? pc + CHU_PROMO : pc, to);
 }
@@ -161,7 +161,7 @@ static void pos_make(chu_pos *p, gv_move m, chu_hist *h)
             right_flip(p, to);
         h->irrev = 1;
     } else if (!(fl & CHU_MF_PASS)) {
-        if (__builtin_expect(chu_any_right(p), 0)) {
+        if (__builtin_expect(p->opt.heisei, 0) && chu_any_right(p)) {
             if (mid && chu_has_right(p, mid)) {
                 right_flip(p, mid);
                 h->rights |= 4;
