@@ -1535,6 +1535,47 @@ static void test_heisei_bare_king(void)
     free(st);
 }
 
+/* Regressions: TSA writes every promoting drop with '+' and an unpromoted one into the
+ * zone with '=', and reads both back; under repetition=jcsa alternating passes end with
+ * the first passer obliged; under strict a counter-strike square does not make a position
+ * another. */
+static void test_heisei_tsa_marks_and_pass_cycles(void)
+{
+    void *st = st_new(pos("K12l k12a g9a s10a S5b G3b", "b LS 1"), "variant=heisei");
+    if (st) {
+        char text[32];
+        gv_move m = mv(st, "L*3a+");      /* the farthest rank: only promoted */
+        CHECK(m != 0 && chu_write_tsa(st, m, text, sizeof text) > 0);
+        CHECK_STR(text, "L*3a+");
+        gv_move back;
+        char err[GV_ERRLEN];
+        CHECK(chu()->parse_move(st, text, &back, err, sizeof err) == 0 && back == m);
+        m = mv(st, "L*4b");
+        CHECK(m != 0 && chu_write_tsa(st, m, text, sizeof text) > 0);
+        CHECK_STR(text, "L*4b=");
+        CHECK(chu()->parse_move(st, text, &back, err, sizeof err) == 0 && back == m);
+    }
+    free(st);
+    /* Passes only: the position before Gote's third pass recurs a fourth time by Gote's
+     * pass (allowed: Sente passed first), then Sente's fourth pass is refused. */
+    st = st_new(pos("K12l k12a N5j n8c", "b - 1"), "repetition=jcsa");
+    gv_result r;
+    if (st && play(st, "5j5i5j 8c8b8c 5j5i5j 8c8b8c 5j5i5j 8c8b8c") == 0) {
+        CHECK(chu()->status(st, &r) == GV_ONGOING);
+        CHECK(mv(st, "5j5i5j") == 0);
+        CHECK(mv(st, "5j5i") != 0);
+    }
+    free(st);
+    /* Right after a Lion was taken (counter-strike square 5g), Gote passes; Sente may not
+     * pass back into the same board with Gote to move. */
+    st = st_new(pos("K12l k12a N9j n3c r5g", "w 5g 2"), "repetition=strict");
+    if (st && play(st, "3c3d3c") == 0) {
+        CHECK(mv(st, "9j9i9j") == 0);
+        CHECK(mv(st, "9j9i") != 0);
+    }
+    free(st);
+}
+
 const t_case chu_rules_tests[] = {
     /* Board and pieces */
     T(test_board_start_position),
@@ -1563,6 +1604,7 @@ const t_case chu_rules_tests[] = {
     T(test_heisei_drops),
     T(test_heisei_promotion_right),
     T(test_heisei_bare_king),
+    T(test_heisei_tsa_marks_and_pass_cycles),
     T(test_lion_trade_promoted_kirin_is_lion),
     /* Promotion */
     T(test_promotion_entering_zone),

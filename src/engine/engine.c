@@ -201,6 +201,12 @@ int gv_engine_set_option(gv_engine *e, const char *name, const char *value, char
     return -1;
 }
 
+void gv_engine_forget(gv_engine *e)
+{
+    if (e->tt && !gv_engine_busy(e))
+        gv_tt_clear(e->tt);
+}
+
 /* ---- The game in progress ------------------------------------------------------------ */
 
 int gv_engine_new_game(gv_engine *e)

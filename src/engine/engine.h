@@ -67,6 +67,9 @@ int gv_engine_set_option(gv_engine *e, const char *name, const char *value, char
                          size_t errlen);
 int gv_engine_level(const gv_engine *e);
 
+/* Clears the search's memory (the transposition table), keeping the game: the next search
+ * sees what a new engine would. Does nothing while a search runs. */
+void gv_engine_forget(gv_engine *e);
 /* Back to the start position (keeping options); clears the search's memory. -1 if busy. */
 int gv_engine_new_game(gv_engine *e);
 /* Sets a position from the game's position text (history cleared). Returns 0, or -1 with

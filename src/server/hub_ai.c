@@ -146,11 +146,17 @@ static void ai_run(gv_hub *h, ai_job *j)
     gv_engine_set_option(e, "level", v, NULL, 0);
     snprintf(v, sizeof v, "%llu", (unsigned long long)j->seed);
     gv_engine_set_option(e, "seed", v, NULL, 0);
+    /* Levels below 10 are node budgets measured with a fresh table; a table kept from the
+     * seat's earlier moves would make them stronger, and their moves would depend on
+     * whether the engine was kept or rebuilt. Only level 10 keeps what it learnt. */
+    if (j->level < 10)
+        gv_engine_forget(e);
+    err[0] = 0;
     gv_search_result r = ai_search(h, e, &j->go, err, sizeof err);
     j->best = r.best;
     j->ok = r.best != 0;
     if (!j->ok)
-        snprintf(j->err, sizeof j->err, "the AI found no move");
+        snprintf(j->err, sizeof j->err, "the AI found no move%s%s", err[0] ? ": " : "", err);
 }
 
 /* The thinking time of a search that starts while `waiting` others wait for the

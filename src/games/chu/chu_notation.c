@@ -182,8 +182,9 @@ static int parse_usi_drop(chu_state *s, const char *text, gv_move *out, char *er
             t = i;
     int n = chu_parse_square(text + 2, &sq);
     const char *rest = text + 2 + n;
+    /* '+' enters promoted; '=' (TSA's mark) or nothing, unpromoted. */
     int promo = *rest == '+';
-    if (!t || !n || (promo ? rest[1] : *rest))
+    if (!t || !n || ((*rest == '+' || *rest == '=') ? rest[1] : *rest))
         return gv_err(err, errlen, "'%s' is not a USI drop (like L*5e or S*5c+)", text);
     if (!p->opt.heisei)
         return gv_err(err, errlen, "drops are a Heisei Chu move (option variant=heisei)");
@@ -198,12 +199,9 @@ static int parse_usi_drop(chu_state *s, const char *text, gv_move *out, char *er
     if (chu_status(s, &r) != GV_ONGOING)
         return gv_err(err, errlen, "the game is over (%s)", r.reason);
     if (p->board[sq])
-        return gv_err(err, errlen, "%s is occupied", text + 2);
+        return gv_err(err, errlen, "%.*s is occupied", n, text + 2);
     gv_move m = CHU_MOVE(0, sq, t, CHU_MF_DROP | (promo ? CHU_MF_PROMO : 0));
     if (!chu_is_move(p, m)) {
-        if (promo)
-            return gv_err(err, errlen, "a piece may enter promoted only in %s's zone (the "
-                          "farthest four ranks)", side_name(p->stm));
         int near = 0;
         for (int d = 0; d < 8; d++) {
             int pc = p->board[sq + chu_dir[0][d]];
@@ -212,6 +210,9 @@ static int parse_usi_drop(chu_state *s, const char *text, gv_move *out, char *er
         if (!near)
             return gv_err(err, errlen, "a drop must be next to (orthogonally or diagonally) "
                           "one of %s's pieces", side_name(p->stm));
+        if (promo)
+            return gv_err(err, errlen, "a piece may enter promoted only in %s's zone (the "
+                          "farthest four ranks)", side_name(p->stm));
         return gv_err(err, errlen, "a Lance dropped on the farthest rank could never move");
     }
     return rep_checked(s, m, out, err, errlen);
@@ -353,7 +354,7 @@ int chu_write_tsa(chu_state *s, gv_move m, char *buf, size_t len)
     int n = chu_gen_moves(&s->pos, all);
     char tmp[48];
     int k = tsa_format(&s->pos, m, tsa_ambiguous(&s->pos, all, n, m),
-                       has_promo_twin(all, n, m), tmp);
+                       has_promo_twin(all, n, m) || (CHU_FLAGS(m) & CHU_MF_PROMO), tmp);
     if ((size_t)k >= len)
         return -1;
     memcpy(buf, tmp, (size_t)k + 1);

@@ -447,7 +447,7 @@ static int move_irreversible(const chu_pos *p, gv_move m)
 /* How often the position after m (key `after`, the other side to move) occurred before,
  * and the ply of the third most recent of those occurrences (*first): where the cycle
  * that a fourth occurrence would close starts. */
-static int occurrences_after(const chu_state *s, uint64_t after, uint32_t *first)
+static int occurrences_after(const chu_state *s, uint64_t after, int no_cs, uint32_t *first)
 {
     uint32_t avail = s->ply < CHU_HIST - 1 ? s->ply : CHU_HIST - 1;
     int seen = 0;
@@ -455,10 +455,27 @@ static int occurrences_after(const chu_state *s, uint64_t after, uint32_t *first
         const chu_hist *h = &s->hist[(s->ply - back) % CHU_HIST];
         if (h->irrev)
             break;
-        if ((back & 1) && h->key == after && ++seen <= 3)
+        uint64_t key = no_cs && h->prev_cs ? h->key ^ chu_cs_key(h->prev_cs) : h->key;
+        if ((back & 1) && key == after && ++seen <= 3)
             *first = s->ply - back;
     }
     return seen;
+}
+
+/* The side that made the earliest pass since the last irreversible move (last, when not
+ * 0, is a move to be made now), or -1 when none passed. */
+static int earliest_passer(const chu_state *s, gv_move last)
+{
+    int who = (last && (CHU_FLAGS(last) & CHU_MF_PASS)) ? s->pos.stm : -1;
+    uint32_t avail = s->ply < CHU_HIST - 1 ? s->ply : CHU_HIST - 1;
+    for (uint32_t back = 1; back <= avail; back++) {
+        const chu_hist *h = &s->hist[(s->ply - back) % CHU_HIST];
+        if (h->irrev)
+            break;
+        if (CHU_FLAGS(h->move) & CHU_MF_PASS)
+            who = (int)((s->pos.stm + back) & 1);   /* the mover of that ply */
+    }
+    return who;
 }
 
 /* Does `side` attack a piece of the other side on board b? */
@@ -481,7 +498,7 @@ static int cycle_obliged(const chu_state *s, chu_pos q, gv_move last, uint32_t f
     chu_hist extra;
     if (last)
         pos_make(&q, last, &extra);
-    int checks[2] = {1, 1}, attacks[2] = {1, 1}, moved[2] = {0, 0}, first_pass = -1;
+    int checks[2] = {1, 1}, attacks[2] = {1, 1}, moved[2] = {0, 0}, passed = 0;
     uint32_t ply = s->ply + (last ? 1 : 0);
     for (; ply > first; ply--) {
         const chu_hist *h = ply > s->ply ? &extra : &s->hist[(ply - 1) % CHU_HIST];
@@ -492,7 +509,7 @@ static int cycle_obliged(const chu_state *s, chu_pos q, gv_move last, uint32_t f
         if (attacks[mover] && !attacks_a_piece(&q, mover))
             attacks[mover] = 0;
         if (CHU_FLAGS(h->move) & CHU_MF_PASS)
-            first_pass = mover;     /* walking back: the last seen is the first made */
+            passed = 1;
         pos_unmake(&q, h);
     }
     for (int side = 0; side < 2; side++) {
@@ -503,7 +520,9 @@ static int cycle_obliged(const chu_state *s, chu_pos q, gv_move last, uint32_t f
         return checks[0] ? 0 : 1;
     if (!checks[0] && attacks[0] != attacks[1])
         return attacks[0] ? 0 : 1;
-    return first_pass;
+    /* The first to pass, judged over the whole repeating stretch (since the last
+     * irreversible move), so that every position of it names the same side. */
+    return passed ? earliest_passer(s, last) : -1;
 }
 
 int chu_rep_allows(const chu_state *s, gv_move m)
@@ -512,9 +531,15 @@ int chu_rep_allows(const chu_state *s, gv_move m)
     if (p->opt.repetition < CHU_REP_STRICT || move_irreversible(p, m))
         return 1;
     uint32_t first = 0;
-    int seen = occurrences_after(s, chu_key_after(p, m), &first);
-    if (p->opt.repetition == CHU_REP_STRICT)
+    uint64_t after = chu_key_after(p, m);
+    if (p->opt.repetition == CHU_REP_STRICT) {
+        /* The position is the board, the side to move and the reserves: a counter-strike
+         * square does not make it another (so two passes in a row stay impossible). */
+        int cs = move_new_cs(p, m);
+        int seen = occurrences_after(s, cs ? after ^ chu_cs_key(cs) : after, 1, &first);
         return seen == 0 || chu_in_check(p, p->stm);
+    }
+    int seen = occurrences_after(s, after, 0, &first);
     return seen < 3 || cycle_obliged(s, *p, m, first) != p->stm;
 }
 
