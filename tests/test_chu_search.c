@@ -196,6 +196,15 @@ static void random_board(chu_pos *p, gv_rng *r)
         p->cs = CHU_SQ(gv_rng_below(r, CHU_N), gv_rng_below(r, CHU_N));
     p->opt.lion_double_jcsa = (uint8_t)gv_rng_below(r, 2);
     p->opt.promotion_msm = (uint8_t)gv_rng_below(r, 2);
+    p->opt.gobetween_far = (uint8_t)gv_rng_below(r, 2);
+    /* Heisei: some unpromoted pieces hold the right to promote from inside the zone. */
+    p->opt.heisei = (uint8_t)gv_rng_below(r, 2);
+    memset(p->right, 0, sizeof p->right);
+    for (int sq = 0; p->opt.heisei && sq < CHU_SQUARES; sq++) {
+        int pc = p->board[sq];
+        if (pc && pc != CHU_EDGE && chu_can_promote_type(CHU_TYPE(pc)) && gv_rng_below(r, 4) == 0)
+            p->right[sq >> 6] |= 1ULL << (sq & 63);
+    }
     chu_pos_sync(p);
 }
 

@@ -632,8 +632,13 @@ int chu_gen_quiet_promotions(const chu_pos *p, uint64_t types, gv_move *out)
         add_rows(where, p->stm, 0, CHU_N - 1);
     } else {
         add_rows(where, p->stm, 4, 5);
-        if (p->opt.promotion_msm || (types >> CT_PAWN & 1))
+        if (p->opt.promotion_msm || (types >> CT_PAWN & 1) ||
+            (p->opt.gobetween_far && (types >> CT_GOBETWEEN & 1)))
             add_rows(where, p->stm, 0, 3);
+        /* Heisei: a piece dropped unpromoted into the zone promotes from inside it. */
+        if (__builtin_expect(p->opt.heisei, 0))
+            for (int w = 0; w < CHU_OCC_WORDS; w++)
+                where[w] |= p->right[w];
     }
 
     gv_move buf[256];   /* the moves of one piece: at most 2 x 8 x 11 */
