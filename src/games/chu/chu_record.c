@@ -787,10 +787,41 @@ static void usi_squares(const chu_pos *p, gv_move m, int *from, int *mid, int *t
     *promo = *c == '+';
 }
 
+/* Heisei's reserve of side as a KIF header line (先手の持駒：香二　銀 ...; なし when empty),
+ * in SFEN's order. */
+static void kif_reserve(sbuf *b, const chu_pos *p, int side)
+{
+    sb_add(b, "%sの持駒：", kif_side[side]);
+    int any = 0;
+    for (int k = 0; k < CHU_HAND_KINDS; k++) {
+        int n = p->hand[side][k];
+        if (!n)
+            continue;
+        char num[16] = "";
+        if (n > 1)
+            kanji_number(n, num);
+        sb_add(b, "%s%s%s", any ? "　" : "", kif_names[chu_hand_type[k]][2], num);
+        any = 1;
+    }
+    sb_add(b, "%s\n", any ? "" : "なし");
+}
+
 /* One move as KIF lines (as shogiops' makeKifMoveOrDrop, each line numbered as lishogi
  * numbers them). last: destination of the previous move (0 for none). */
 static void kif_move(sbuf *b, const chu_pos *p, gv_move m, unsigned num, int last)
 {
+    if (CHU_FLAGS(m) & CHU_MF_DROP) {
+        /* Heisei's drop, as shogi's KIF writes one: the square, the piece, 打 (成 after it
+         * for a piece entering promoted). */
+        char ts[16];
+        if (last && last == CHU_TO(m))
+            strcpy(ts, "仝");
+        else
+            chu_kif_square(CHU_TO(m), ts);
+        sb_add(b, "%4u   %s%s打%s\n", num, ts, kif_names[CHU_MID(m)][0],
+               (CHU_FLAGS(m) & CHU_MF_PROMO) ? "成" : "");
+        return;
+    }
     int from, mid, to, promo;
     usi_squares(p, m, &from, &mid, &to, &promo);
     const char *name = kif_names[CHU_TYPE(p->board[from])][0];
@@ -831,11 +862,6 @@ char *chu_record_write_kif(chu_state *work, const gv_record *r, char *err, size_
     char options[GV_REC_OPTIONS];
     if (prepare_write(work, r, &res, options, sizeof options, err, errlen) < 0)
         return NULL;
-    if (work->pos.opt.heisei) {
-        gv_err(err, errlen, "KIF is not written for Heisei Chu (its reserves and drops): write "
-               "the USI list or TSA instead");
-        return NULL;
-    }
     if (work->pos.cs) {
         char sq[8];
         chu_square_name(work->pos.cs, sq);
@@ -863,7 +889,11 @@ char *chu_record_write_kif(chu_state *work, const gv_record *r, char *err, size_
     if (is_start) {
         sb_add(&b, "手合割：中将棋\n");
     } else {
+        if (work->pos.opt.heisei)
+            kif_reserve(&b, &work->pos, 1);
         kif_board(&b, &work->pos);
+        if (work->pos.opt.heisei)
+            kif_reserve(&b, &work->pos, 0);
         if (work->pos.stm)
             sb_add(&b, "後手番\n");
     }
@@ -885,8 +915,9 @@ char *chu_record_write_kif(chu_state *work, const gv_record *r, char *err, size_
     for (int i = 0; i < r->nmoves; i++) {
         gv_move mv = legal_form(work, r->moves[i]);
         kif_move(&b, &work->pos, mv, work->pos.movenum, last);
-        int from, mid, to, promo;
-        usi_squares(&work->pos, mv, &from, &mid, &to, &promo);
+        int from, mid, to = CHU_TO(mv), promo;
+        if (!(CHU_FLAGS(mv) & CHU_MF_DROP))
+            usi_squares(&work->pos, mv, &from, &mid, &to, &promo);
         last = to;
         chu_make(work, mv);
     }
@@ -1008,6 +1039,7 @@ typedef struct kif_step {
     int same;            /* destination written 仝 / 同 */
     int to, from;
     int promo;           /* 1 成, -1 不成, 0 neither */
+    int drop;            /* 打: Heisei's drop (no origin) */
     char name[64];
 } kif_step;
 
@@ -1048,6 +1080,14 @@ static int kif_parse_step(const char *s, kif_step *st)
     }
     if (!st->name[0])
         return -1;
+    /* A drop: the piece then 打, with 成 after it when the piece enters promoted. */
+    size_t d = strlen("打");
+    n = strlen(st->name);
+    if (!st->step && n > d && strcmp(st->name + n - d, "打") == 0) {
+        st->name[n - d] = 0;
+        st->drop = 1;
+        return 0;
+    }
     /* Marks of a lion's second step: igui / standing still (informative only). */
     static const char *const marks[] = {"（居食い）", "(居食い)", "(じっと)", "（じっと）"};
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
@@ -1124,8 +1164,55 @@ static const char *summary_result(const char *s)
 }
 
 /* Header keys and where they go. */
+/* A Heisei reserve line's value ("香二　銀", "なし") into counts. Returns 0, or -1. */
+static int kif_read_reserve(const char *key, const char *value, int hand[CHU_HAND_KINDS],
+                            int line, char *err, size_t errlen)
+{
+    const char *s = value;
+    while (*s) {
+        if (*s == ' ' || *s == '\t') {
+            s++;
+            continue;
+        }
+        if (starts(s, "　")) {
+            s += strlen("　");
+            continue;
+        }
+        if (starts(s, "なし"))
+            return s[strlen("なし")] ? gv_err(err, errlen, "line %d: %s: なし among pieces", line,
+                                               key) : 0;
+        int kind = -1;
+        size_t used = 0;
+        for (int k = 0; k < CHU_HAND_KINDS && kind < 0; k++)
+            for (int i = 0; i < 3 && kind < 0; i++) {
+                const char *nm = kif_names[chu_hand_type[k]][i];
+                if (nm && starts(s, nm)) {
+                    kind = k;
+                    used = strlen(nm);
+                }
+            }
+        if (kind < 0)
+            return gv_err(err, errlen, "line %d: %s '%s': not a reserve piece of Heisei Chu",
+                          line, key, value);
+        s += used;
+        int n = 1;
+        for (int d = 1; d <= 9; d++)
+            if (starts(s, kanji_digit[d])) {
+                n = d;
+                s += strlen(kanji_digit[d]);
+                break;
+            }
+        if (hand[kind])
+            return gv_err(err, errlen, "line %d: %s names %s twice", line, key,
+                          kif_names[chu_hand_type[kind]][0]);
+        hand[kind] = n;
+    }
+    return 0;
+}
+
 static int kif_header(gv_record *r, const char *key, const char *value, char *rules,
-                      size_t rlen, int *start_named, int line, char *err, size_t errlen)
+                      size_t rlen, int *start_named, int hand[2][CHU_HAND_KINDS], int line,
+                      char *err, size_t errlen)
 {
     gv_record_meta *m = &r->meta;
     if (!strcmp(key, "手合割")) {
@@ -1148,10 +1235,11 @@ static int kif_header(gv_record *r, const char *key, const char *value, char *ru
     if (!strcmp(key, "ルール"))
         return put_field(rules, rlen, value, line, key, err, errlen);
     if (strstr(key, "持駒")) {
-        if (value[0] && strcmp(value, "なし") != 0)
-            return gv_err(err, errlen, "line %d: %s '%s': Chu Shogi has no pieces in hand", line,
-                          key, value);
-        return 0;
+        /* Heisei Chu's reserves (先手の持駒, 後手の持駒; 下手 and 上手 as well). */
+        int side = starts(key, "後手") || starts(key, "上手");
+        if (!side && !starts(key, "先手") && !starts(key, "下手"))
+            return gv_err(err, errlen, "line %d: header '%s': whose pieces?", line, key);
+        return kif_read_reserve(key, value, hand[side], line, err, errlen);
     }
     for (size_t k = 0; k < sizeof kif_tag_names / sizeof kif_tag_names[0]; k++)
         if (strcmp(key, kif_tag_names[k][1]) == 0)
@@ -1206,8 +1294,8 @@ static int kif_board_row(const char *s, uint8_t *cells)
 }
 
 /* SFEN of a board read from the diagram. */
-static void board_sfen(const uint8_t cells[CHU_N][CHU_N], int stm, unsigned movenum, char *out,
-                       size_t len)
+static void board_sfen(const uint8_t cells[CHU_N][CHU_N], int stm, unsigned movenum,
+                       int hand[2][CHU_HAND_KINDS], char *out, size_t len)
 {
     size_t o = 0;
     for (int row = 0; row < CHU_N; row++) {
@@ -1231,7 +1319,19 @@ static void board_sfen(const uint8_t cells[CHU_N][CHU_N], int stm, unsigned move
         if (row < CHU_N - 1)
             o += (size_t)snprintf(out + o, len - o, "/");
     }
-    snprintf(out + o, len - o, " %c - %u", stm ? 'w' : 'b', movenum);
+    /* The reserves (Heisei), in SFEN's hands field. */
+    char hands[64] = "";
+    size_t h = 0;
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < CHU_HAND_KINDS; k++)
+            if (hand[side][k] && h + 4 < sizeof hands) {
+                char ch = chu_type_letter(chu_hand_type[k]);
+                if (hand[side][k] > 1)
+                    h += (size_t)snprintf(hands + h, sizeof hands - h, "%d", hand[side][k]);
+                hands[h++] = side ? ch : (char)toupper((unsigned char)ch);
+                hands[h] = 0;
+            }
+    snprintf(out + o, len - o, " %c %s %u", stm ? 'w' : 'b', h ? hands : "-", movenum);
 }
 
 /* Reads the number at the start of a move line. Returns the text after it, or NULL. */
@@ -1254,6 +1354,30 @@ static int kif_play(chu_state *work, gv_record *r, const kif_step *a, const kif_
 {
     char label[48];
     move_label(work, label, sizeof label);
+    if (a->drop) {
+        /* Heisei's drop: the reserve kind its name gives, onto its square. */
+        int to = a->same ? *last : a->to, t = 0;
+        if (a->same && !*last)
+            return gv_err(err, errlen, "%s '%s': 仝 (the previous destination) with no move "
+                          "before it", label, shown);
+        for (int k = 0; k < CHU_HAND_KINDS && !t; k++)
+            if (name_fits(a->name, chu_hand_type[k]))
+                t = chu_hand_type[k];
+        if (!t)
+            return gv_err(err, errlen, "%s '%s': %s is never dropped (only the reserve's "
+                          "pieces are)", label, shown, a->name);
+        char usi[MOVE_TEXT], why[GV_ERRLEN];
+        int n = snprintf(usi, sizeof usi, "%c*", toupper((unsigned char)chu_type_letter(t)));
+        n += chu_square_name(to, usi + n);
+        snprintf(usi + n, sizeof usi - (size_t)n, "%s", a->promo > 0 ? "+" : "");
+        gv_move m;
+        if (chu_parse_usi(work, usi, &m, why, sizeof why) < 0)
+            return gv_err(err, errlen, "%s '%s': %s", label, shown, why);
+        if (take_move(work, r, m) < 0)
+            return gv_err(err, errlen, "out of memory");
+        *last = to;
+        return 0;
+    }
     int from = a->from, mid = 0, to = a->to, promo = a->promo > 0;
     if (b) {
         if (!b->same && !a->same && a->to != b->from)
@@ -1312,6 +1436,7 @@ int chu_record_read_kif(chu_state *work, const char *text, gv_record *r, char *e
     char line[KIF_LINE], rules[GV_REC_OPTIONS] = "";
     uint8_t cells[CHU_N][CHU_N];
     int rows = 0, gote_first = 0, start_named = 0, lineno = 0, toolong;
+    int hand[2][CHU_HAND_KINDS] = {{0}};   /* Heisei: the reserves of the headers */
     const char *s = text, *moves_at = NULL;
     int moves_line = 0;
 
@@ -1355,8 +1480,8 @@ int chu_record_read_kif(chu_state *work, const char *text, gv_record *r, char *e
             return gv_err(err, errlen, "line %d: header name too long", lineno);
         memcpy(key, line, kl);
         key[kl] = 0;
-        if (kif_header(r, key, skip_blank(colon + cl), rules, sizeof rules, &start_named, lineno,
-                       err, errlen) < 0)
+        if (kif_header(r, key, skip_blank(colon + cl), rules, sizeof rules, &start_named, hand,
+                       lineno, err, errlen) < 0)
             return -1;
     }
     if (rows && rows != CHU_N)
@@ -1383,7 +1508,7 @@ int chu_record_read_kif(chu_state *work, const char *text, gv_record *r, char *e
     }
     char sfen[GV_REC_START];
     if (rows) {
-        board_sfen((const uint8_t(*)[CHU_N])cells, gote_first, (unsigned)first, sfen,
+        board_sfen((const uint8_t(*)[CHU_N])cells, gote_first, (unsigned)first, hand, sfen,
                    sizeof sfen);
     } else {
         snprintf(sfen, sizeof sfen, "%s", chu_start_sfen);
@@ -1391,6 +1516,9 @@ int chu_record_read_kif(chu_state *work, const char *text, gv_record *r, char *e
         snprintf(sp + 1, sizeof sfen - (size_t)(sp + 1 - sfen), "%lu", first);
         if (gote_first)
             return gv_err(err, errlen, "後手番 without a board");
+        for (int k = 0; k < CHU_HAND_KINDS; k++)
+            if (hand[0][k] || hand[1][k])
+                return gv_err(err, errlen, "reserves (持駒) without a board");
     }
     if (gv_record_options_canonical(gv_game_find("chu"), rules, r->options, sizeof r->options,
                                     err, errlen) < 0) {
