@@ -61,6 +61,16 @@ run 0 "time odds" chu --e1 "$HACHU" --e2 "$HACHU" --games 1 --tc1 1+0.05 --tc2 3
         expect "time odds log" ' e2 < level 0 0:03 0.1$' "$tmp/log-odds"
     }
 
+# 1c. Heisei Chu between two USI engines: the drops cross as USI (XBoard, which has no
+# drops, is spoken by neither engine, so its missing notation does not stop the match).
+run 0 "heisei over usi" chu --e1 "$BIN usi --rules variant=heisei --hash 16 --level 1" --p1 usi \
+    --e2 "$BIN usi --rules variant=heisei --hash 16 --level 1" --p2 usi --games 2 --st 0.2 \
+    --max-plies 24 --seed 7 --rules variant=heisei &&
+    {
+        expect "heisei over usi" '^Score of e1 .* 2 games'
+        expect "heisei over usi" 'no results: 0$'
+    }
+
 # 2. A USI engine: `gravulien think` behind a small USI loop, against HaChu (XBoard), so
 # that every move crosses between the two notations. HaChu gets 'Allow repeats' (by
 # default it refuses any move that repeats an earlier position; see docs/match.md).

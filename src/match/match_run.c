@@ -72,12 +72,17 @@ static int parse_in(const match_run *m, me_proto p, void *st, const char *text, 
     return m->g->xboard->parse_move(st, text, mv, err, errlen);
 }
 
-/* Plays mv on m->st, keeping its texts as ply `ply`. */
+/* Plays mv on m->st, keeping its texts as ply `ply`. A notation no engine of the match
+ * speaks may lack the move (XBoard has no Heisei drops): its text is then left empty. */
 static int record_move(match_run *m, int ply, gv_move mv)
 {
     for (int k = 0; k < TXT_KINDS; k++)
-        if (write_in(m, k, m->st, mv, m->txt[k][ply], ME_MOVE_TEXT) < 0)
-            return -1;
+        if (write_in(m, k, m->st, mv, m->txt[k][ply], ME_MOVE_TEXT) < 0) {
+            int spoken = k == TXT_OURS || (int)m->e[0].proto == k || (int)m->e[1].proto == k;
+            if (spoken)
+                return -1;
+            m->txt[k][ply][0] = 0;
+        }
     m->hist[ply] = mv;
     m->g->make(m->st, mv);
     return 0;
