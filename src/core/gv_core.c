@@ -202,3 +202,11 @@ int64_t gv_wall_ms(void)
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+int gv_text_out(char *buf, size_t len, const char *text, int n)
+{
+    if (n < 0 || (size_t)n >= len)
+        return -1;
+    memcpy(buf, text, (size_t)n + 1);
+    return n;
+}

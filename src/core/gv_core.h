@@ -23,6 +23,10 @@ typedef struct gv_buf {
 
 void gv_buf_put(gv_buf *b, const char *s, size_t n);
 
+/* Hands a text of n bytes (NUL-terminated, n >= 0) built in a scratch buffer to a caller's
+ * buffer of len bytes: the writers' "length, or -1 when it does not fit". */
+int gv_text_out(char *buf, size_t len, const char *text, int n);
+
 /* For the functions whose inner loops are bit operations (move generation, evaluation):
  * compiled twice on x86-64, for CPUs with AVX2 and BMI (x86-64-v3: three-operand
  * instructions, fewer register copies) and for any x86-64, and the loader picks one (GCC's

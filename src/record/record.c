@@ -276,8 +276,8 @@ int gv_record_options_canonical(const gv_game *g, const char *options, char *out
 
 /* ---- Writing ------------------------------------------------------------------------------ */
 
-static int copy_checked(char *dst, size_t cap, const char *src, const char *what, char *err,
-                        size_t errlen)
+int gv_record_copy_checked(char *dst, size_t cap, const char *src, const char *what, char *err,
+                           size_t errlen)
 {
     if (strlen(src) >= cap)
         return gv_err(err, errlen, "%s is longer than %zu bytes", what, cap - 1);
@@ -310,10 +310,10 @@ char *gv_record_write(const gv_game *g, const char *options, const char *start,
         return gv_err(err, errlen, "out of memory"), NULL;
     char *text = NULL;
     r->game = g;
-    if (copy_checked(r->options, sizeof r->options, options ? options : "", "the options", err,
-                     errlen) < 0 ||
-        copy_checked(r->start, sizeof r->start, start ? start : "", "the start position", err,
-                     errlen) < 0)
+    if (gv_record_copy_checked(r->options, sizeof r->options, options ? options : "",
+                               "the options", err, errlen) < 0 ||
+        gv_record_copy_checked(r->start, sizeof r->start, start ? start : "",
+                               "the start position", err, errlen) < 0)
         goto done;
     if (r->start[0] && !strcmp(r->start, "startpos"))
         r->start[0] = 0;

@@ -192,4 +192,9 @@ const char *gv_record_result_text(const gv_result *res);
  * a message on error (including a NUL byte inside the text). */
 char *gv_record_slurp(const char *path, char *err, size_t errlen);
 
+/* Copies src into dst (cap bytes) for a reader or writer. Returns 0, or -1 with "<what> is
+ * longer than N bytes". */
+int gv_record_copy_checked(char *dst, size_t cap, const char *src, const char *what, char *err,
+                           size_t errlen);
+
 #endif

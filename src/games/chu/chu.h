@@ -260,6 +260,9 @@ int chu_gen_captures(const chu_pos *p, gv_move *out);
  * notation; chu_canonical then maps the move read to the generated one). */
 int chu_gen_moves_ex(const chu_pos *p, gv_move *out, int trades, int all_igui);
 int chu_can_promote(const chu_pos *p, int piece, int from, int to, int captures);
+/* Heisei: is square sq next to (orthogonally or diagonally) one of side's pieces (where a
+ * drop may go)? */
+int chu_next_to_own(const chu_pos *p, int side, int sq);
 
 /* The move of chu_legal_moves with the same effect as m (an igui by another capturer
  * maps to the listed igui of that victim); m itself otherwise. */

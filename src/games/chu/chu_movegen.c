@@ -497,8 +497,7 @@ static inline int drop_ok(int side, int t, int sq, int promo)
     return !(t == CT_LANCE && CHU_ROW(sq) == (side == CHU_SENTE ? 0 : CHU_N - 1));
 }
 
-/* Is empty square sq next to (orthogonally or diagonally) one of side's pieces? */
-static int next_to_own(const chu_pos *p, int side, int sq)
+int chu_next_to_own(const chu_pos *p, int side, int sq)
 {
     for (int d = 0; d < 8; d++) {
         int pc = p->board[sq + chu_dir[0][d]];
@@ -580,12 +579,11 @@ int chu_is_move(const chu_pos *p, gv_move m)
 {
     int from = CHU_FROM(m), to = CHU_TO(m), pc = p->board[from];
     if (CHU_FLAGS(m) & CHU_MF_DROP) {
+        /* Only a board square is empty (0): the border holds CHU_EDGE. */
         int t = CHU_MID(m), k = chu_hand_kind(t), promo = (CHU_FLAGS(m) & CHU_MF_PROMO) != 0;
         return p->opt.heisei && from == 0 && k >= 0 && p->hand[p->stm][k] &&
-               (CHU_FLAGS(m) & ~(CHU_MF_DROP | CHU_MF_PROMO)) == 0 &&
-               CHU_ROW(to) >= 0 && CHU_ROW(to) < CHU_N && CHU_COL(to) >= 0 &&
-               CHU_COL(to) < CHU_N && p->board[to] == 0 && next_to_own(p, p->stm, to) &&
-               drop_ok(p->stm, t, to, promo);
+               (CHU_FLAGS(m) & ~(CHU_MF_DROP | CHU_MF_PROMO)) == 0 && p->board[to] == 0 &&
+               chu_next_to_own(p, p->stm, to) && drop_ok(p->stm, t, to, promo);
     }
     /* Anything else wrong with m (its squares, flags) makes it match no generated move. */
     if (!is_piece(pc) || (pc & CHU_GOTE) != (p->stm ? CHU_GOTE : 0))

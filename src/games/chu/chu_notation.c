@@ -32,27 +32,18 @@ int chu_write_usi(const chu_pos *p, gv_move m, char *buf, size_t len)
         /* As shogi writes a drop, upper case for both sides: L*5e, S*5c+. */
         n = snprintf(tmp, sizeof tmp, "%c*", toupper((unsigned char)chu_type_letter(mid)));
         n += chu_square_name(to, tmp + n);
-        if (CHU_FLAGS(m) & CHU_MF_PROMO)
-            tmp[n++] = '+';
-        tmp[n] = 0;
-        if ((size_t)n >= len)
-            return -1;
-        memcpy(buf, tmp, (size_t)n + 1);
-        return n;
+    } else {
+        if (CHU_FLAGS(m) & CHU_MF_PASS)
+            mid = pass_square(p, from);
+        n = chu_square_name(from, tmp);
+        if (mid)
+            n += chu_square_name(mid, tmp + n);
+        n += chu_square_name(to, tmp + n);
     }
-    if (CHU_FLAGS(m) & CHU_MF_PASS)
-        mid = pass_square(p, from);
-    n = chu_square_name(from, tmp);
-    if (mid)
-        n += chu_square_name(mid, tmp + n);
-    n += chu_square_name(to, tmp + n);
     if (CHU_FLAGS(m) & CHU_MF_PROMO)
         tmp[n++] = '+';
     tmp[n] = 0;
-    if ((size_t)n >= len)
-        return -1;
-    memcpy(buf, tmp, (size_t)n + 1);
-    return n;
+    return gv_text_out(buf, len, tmp, n);
 }
 
 /* Is `mid` a first lion step of the piece on from, and `to` a second step from mid? */
@@ -202,12 +193,7 @@ static int parse_usi_drop(chu_state *s, const char *text, gv_move *out, char *er
         return gv_err(err, errlen, "%.*s is occupied", n, text + 2);
     gv_move m = CHU_MOVE(0, sq, t, CHU_MF_DROP | (promo ? CHU_MF_PROMO : 0));
     if (!chu_is_move(p, m)) {
-        int near = 0;
-        for (int d = 0; d < 8; d++) {
-            int pc = p->board[sq + chu_dir[0][d]];
-            near |= is_piece(pc) && CHU_COLOR(pc) == p->stm;
-        }
-        if (!near)
+        if (!chu_next_to_own(p, p->stm, sq))
             return gv_err(err, errlen, "a drop must be next to (orthogonally or diagonally) "
                           "one of %s's pieces", side_name(p->stm));
         if (promo)
@@ -355,10 +341,7 @@ int chu_write_tsa(chu_state *s, gv_move m, char *buf, size_t len)
     char tmp[48];
     int k = tsa_format(&s->pos, m, tsa_ambiguous(&s->pos, all, n, m),
                        has_promo_twin(all, n, m) || (CHU_FLAGS(m) & CHU_MF_PROMO), tmp);
-    if ((size_t)k >= len)
-        return -1;
-    memcpy(buf, tmp, (size_t)k + 1);
-    return k;
+    return gv_text_out(buf, len, tmp, k);
 }
 
 /* Normalises a TSA text: drops spaces and parentheses, lower-cases, and maps the piece

@@ -419,10 +419,7 @@ int chu_get_sfen(const chu_pos *p, char *buf, size_t len)
         n += sprintf(tmp + n, " %c %s %u", p->stm ? 'w' : 'b', cs,
                      p->movenum > 9999 ? 9999u : p->movenum);
     }
-    if ((size_t)n >= len)
-        return -1;
-    memcpy(buf, tmp, (size_t)n + 1);
-    return n;
+    return gv_text_out(buf, len, tmp, n);
 }
 
 /* ---- Handicaps ---------------------------------------------------------------------

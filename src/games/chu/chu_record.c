@@ -1709,58 +1709,66 @@ static int tsa_detect(const char *text)
     return t ? t : GV_DETECT_NO;
 }
 
-static int kif_read(const char *text, gv_record *out, char *err, size_t errlen)
+/* The readers and writers work on a state of their own (a Chu state with its history is
+ * too large for the stack): these run one with it. The writers make the options canonical
+ * themselves. */
+typedef int (*list_reader)(chu_state *work, const char *text, gv_record *r, char *err,
+                           size_t errlen);
+typedef char *(*list_writer)(chu_state *work, const gv_record *r, char *err, size_t errlen);
+
+static int read_with(list_reader read, const char *text, gv_record *out, char *err,
+                     size_t errlen)
 {
     chu_state *work = malloc(sizeof *work);
     if (!work)
         return gv_err(err, errlen, "out of memory");
-    int rc = chu_record_read_kif(work, text, out, err, errlen);
+    int rc = read(work, text, out, err, errlen);
     free(work);
     return rc;
+}
+
+static char *write_with(list_writer write, const gv_record *r, char *err, size_t errlen)
+{
+    chu_state *work = malloc(sizeof *work);
+    if (!work)
+        return gv_err(err, errlen, "out of memory"), NULL;
+    char *text = write(work, r, err, errlen);
+    free(work);
+    return text;
+}
+
+static int kif_read(const char *text, gv_record *out, char *err, size_t errlen)
+{
+    return read_with(chu_record_read_kif, text, out, err, errlen);
 }
 
 static int usi_read(const char *text, gv_record *out, char *err, size_t errlen)
 {
-    chu_state *work = malloc(sizeof *work);
-    if (!work)
-        return gv_err(err, errlen, "out of memory");
-    int rc = chu_record_read_usi(work, text, out, err, errlen);
-    free(work);
-    return rc;
+    return read_with(chu_record_read_usi, text, out, err, errlen);
 }
 
-/* The writers make the options canonical themselves. */
 static char *kif_write(const gv_record *r, const char *options, char *err, size_t errlen)
 {
     (void)options;
-    chu_state *work = malloc(sizeof *work);
-    if (!work)
-        return gv_err(err, errlen, "out of memory"), NULL;
-    char *text = chu_record_write_kif(work, r, err, errlen);
-    free(work);
-    return text;
+    return write_with(chu_record_write_kif, r, err, errlen);
 }
 
 static char *usi_write(const gv_record *r, const char *options, char *err, size_t errlen)
 {
     (void)options;
-    chu_state *work = malloc(sizeof *work);
-    if (!work)
-        return gv_err(err, errlen, "out of memory"), NULL;
-    char *text = chu_record_write_usi(work, r, err, errlen);
-    free(work);
-    return text;
+    return write_with(chu_record_write_usi, r, err, errlen);
 }
 
 static char *tsa_write(const gv_record *r, const char *options, char *err, size_t errlen)
 {
     (void)options;
-    chu_state *work = malloc(sizeof *work);
-    if (!work)
-        return gv_err(err, errlen, "out of memory"), NULL;
-    char *text = chu_record_write_tsa(work, r, err, errlen);
-    free(work);
-    return text;
+    return write_with(chu_record_write_tsa, r, err, errlen);
+}
+
+static char *san_write(const gv_record *r, const char *options, char *err, size_t errlen)
+{
+    (void)options;
+    return write_with(chu_record_write_san, r, err, errlen);
 }
 
 static int san_detect(const char *text)
@@ -1769,16 +1777,6 @@ static int san_detect(const char *text)
     return t && san_first_move(text) ? t : GV_DETECT_NO;
 }
 
-static char *san_write(const gv_record *r, const char *options, char *err, size_t errlen)
-{
-    (void)options;
-    chu_state *work = malloc(sizeof *work);
-    if (!work)
-        return gv_err(err, errlen, "out of memory"), NULL;
-    char *text = chu_record_write_san(work, r, err, errlen);
-    free(work);
-    return text;
-}
 
 static const gv_record_codec kif_codec = {
     .name = "kif",

@@ -373,20 +373,25 @@ static int kings_only_draw(const chu_pos *p)
 /* ---- Repetition ------------------------------------------------------------------- */
 
 /* The ply of the first of the (at least four) occurrences of the current position. */
-static uint32_t fourfold_first(const chu_state *s)
+/* Has the current position occurred four times? Then 1, with *first the ply of the
+ * earliest of its last four occurrences: where the cycle they close starts. */
+static int fourfold_at(const chu_state *s, uint32_t *first)
 {
-    uint32_t avail = s->ply < CHU_HIST - 1 ? s->ply : CHU_HIST - 1, first = s->ply;
+    /* The slot the next move will overwrite is left out, so what is seen does not
+     * depend on whether it was ever unmade into. */
+    uint32_t avail = s->ply < CHU_HIST - 1 ? s->ply : CHU_HIST - 1;
     int seen = 1;
+    *first = s->ply;
     for (uint32_t back = 1; back <= avail && seen < 4; back++) {
         const chu_hist *h = &s->hist[(s->ply - back) % CHU_HIST];
         if (h->irrev)
             break;
         if (!(back & 1) && h->key == s->pos.key) {
             seen++;
-            first = s->ply - back;
+            *first = s->ply - back;
         }
     }
-    return first;
+    return seen >= 4;
 }
 
 /* Returns 0 if the current position has not occurred four times; otherwise 1 and sets
@@ -395,21 +400,8 @@ static uint32_t fourfold_first(const chu_state *s)
 static int fourfold(const chu_state *s, int *loser)
 {
     const chu_pos *p = &s->pos;
-    /* The slot the next move will overwrite is left out, so what is seen does not
-     * depend on whether it was ever unmade into. */
-    uint32_t avail = s->ply < CHU_HIST - 1 ? s->ply : CHU_HIST - 1;
-    int seen = 1;
-    uint32_t first = s->ply;
-    for (uint32_t back = 1; back <= avail; back++) {
-        const chu_hist *h = &s->hist[(s->ply - back) % CHU_HIST];
-        if (h->irrev)
-            break;
-        if (!(back & 1) && h->key == p->key) {
-            seen++;
-            first = s->ply - back;
-        }
-    }
-    if (seen < 4)
+    uint32_t first;
+    if (!fourfold_at(s, &first))
         return 0;
     /* Walk back from the present to `first`, noting for each move whether it left the
      * opponent in check. */
@@ -594,10 +586,10 @@ int chu_ended_by_rule(chu_state *s, gv_result *res)
         return 1;
     }
     int loser;
-    if (p->opt.repetition == CHU_REP_JCSA && fourfold(s, &loser)) {
+    uint32_t first;
+    if (p->opt.repetition == CHU_REP_JCSA && fourfold_at(s, &first)) {
         /* A fourth occurrence stands only when nobody had to deviate: a draw. (When a side
          * had to, it was the other side's move that repeated, and play goes on.) */
-        uint32_t first = fourfold_first(s);
         if (cycle_obliged(s, *p, 0, first) < 0) {
             res->status = GV_DRAW;
             res->winner = -1;

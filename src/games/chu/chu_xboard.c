@@ -67,10 +67,7 @@ int chu_write_xboard(const chu_pos *p, gv_move m, char *buf, size_t len)
     if (CHU_FLAGS(m) & CHU_MF_PROMO)
         tmp[n++] = '+';
     tmp[n] = 0;
-    if ((size_t)n >= len)
-        return -1;
-    memcpy(buf, tmp, (size_t)n + 1);
-    return n;
+    return gv_text_out(buf, len, tmp, n);
 }
 
 int chu_parse_xboard(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen)
@@ -277,10 +274,7 @@ static int san_format(const chu_pos *p, gv_move m, int level, char *buf, size_t 
     if (fl & CHU_MF_PROMO)
         tmp[n++] = '+';
     tmp[n] = 0;
-    if ((size_t)n >= len)
-        return -1;
-    memcpy(buf, tmp, (size_t)n + 1);
-    return n;
+    return gv_text_out(buf, len, tmp, n);
 }
 
 /* The least disambiguation that tells m apart from the legal moves of other pieces of

@@ -163,8 +163,5 @@ int exac_get_text(const exac_pos *p, char *buf, size_t len)
     }
     n += snprintf(tmp + n, sizeof tmp - (size_t)n, " %c %u %u", p->stm ? 's' : 'f', p->quiet,
                   p->movenum);
-    if ((size_t)n >= len)
-        return -1;
-    memcpy(buf, tmp, (size_t)n + 1);
-    return n;
+    return gv_text_out(buf, len, tmp, n);
 }

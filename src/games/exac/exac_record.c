@@ -478,15 +478,6 @@ int exac_record_read(exac_state *work, const char *text, exac_record *r, char *e
 
 /* ---- The codec ------------------------------------------------------------------------- */
 
-static int copy_checked(char *dst, size_t cap, const char *src, const char *what, char *err,
-                        size_t errlen)
-{
-    if (strlen(src) >= cap)
-        return gv_err(err, errlen, "%s is longer than %zu bytes", what, cap - 1);
-    memcpy(dst, src, strlen(src) + 1);
-    return 0;
-}
-
 /* The codec's writer: r as the PGN-like record, with Rules (the options), Event, Site and
  * Date among its further tags. */
 static char *pgn_write(const gv_record *r, const char *options, char *err, size_t errlen)
@@ -509,11 +500,14 @@ static char *pgn_write(const gv_record *r, const char *options, char *err, size_
     exac_record_init(er, r->moves, r->nmoves);
     er->nmoves = r->nmoves;
     const gv_record_meta *m = &r->meta;
-    if (copy_checked(er->first, sizeof er->first, m->players[0], "First", err, errlen) < 0 ||
-        copy_checked(er->second, sizeof er->second, m->players[1], "Second", err, errlen) < 0 ||
-        copy_checked(er->result, sizeof er->result, m->result, "Result", err, errlen) < 0 ||
-        copy_checked(er->setup, sizeof er->setup, r->start, "the start position", err,
-                     errlen) < 0)
+    if (gv_record_copy_checked(er->first, sizeof er->first, m->players[0], "First", err,
+                               errlen) < 0 ||
+        gv_record_copy_checked(er->second, sizeof er->second, m->players[1], "Second", err,
+                               errlen) < 0 ||
+        gv_record_copy_checked(er->result, sizeof er->result, m->result, "Result", err,
+                               errlen) < 0 ||
+        gv_record_copy_checked(er->setup, sizeof er->setup, r->start, "the start position", err,
+                               errlen) < 0)
         goto done;
     er->dash = m->resigned;
     const char *named[4][2] = {{"Rules", options}, {"Event", m->event}, {"Site", m->site},
@@ -528,8 +522,8 @@ static char *pgn_write(const gv_record *r, const char *options, char *err, size_
             goto done;
         }
         exac_tag *t = &er->extra[er->nextra++];
-        if (copy_checked(t->name, sizeof t->name, name, "a tag name", err, errlen) < 0 ||
-            copy_checked(t->value, sizeof t->value, value, name, err, errlen) < 0)
+        if (gv_record_copy_checked(t->name, sizeof t->name, name, "a tag name", err, errlen) < 0 ||
+            gv_record_copy_checked(t->value, sizeof t->value, value, name, err, errlen) < 0)
             goto done;
     }
     if (exac_record_write(work, er, buf, len, NULL, err, errlen) >= 0) {

@@ -59,10 +59,7 @@ int grav_write_move(const grav_pos *p, gv_move m, char *buf, size_t len)
     } else {
         n = snprintf(tmp, sizeof tmp, "%d %s", GR_PLAYER(m), act_names[act]);
     }
-    if (n < 0 || (size_t)n >= len)
-        return -1;
-    memcpy(buf, tmp, (size_t)n + 1);
-    return n;
+    return gv_text_out(buf, len, tmp, n);
 }
 
 int grav_parse_move(grav_state *s, const char *text, gv_move *out, char *err, size_t errlen)
@@ -244,10 +241,7 @@ int grav_get_text(const grav_pos *p, char *buf, size_t len)
     k += put_list(t + k, cap - (size_t)k, c->resign_order, c->nresigned);
     k += snprintf(t + k, cap - (size_t)k, " turns=%u winner=%d reason=%s", c->turns, c->winner,
                   reason_names[c->reason]);
-    if ((size_t)k >= len)
-        return -1;
-    memcpy(buf, tmp, (size_t)k + 1);
-    return k;
+    return gv_text_out(buf, len, tmp, k);
 }
 
 /* Parses "1,2,3" or "-" into v (at most max values, each in 1..hi). Returns the count or
