@@ -1777,7 +1777,6 @@ static int san_detect(const char *text)
     return t && san_first_move(text) ? t : GV_DETECT_NO;
 }
 
-
 static const gv_record_codec kif_codec = {
     .name = "kif",
     .detect = kif_detect,
