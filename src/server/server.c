@@ -1,8 +1,11 @@
 /* gravulien serve: the HTTP + WebSocket server on libwebsockets, in a libev event loop.
  *
- * One thread runs the loop: it reads requests, calls the API (api.c) and the hub, and
- * writes replies and watcher messages; AI searches run on the hub's worker threads and
- * wake the loop with lws_cancel_service. The loop is libev's (epoll on Linux: the cost of
+ * One thread runs the loop: it reads requests and writes replies and watcher messages.
+ * The games (the hub, hub.h) and their store live on a thread of their own
+ * (hub_thread.h): the loop hands it API requests and WebSocket messages and takes back
+ * replies and events, so no store write, replay or view ever stalls the loop. The page's
+ * files are read into memory at start, and /api/health is answered by the loop itself
+ * (so it tells whether the loop answers). AI searches run on the hub's worker threads. The loop is libev's (epoll on Linux: the cost of
  * a pass follows the sockets that are ready, not all 10,000 of them, as poll's does); the
  * server owns it (lws's libev plugin joins it as a "foreign" loop), so that SIGINT and
  * SIGTERM, watched by the loop itself, end it and the shutdown below runs as it would
@@ -12,6 +15,7 @@
  * get it when their socket is writable. A watcher with too many events waiting is closed;
  * what the server sends a connection in answer to its own request (a watch's catch-up,
  * an error, a pong) is not counted against it. */
+#include <dirent.h>
 #include <errno.h>
 #include <ev.h>
 #include <jansson.h>
@@ -23,10 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/gv_core.h"
 #include "server/hub.h"
+#include "server/hub_thread.h"
 #include "server/server.h"
 #include "server/ws_frame.h"
 #include "server/ws_msg.h"
@@ -45,6 +51,8 @@ enum {
                                * close frame is dropped after this */
     WS_MSGS_PER_SEC = 20,     /* what a watcher may send */
     RATE_BUCKETS = 4096,
+    API_WAIT_SECS = 60,       /* an API request waiting for the hub longer is dropped */
+    MAX_FILE = 8 * 1024 * 1024,   /* a page file larger is not served */
 };
 
 typedef struct msg {
@@ -62,6 +70,7 @@ typedef struct http_req {
     char *body;
     size_t len;
     int too_large;
+    int waiting;              /* handed to the hub: its reply is on its way */
     int replied;              /* a reply was queued: what still arrives is ignored */
     unsigned char *resp;      /* LWS_PRE + reply */
     size_t rlen, rsent;
@@ -72,7 +81,8 @@ typedef struct http_req {
 typedef struct pss {
     struct lws *wsi;
     http_req *http;
-    gv_hub_watcher watch;     /* the game watched (its place among the game's watchers) */
+    gv_ht_conn conn;          /* the connection's handle for the hub's thread (0: none) */
+    gv_ht_watcher *watcher;   /* a WebSocket's watcher (the hub's thread uses it) */
     msg **q;                  /* messages waiting for the socket: a ring, oldest first */
     unsigned qhead, qn, qcap;
     unsigned qevents;         /* of them, events (the rest are replies) */
@@ -96,24 +106,40 @@ typedef struct rate_slot {
     int64_t at;
 } rate_slot;
 
+/* The connections the hub's thread may send to, by handle: slot index + 1 in the low 32
+ * bits, the slot's generation in the high ones (a slot used again is another
+ * connection). */
+typedef struct conn_slot {
+    pss *p;                   /* NULL: free */
+    uint32_t gen;
+    uint32_t next_free;       /* index + 1 of the next free slot (0: none) */
+} conn_slot;
+
+/* A file of the page, read at start. */
+typedef struct web_file {
+    char name[100];
+    char *data;
+    size_t len;
+} web_file;
+
 typedef struct server {
     gv_serve_opts o;
     struct lws_context *ctx;
     gv_hub *hub;
+    gv_ht *ht;                /* the hub's thread */
     lws_sorted_usec_list_t tick;
     rate_slot rates[RATE_BUCKETS];
     char web[512];
+    web_file *files;
+    int nfiles;
     long nws;                 /* open WebSocket connections */
     struct ev_loop *loop;
-    unsigned char *out;       /* LWS_PRE + an event being written to many sockets */
-    size_t outcap;
     gv_store *store;
-    struct lws *notify_wsi;   /* the store's notification socket in the loop (a dup) */
-    int listening;            /* the store's notifications arrive */
-    int64_t listen_retry_at;
+    conn_slot *slots;
+    uint32_t nslots, slotcap, free_slot;
 } server;
 
-static server *the_server;   /* for the tick callback (one server per process) */
+static server *the_server;   /* for the callbacks (one server per process) */
 
 /* SIGINT or SIGTERM, delivered by libev inside the loop: the loop returns to gv_serve. */
 static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
@@ -141,11 +167,6 @@ static void msg_unref(msg *m)
 {
     if (m && --m->refs == 0)
         free(m);
-}
-
-static pss *pss_of(gv_hub_watcher *w)
-{
-    return (pss *)(void *)((char *)w - offsetof(pss, watch));
 }
 
 static void queue_clear(pss *p)
@@ -219,86 +240,95 @@ static int enqueue(pss *p, msg *m)
     return 0;
 }
 
-/* The connection's own reply (the hub's catch-up and state, an error, a pong). */
-static void send_reply(pss *p, const char *text, size_t len)
-{
-    msg *m = msg_new(text, len, 1);
-    if (!m)
-        return;
-    enqueue(p, m);
-    msg_unref(m);
-}
+/* One event to n connections. A socket with nothing waiting before the event (not in
+ * lws's buffer, not in the queue) is written at once, from the message's own buffer (lws
+ * puts the frame header in the LWS_PRE bytes before it: the same bytes for every socket;
+ * what a full socket does not take, lws keeps and sends when it can, and lws_write returns
+ * the whole length). lws 4.1 allows lws_write outside the WRITEABLE callback when nothing
+ * of that connection is buffered (lws_partial_buffered). Writing at once saves, per
+ * watcher, the two changes of its epoll interest (POLLOUT on, then off) and the pass
+ * through the loop that a writable callback costs. The others get the event queued (the
+ * same message, shared by reference). A connection closed meanwhile is skipped. */
+static pss *conn_get(server *s, gv_ht_conn c);
 
-static void send_to_watcher(gv_hub_watcher *w, const char *text, size_t len)
+static void deliver_event(server *s, msg *m, const gv_ht_conn *conns, int n)
 {
-    send_reply(pss_of(w), text, len);
-}
-
-/* One event to n watchers. A socket with nothing waiting before the event (not in lws's
- * buffer, not in the queue) is written at once, from one buffer for all (lws puts the
- * frame header in the LWS_PRE bytes before it: the same bytes for every socket; what a
- * full socket does not take, lws keeps and sends when it can, and lws_write returns the
- * whole length). lws 4.1 allows lws_write outside the WRITEABLE callback when nothing of
- * that connection is buffered (lws_partial_buffered). Writing at once saves, per watcher,
- * the two changes of its epoll interest (POLLOUT on, then off) and the pass through the
- * loop that a writable callback costs. The others get the event queued (one copy shared
- * by reference). */
-static void broadcast(void *ctx, gv_hub_watcher *const *w, int n, const char *text,
-                      size_t len)
-{
-    server *s = ctx;
-    if (s->outcap < LWS_PRE + len) {
-        size_t cap = LWS_PRE + len + 4096;
-        unsigned char *nb = realloc(s->out, cap);
-        if (!nb)
-            return;
-        s->out = nb;
-        s->outcap = cap;
-    }
-    memcpy(s->out + LWS_PRE, text, len);
-    msg *m = NULL;
     for (int i = 0; i < n; i++) {
         /* Each connection's state is a cold cache line: fetch the next ones early. */
-        if (i + 8 < n)
-            __builtin_prefetch(pss_of(w[i + 8]));
-        if (i + 4 < n)
-            __builtin_prefetch(pss_of(w[i + 4])->wsi);
-        pss *p = pss_of(w[i]);
-        if (p->closing || p->peer_closed || !p->open || p->close_code)
+        if (i + 8 < n) {
+            pss *ahead = conn_get(s, conns[i + 8]);
+            if (ahead)
+                __builtin_prefetch(ahead);
+        }
+        pss *p = conn_get(s, conns[i]);
+        if (!p || p->closing || p->peer_closed || !p->open || p->close_code)
             continue;
         if (!p->qn && !lws_partial_buffered(p->wsi)) {
-            if (lws_write(p->wsi, s->out + LWS_PRE, len, LWS_WRITE_TEXT) < (int)len) {
+            if (lws_write(p->wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len) {
                 /* The socket failed: lws closes it from the loop. */
                 p->peer_closed = 1;
                 lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
             }
             continue;
         }
-        if (!m && !(m = msg_new(text, len, 0)))
-            return;
         enqueue(p, m);
     }
+}
+
+/* ---- connections by handle ---------------------------------------------------------- */
+
+static gv_ht_conn conn_new(server *s, pss *p)
+{
+    uint32_t i;
+    if (s->free_slot) {
+        i = s->free_slot - 1;
+        s->free_slot = s->slots[i].next_free;
+    } else {
+        if (s->nslots == s->slotcap) {
+            uint32_t cap = s->slotcap ? 2 * s->slotcap : 1024;
+            conn_slot *ns = realloc(s->slots, (size_t)cap * sizeof *ns);
+            if (!ns)
+                return 0;
+            s->slots = ns;
+            s->slotcap = cap;
+        }
+        i = s->nslots++;
+        s->slots[i].gen = 0;
+    }
+    s->slots[i].p = p;
+    s->slots[i].next_free = 0;
+    return (gv_ht_conn)s->slots[i].gen << 32 | (i + 1);
+}
+
+static pss *conn_get(server *s, gv_ht_conn c)
+{
+    uint32_t i = (uint32_t)c - 1;
+    if (!c || i >= s->nslots || s->slots[i].gen != (uint32_t)(c >> 32))
+        return NULL;
+    return s->slots[i].p;
+}
+
+static void conn_drop(server *s, gv_ht_conn c)
+{
+    if (!conn_get(s, c))
+        return;
+    uint32_t i = (uint32_t)c - 1;
+    s->slots[i].p = NULL;
+    s->slots[i].gen++;
+    s->slots[i].next_free = s->free_slot;
+    s->free_slot = i + 1;
+}
+
+/* The hub's thread's messages (hub_thread.h: pack, unpack). */
+static void *pack(const char *text, size_t len, int reply)
+{
+    return msg_new(text, len, reply);
+}
+
+static void unpack(void *m)
+{
     msg_unref(m);
 }
-
-static void ws_send_json(pss *p, json_t *o)
-{
-    char *t = json_dumps(o, JSON_COMPACT);
-    if (t)
-        send_reply(p, t, strlen(t));
-    free(t);
-    json_decref(o);
-}
-
-static void ws_error(pss *p, const char *why)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "type", json_string("error"));
-    json_object_set_new(o, "error", json_string(why));
-    ws_send_json(p, o);
-}
-
-static void drain_notifications(server *s);
 
 /* ---- rate limit (token bucket per client address) ---------------------------------- */
 
@@ -420,42 +450,88 @@ static const char *mime_of(const char *path)
     return "application/octet-stream";
 }
 
+/* A file name of the page: letters, digits, '.', '-', '_' only, not starting with '.'
+ * (nothing outside the web directory). */
+static int web_name_ok(const char *name)
+{
+    int ok = name && *name && name[0] != '.' && strlen(name) < sizeof ((web_file *)0)->name;
+    for (const char *c = name; ok && *c; c++)
+        ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+             *c == '.' || *c == '-' || *c == '_';
+    return ok;
+}
+
+/* Reads the page's files into memory, so that serving one never waits for the disk (a
+ * change to them is served after a restart). 0, or -1 with a message. */
+static int load_web(server *s, char *err, size_t errlen)
+{
+    DIR *d = opendir(s->web);
+    if (!d) {
+        gv_err(err, errlen, "cannot read the web directory %s: %s", s->web, strerror(errno));
+        return -1;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!web_name_ok(e->d_name))
+            continue;
+        char path[sizeof s->web + sizeof e->d_name + 2];
+        snprintf(path, sizeof path, "%s/%s", s->web, e->d_name);
+        struct stat st;
+        if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE)
+            continue;
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        web_file *nf = realloc(s->files, (size_t)(s->nfiles + 1) * sizeof *nf);
+        char *data = malloc((size_t)st.st_size + 1);
+        if (nf)
+            s->files = nf;
+        size_t n = data ? fread(data, 1, (size_t)st.st_size, f) : 0;
+        fclose(f);
+        if (!nf || !data || n != (size_t)st.st_size) {
+            free(data);
+            continue;
+        }
+        web_file *w = &s->files[s->nfiles++];
+        memcpy(w->name, e->d_name, strlen(e->d_name) + 1);   /* web_name_ok: it fits */
+        w->data = data;
+        w->len = n;
+    }
+    closedir(d);
+    return 0;
+}
+
+static void free_web(server *s)
+{
+    for (int i = 0; i < s->nfiles; i++)
+        free(s->files[i].data);
+    free(s->files);
+    s->files = NULL;
+    s->nfiles = 0;
+}
+
 /* The page's files: "/" and "/play/..." are index.html; "/static/NAME" a file of the web
- * directory (names of letters, digits, '.', '-', '_' only: nothing outside it). */
+ * directory. */
 static int serve_file(server *s, struct lws *wsi, pss *p, const char *uri)
 {
-    char file[700];
     const char *name = NULL;
     if (!strcmp(uri, "/") || !strncmp(uri, "/play/", 6) || !strcmp(uri, "/index.html"))
         name = "index.html";
     else if (!strncmp(uri, "/static/", 8))
         name = uri + 8;
-    int ok = name && *name && name[0] != '.' && strlen(name) < 100;
-    for (const char *c = name; ok && *c; c++)
-        ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-             *c == '.' || *c == '-' || *c == '_';
-    if (!ok)
-        return http_reply_error(wsi, p, 404, "not_found", "no such page");
-    snprintf(file, sizeof file, "%s/%s", s->web, name);
-    FILE *f = fopen(file, "rb");
+    const web_file *f = NULL;
+    for (int i = 0; web_name_ok(name) && i < s->nfiles && !f; i++)
+        if (!strcmp(s->files[i].name, name))
+            f = &s->files[i];
     if (!f)
         return http_reply_error(wsi, p, 404, "not_found", "no such page");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    if (n < 0 || n > 8 * 1024 * 1024) {
-        fclose(f);
-        return http_reply_error(wsi, p, 404, "not_found", "no such page");
-    }
     gv_reply *rp = &p->http->reply;
-    rp->body = malloc((size_t)n + 1);
-    if (!rp->body || fread(rp->body, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
+    rp->body = malloc(f->len + 1);
+    if (!rp->body)
         return http_reply_error(wsi, p, 500, "internal", "cannot read the page");
-    }
-    fclose(f);
+    memcpy(rp->body, f->data, f->len);
     rp->status = 200;
-    rp->len = (size_t)n;
+    rp->len = f->len;
     rp->content_type = mime_of(name);
     return http_send(wsi, p);
 }
@@ -478,12 +554,33 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
             serve_file(s, wsi, p, hr->path);
         return;
     }
-    /* What other processes committed before this request came is applied first (their
-     * notifications may sit unread behind this request in the same loop pass). */
-    drain_notifications(s);
-    gv_api_handle(s->hub, hr->post ? "POST" : "GET", hr->path, hr->query, hr->body, hr->len,
-                  &hr->reply);
-    http_send(wsi, p);
+    if (!hr->post && !strcmp(hr->path, "/api/health")) {
+        /* Answered here: it says the loop answers, whatever the hub is doing. */
+        char body[96];
+        int n = snprintf(body, sizeof body, "{\"ok\":true,\"games_in_memory\":%d}",
+                         gv_ht_rooms(s->ht));
+        hr->reply.status = 200;
+        hr->reply.body = malloc((size_t)n + 1);
+        if (!hr->reply.body) {
+            http_reply_error(wsi, p, 500, "internal", "out of memory");
+            return;
+        }
+        memcpy(hr->reply.body, body, (size_t)n + 1);
+        hr->reply.len = (size_t)n;
+        hr->reply.content_type = "application/json";
+        http_send(wsi, p);
+        return;
+    }
+    /* Everything else is the hub's: its thread answers (take_outbox). */
+    if (!p->conn)
+        p->conn = conn_new(s, p);
+    if (!p->conn || gv_ht_api(s->ht, p->conn, hr->post ? "POST" : "GET", hr->path, hr->query,
+                              hr->body, hr->len) < 0) {
+        http_reply_error(wsi, p, 503, "busy", "the server is out of memory: try again");
+        return;
+    }
+    hr->waiting = 1;
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, API_WAIT_SECS);
 }
 
 /* The request headers lws knows, names and values summed (what a header flood costs). */
@@ -617,36 +714,20 @@ static int raw_refuse(struct lws *wsi, const char *in, size_t len)
 
 /* ---- WebSocket --------------------------------------------------------------------- */
 
-/* Watches game id from move number since (the catch-up and the state are queued as
- * replies); what the connection watched before is left. */
-static void ws_watch(server *s, pss *p, const char *id, int since)
+/* A client's message goes to the hub's thread, which answers it (a watch's catch-up and
+ * state, a pong, an error) in order with the events. */
+static void ws_post(server *s, pss *p, const gv_ws_msg *m)
 {
-    char err[GV_ERRLEN];
-    if (strlen(id) >= GV_STORE_ID) {
-        gv_hub_unwatch(s->hub, &p->watch);
-        ws_error(p, "no such game");
+    if (p->watcher && gv_ht_ws(s->ht, p->watcher, m) == 0)
         return;
-    }
-    if (gv_hub_watch(s->hub, id, since, &p->watch, send_to_watcher, err, sizeof err) < 0)
-        ws_error(p, err);
+    lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
 }
 
 static void ws_message(server *s, pss *p, const char *text, size_t len)
 {
     gv_ws_msg m;
     gv_ws_msg_parse(text, len, &m);
-    if (m.type == GV_WS_WATCH) {
-        drain_notifications(s);
-        ws_watch(s, p, m.game, m.since);
-    } else if (m.type == GV_WS_UNWATCH) {
-        gv_hub_unwatch(s->hub, &p->watch);
-    } else if (m.type == GV_WS_PING) {
-        json_t *r = json_object();
-        json_object_set_new(r, "type", json_string("pong"));
-        ws_send_json(p, r);
-    } else {
-        ws_error(p, m.error);
-    }
+    ws_post(s, p, &m);
 }
 
 /* The connection goes now (lws closes it from the loop, sending nothing more). */
@@ -778,64 +859,32 @@ static void ws_take_reading(server *s, struct lws *wsi, pss *p)
     ev_io_start(s->loop, &p->rio);
 }
 
-/* ---- notifications from other server processes (PostgreSQL) ----------------------- */
+/* ---- what the hub's thread sends ------------------------------------------------------ */
 
-static void on_notification(void *ctx, const char *payload)
+/* Replies, messages and events the hub's thread made, in its order. */
+static void take_outbox(server *s)
 {
-    server *s = ctx;
-    char id[GV_STORE_ID + 1];
-    int n = -1;
-    if (sscanf(payload, "%16s %d", id, &n) >= 1)
-        gv_hub_notify(s->hub, id, n);
-}
-
-/* Puts the store's notification socket into the loop (lws polls a duplicate of it, so that
- * lws closing its side never closes libpq's). */
-static void watch_notify_fd(server *s)
-{
-    int fd = s->store->ops->notify_fd ? s->store->ops->notify_fd(s->store) : -1;
-    if (fd < 0)
-        return;
-    int dupfd = dup(fd);
-    if (dupfd < 0)
-        return;
-    lws_sock_file_fd_type u;
-    u.filefd = (lws_filefd_type)(intptr_t)dupfd;
-    struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
-    s->notify_wsi = vh ? lws_adopt_descriptor_vhost(vh, LWS_ADOPT_RAW_FILE_DESC, u, "gravulien", NULL)
-                       : NULL;
-    if (!s->notify_wsi)
-        close(dupfd);
-}
-
-/* Reads waiting notifications; on a lost listener, listens again (every second) and
- * catches up on everything held, since changes made meanwhile were not notified. */
-static void drain_notifications(server *s)
-{
-    const gv_store_ops *ops = s->store->ops;
-    if (!ops->listen)
-        return;
-    char err[GV_ERRLEN];
-    if (s->listening && ops->poll_notifications(s->store, on_notification, s, err, sizeof err) >= 0)
-        return;
-    if (s->listening) {
-        fprintf(stderr, "serve: notifications lost (%s); listening again\n", err);
-        s->listening = 0;
-        if (s->notify_wsi) {
-            struct lws *w = s->notify_wsi;
-            s->notify_wsi = NULL;
-            lws_set_timeout(w, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
+    for (gv_ht_out *o = gv_ht_take(s->ht), *next; o; o = next) {
+        next = o->next;
+        pss *p = o->kind == GV_HT_EVENT ? NULL : conn_get(s, o->conn);
+        if (o->kind == GV_HT_REPLY && p && p->http && p->http->waiting && !p->http->replied) {
+            http_req *hr = p->http;
+            hr->waiting = 0;
+            free(hr->reply.body);
+            hr->reply = o->reply;
+            o->reply.body = NULL;
+            lws_set_timeout(p->wsi, NO_PENDING_TIMEOUT, 0);
+            if (http_send(p->wsi, p) < 0)
+                lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
+        } else if (o->kind == GV_HT_SEND && p && p->open) {
+            enqueue(p, o->msg);
+        } else if (o->kind == GV_HT_EVENT) {
+            deliver_event(s, o->msg, o->conns, o->n);
         }
+        if (o->msg)
+            msg_unref(o->msg);
+        gv_ht_out_free(o);
     }
-    int64_t now = gv_now_ms();
-    if (now < s->listen_retry_at)
-        return;
-    s->listen_retry_at = now + 1000;
-    if (ops->listen(s->store, err, sizeof err) != GV_STORE_OK)
-        return;
-    s->listening = 1;
-    watch_notify_fd(s);
-    gv_hub_sync_all(s->hub);
 }
 
 /* ---- the one protocol ------------------------------------------------------------- */
@@ -847,16 +896,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     pss *p = user;
     switch (reason) {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-        if (s && s->hub)
-            gv_hub_poll(s->hub);
-        return 0;
-    case LWS_CALLBACK_RAW_RX_FILE:
-        if (s && wsi == s->notify_wsi)
-            drain_notifications(s);
-        return 0;
-    case LWS_CALLBACK_RAW_CLOSE_FILE:
-        if (s && wsi == s->notify_wsi)
-            s->notify_wsi = NULL;
+        if (s && s->ht)
+            take_outbox(s);
         return 0;
     case LWS_CALLBACK_RAW_ADOPT:
     case LWS_CALLBACK_RAW_CLOSE:
@@ -928,11 +969,21 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     }
     case LWS_CALLBACK_CLOSED_HTTP:
         http_free(p);
+        conn_drop(s, p->conn);
+        p->conn = 0;
         return 0;
     case LWS_CALLBACK_ESTABLISHED: {
         http_free(p);
+        conn_drop(s, p->conn);
         memset(p, 0, sizeof *p);
         p->wsi = wsi;
+        p->conn = conn_new(s, p);
+        p->watcher = p->conn ? gv_ht_watcher_new(s->ht, p->conn) : NULL;
+        if (!p->watcher) {
+            conn_drop(s, p->conn);
+            p->conn = 0;
+            return -1;
+        }
         p->open = 1;
         s->nws++;
         ws_take_reading(s, wsi, p);
@@ -943,7 +994,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             const char *sv = lws_get_urlarg_by_name(wsi, "since=", since, sizeof since);
             /* A number past int is held at its end, never wrapped. */
             long long v = sv ? strtoll(sv, NULL, 10) : 0;
-            ws_watch(s, p, gid, v < 0 ? 0 : v > INT_MAX ? INT_MAX : (int)v);
+            gv_ws_msg m = {.type = GV_WS_WATCH,
+                           .since = v < 0 ? 0 : v > INT_MAX ? INT_MAX : (int)v};
+            /* An id too long is kept cut, longer than any game's: "no such game". */
+            snprintf(m.game, sizeof m.game, "%.*s", (int)(sizeof m.game - 1), gid);
+            ws_post(s, p, &m);
         }
         return 0;
     }
@@ -979,7 +1034,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     }
     case LWS_CALLBACK_CLOSED:
-        gv_hub_unwatch(s->hub, &p->watch);
+        if (!p->open)
+            return 0;
+        gv_ht_close(s->ht, p->watcher);
+        p->watcher = NULL;
+        conn_drop(s, p->conn);
+        p->conn = 0;
         p->open = 0;
         queue_clear(p);
         ev_io_stop(s->loop, &p->rio);
@@ -1000,6 +1060,7 @@ static const struct lws_protocols protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
+/* The hub's thread has something for the loop (hub_thread.h: wake_loop). */
 static void wake(void *ctx)
 {
     server *s = ctx;
@@ -1007,15 +1068,14 @@ static void wake(void *ctx)
         lws_cancel_service(s->ctx);
 }
 
+/* Every 50 ms: lws's libev plugin arms its timer only when a timer is scheduled through
+ * lws_sul_schedule, not for the timeouts lws_set_timeout sets, so without this a
+ * connection given LWS_TO_KILL_ASYNC (ws_kill) would wait for the next unrelated event
+ * to be closed. */
 static void tick(lws_sorted_usec_list_t *sul)
 {
     server *s = the_server;
-    (void)sul;
-    if (s->hub) {
-        drain_notifications(s);
-        gv_hub_poll(s->hub);
-    }
-    lws_sul_schedule(s->ctx, 0, &s->tick, tick, 50 * LWS_US_PER_MS);
+    lws_sul_schedule(s->ctx, 0, sul, tick, 50 * LWS_US_PER_MS);
 }
 
 /* lws's libev plugin logs each change of a socket's watchers as a notice: --verbose leaves
@@ -1097,28 +1157,30 @@ int gv_serve(const gv_serve_opts *o)
         return 1;
     }
     s->store = store;
-    /* Listen before the games are loaded, so no change made meanwhile is missed. */
-    if (store->ops->listen) {
-        if (store->ops->listen(store, err, sizeof err) == GV_STORE_OK)
-            s->listening = 1;
-        else
-            fprintf(stderr, "serve: no notifications from other processes yet: %s\n", err);
-    }
+    if (load_web(s, err, sizeof err) < 0)
+        fprintf(stderr, "serve: %s (the page is not served)\n", err);
+    /* The hub's thread listens for other processes before the games are loaded, so no
+     * change made meanwhile is missed. */
+    gv_ht_config htc = {.store = store, .pack = pack, .unpack = unpack, .wake_loop = wake,
+                        .ctx = s};
+    s->ht = gv_ht_new(&htc, err, sizeof err);
     gv_hub_config hc = {.store = store, .ai_threads = o->ai_threads, .ai_hash_mb = o->ai_hash_mb,
-                        .ai_movetime_ms = o->ai_movetime_ms,
-                        .max_ai_games = o->max_ai_games, .wake = wake,
-                        .broadcast = broadcast, .ctx = s};
-    s->hub = gv_hub_new(&hc, err, sizeof err);
-    if (!s->hub) {
+                        .ai_movetime_ms = o->ai_movetime_ms, .max_ai_games = o->max_ai_games};
+    if (s->ht) {
+        gv_ht_hub_config(s->ht, &hc);
+        s->hub = gv_hub_new(&hc, err, sizeof err);
+    }
+    if (!s->hub || gv_ht_start(s->ht, s->hub, err, sizeof err) < 0) {
         fprintf(stderr, "serve: %s\n", err);
+        gv_ht_free(s->ht);
+        gv_hub_free(s->hub);
         lws_context_destroy(s->ctx);
         ev_loop_destroy(loop);
         store->ops->close(store);
+        free_web(s);
         free(s);
         return 1;
     }
-    if (s->listening)
-        watch_notify_fd(s);
     struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : o->port;
     /* The database named without its password. */
@@ -1130,7 +1192,7 @@ int gv_serve(const gv_serve_opts *o)
     else
         snprintf(shown, sizeof shown, "%s", o->db);
     printf("Gravülien server: http://%s:%d/  (%s database %s, %d games in progress loaded)\n",
-           o->host ? o->host : "localhost", port, store->ops->name, shown, gv_hub_rooms(s->hub));
+           o->host ? o->host : "localhost", port, store->ops->name, shown, gv_ht_rooms(s->ht));
     fflush(stdout);
     /* SIGINT and SIGTERM end the loop (libev's watchers: the signal wakes it at once). */
     ev_signal sigint, sigterm;
@@ -1143,20 +1205,23 @@ int gv_serve(const gv_serve_opts *o)
     ev_run(loop, 0);
     printf("Gravülien server: stopping\n");
     fflush(stdout);
-    /* The AI threads go first: they wake the loop, which is about to go away. */
-    gv_hub_stop(s->hub);
+    /* The hub's thread goes first (it stops the AI threads): it wakes the loop, which is
+     * about to go away. The connections closing then leave the hub on this thread. */
+    gv_ht_stop(s->ht);
     lws_sul_cancel(&s->tick);
     lws_context_destroy(s->ctx);
     s->ctx = NULL;
-    free(s->out);
     /* A second signal during the rest of the shutdown is ignored, as before. */
     ev_signal_stop(loop, &sigint);
     ev_signal_stop(loop, &sigterm);
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     ev_loop_destroy(loop);
+    gv_ht_free(s->ht);
     gv_hub_free(s->hub);
     store->ops->close(store);
+    free_web(s);
+    free(s->slots);
     the_server = NULL;
     free(s);
     return 0;
