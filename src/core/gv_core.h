@@ -31,7 +31,8 @@ int gv_text_out(char *buf, size_t len, const char *text, int n);
  * compiled twice on x86-64, for CPUs with AVX2 and BMI (x86-64-v3: three-operand
  * instructions, fewer register copies) and for any x86-64, and the loader picks one (GCC's
  * target_clones, an ifunc). The same code and the same results either way. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_THREAD__)   /* ThreadSanitizer cannot run an ifunc's resolver */
 #define GV_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define GV_CLONES

@@ -30,6 +30,7 @@ typedef struct in_item {
     in_kind kind;
     gv_ht_conn conn;        /* IN_API */
     gv_ht_watcher *w;       /* IN_WS, IN_CLOSE */
+    gv_ht_out *reply;       /* IN_API: made with the request, so a reply always comes */
     gv_ws_msg m;            /* IN_WS */
     char method[8];         /* IN_API: the texts, in one block after the item */
     const char *path, *query, *body;
@@ -213,15 +214,14 @@ static void handle(gv_ht *t, in_item *it)
     if (!h) {   /* no hub was ever given: nothing to answer */
         if (it->kind == IN_CLOSE)
             free(it->w);
+        gv_ht_out_free(it->reply);
+        it->reply = NULL;
         return;
     }
     switch (it->kind) {
     case IN_API: {
-        gv_ht_out *o = calloc(1, sizeof *o);
-        if (!o)
-            return;   /* the loop's timeout ends the request */
-        o->kind = GV_HT_REPLY;
-        o->conn = it->conn;
+        gv_ht_out *o = it->reply;
+        it->reply = NULL;
         gv_api_handle(h, it->method, it->path, it->query, it->body, it->bodylen, &o->reply);
         out_push(t, o);
         return;
@@ -281,8 +281,14 @@ int gv_ht_api(gv_ht *t, gv_ht_conn c, const char *method, const char *path, cons
 {
     size_t lp = strlen(path) + 1, lq = query ? strlen(query) + 1 : 0;
     in_item *it = calloc(1, sizeof *it + lp + lq + bodylen + 1);
-    if (!it)
+    gv_ht_out *o = it ? calloc(1, sizeof *o) : NULL;
+    if (!o) {
+        free(it);
         return -1;
+    }
+    o->kind = GV_HT_REPLY;
+    o->conn = c;
+    it->reply = o;
     char *p = (char *)(it + 1);
     it->kind = IN_API;
     it->conn = c;
@@ -459,6 +465,7 @@ void gv_ht_free(gv_ht *t)
         next = it->next;
         if (it->kind == IN_CLOSE)
             handle(t, it);   /* the watcher leaves the hub and is freed */
+        gv_ht_out_free(it->reply);
         free(it);
     }
     for (gv_ht_out *o = t->out, *next; o; o = next) {

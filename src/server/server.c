@@ -52,6 +52,7 @@ enum {
     WS_MSGS_PER_SEC = 20,     /* what a watcher may send */
     RATE_BUCKETS = 4096,
     API_WAIT_SECS = 60,       /* an API request waiting for the hub longer is dropped */
+    MAX_API_PENDING = 4096,   /* API requests waiting for the hub: more are refused (503) */
     MAX_FILE = 8 * 1024 * 1024,   /* a page file larger is not served */
 };
 
@@ -137,6 +138,7 @@ typedef struct server {
     gv_store *store;
     conn_slot *slots;
     uint32_t nslots, slotcap, free_slot;
+    int api_pending;          /* API requests handed to the hub, not yet answered */
 } server;
 
 static server *the_server;   /* for the callbacks (one server per process) */
@@ -571,7 +573,12 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
         http_send(wsi, p);
         return;
     }
-    /* Everything else is the hub's: its thread answers (take_outbox). */
+    /* Everything else is the hub's: its thread answers (take_outbox). While it waits (a
+     * slow store), what piles up is bounded. */
+    if (s->api_pending >= MAX_API_PENDING) {
+        http_reply_error(wsi, p, 503, "busy", "the server is busy: try again");
+        return;
+    }
     if (!p->conn)
         p->conn = conn_new(s, p);
     if (!p->conn || gv_ht_api(s->ht, p->conn, hr->post ? "POST" : "GET", hr->path, hr->query,
@@ -580,6 +587,7 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
         return;
     }
     hr->waiting = 1;
+    s->api_pending++;
     lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, API_WAIT_SECS);
 }
 
@@ -867,6 +875,8 @@ static void take_outbox(server *s)
     for (gv_ht_out *o = gv_ht_take(s->ht), *next; o; o = next) {
         next = o->next;
         pss *p = o->kind == GV_HT_EVENT ? NULL : conn_get(s, o->conn);
+        if (o->kind == GV_HT_REPLY)
+            s->api_pending--;
         if (o->kind == GV_HT_REPLY && p && p->http && p->http->waiting && !p->http->replied) {
             http_req *hr = p->http;
             hr->waiting = 0;
