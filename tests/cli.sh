@@ -137,6 +137,15 @@ printf '1. 7i7h 2. 6d6e\n' | "$BIN" record chu convert - --to kif >"$out" 2>"$er
 echo "ok   record from stdin"
 rm -f "$tmpk" "$tmpu"
 
+# serve without its page: an error at start, not a server answering 404 to every page
+nodb=$(mktemp -d)
+run 1 "serve with a missing web directory" "$BIN" serve --port 0 --db "$nodb/games.db" --web "$nodb/none" &&
+  one_line_error "serve with a missing web directory" "cannot read the web directory"
+mkdir "$nodb/empty"
+run 1 "serve with an empty web directory" "$BIN" serve --port 0 --db "$nodb/games.db" --web "$nodb/empty" &&
+  one_line_error "serve with an empty web directory" "no page files"
+rm -rf "$nodb"
+
 # install: the program, its web page and its manual page under a staging root, and the
 # installed program's server finding its web page without --web
 BUILD=$(dirname "$BIN")

@@ -1167,8 +1167,20 @@ int gv_serve(const gv_serve_opts *o)
         return 1;
     }
     s->store = store;
-    if (load_web(s, err, sizeof err) < 0)
-        fprintf(stderr, "serve: %s (the page is not served)\n", err);
+    int web_ok = load_web(s, err, sizeof err) == 0;
+    if (web_ok && !s->nfiles) {
+        web_ok = 0;
+        gv_err(err, sizeof err, "no page files in %s", s->web);
+    }
+    if (!web_ok) {
+        fprintf(stderr, "serve: %s (give the page's directory with --web DIR)\n", err);
+        lws_context_destroy(s->ctx);
+        ev_loop_destroy(loop);
+        store->ops->close(store);
+        free_web(s);
+        free(s);
+        return 1;
+    }
     /* The hub's thread listens for other processes before the games are loaded, so no
      * change made meanwhile is missed. */
     gv_ht_config htc = {.store = store, .pack = pack, .unpack = unpack, .wake_loop = wake,
