@@ -53,6 +53,8 @@ enum {
     RATE_BUCKETS = 4096,
     API_WAIT_SECS = 60,       /* an API request waiting for the hub longer is dropped */
     MAX_API_PENDING = 4096,   /* API requests waiting for the hub: more are refused (503) */
+    DRAIN_MS = 5000,          /* SIGTERM: the longest the server waits for its clients */
+    CLOSE_RESTART = 1012,     /* a WebSocket close code (IANA): the service restarts */
     MAX_FILE = 8 * 1024 * 1024,   /* a page file larger is not served */
 };
 
@@ -139,16 +141,27 @@ typedef struct server {
     conn_slot *slots;
     uint32_t nslots, slotcap, free_slot;
     int api_pending;          /* API requests handed to the hub, not yet answered */
+    int draining;             /* SIGINT or SIGTERM came: closing (drain) */
+    int64_t drain_end;        /* monotonic ms: the drain ends then at the latest */
 } server;
 
 static server *the_server;   /* for the callbacks (one server per process) */
 
 /* SIGINT or SIGTERM, delivered by libev inside the loop: the loop returns to gv_serve. */
+static void ws_close(server *s, pss *p, int code, const char *why);
+static void drain_start(server *s);
+
+/* SIGINT or SIGTERM, delivered by libev inside the loop: the first starts the drain
+ * (drain_start), a second ends the loop at once; the loop then returns to gv_serve. */
 static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
 {
     (void)w;
     (void)revents;
-    ev_break(loop, EVBREAK_ALL);
+    server *s = the_server;
+    if (s->draining)
+        ev_break(loop, EVBREAK_ALL);
+    else
+        drain_start(s);
 }
 
 /* ---- watcher queues ---------------------------------------------------------------- */
@@ -547,6 +560,10 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
     }
     if (hr->too_large) {
         http_reply_error(wsi, p, 413, "too_large", "the request body is larger than 64 KiB");
+        return;
+    }
+    if (s->draining) {
+        http_reply_error(wsi, p, 503, "shutting_down", "the server is restarting: try again");
         return;
     }
     if (strncmp(hr->path, "/api/", 5)) {
@@ -997,6 +1014,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         p->open = 1;
         s->nws++;
         ws_take_reading(s, wsi, p);
+        if (s->draining) {
+            ws_close(s, p, CLOSE_RESTART, "server restarting: reconnect");
+            return 0;
+        }
         char id[64] = "", since[16] = "";
         /* lws returns a pointer to the value inside buf, which holds "name=value". */
         const char *gid = lws_get_urlarg_by_name(wsi, "game=", id, sizeof id);
@@ -1085,7 +1106,33 @@ static void wake(void *ctx)
 static void tick(lws_sorted_usec_list_t *sul)
 {
     server *s = the_server;
+    if (s->draining && ((!s->nws && !s->api_pending) || gv_now_ms() >= s->drain_end)) {
+        ev_break(s->loop, EVBREAK_ALL);
+        return;
+    }
     lws_sul_schedule(s->ctx, 0, sul, tick, 50 * LWS_US_PER_MS);
+}
+
+/* The drain: no new request is taken (503 shutting_down; a new WebSocket is closed as
+ * below), every WebSocket gets a close frame with code 1012 ("service restart": a client
+ * reconnects, to this server once it is back or to another behind the same balancer), and
+ * the API requests already handed to the games' thread get their answers. The loop ends
+ * once every connection is gone, or after DRAIN_MS. AI searches running then are stopped
+ * without a move (the games' thread stops them as it ends): the turn is the store's, and
+ * the next process to hold the game (this one restarted, or another one sharing the
+ * database) plays it. */
+static void drain_start(server *s)
+{
+    s->draining = 1;
+    s->drain_end = gv_now_ms() + DRAIN_MS;
+    printf("Gravülien server: draining (%ld WebSockets, %d requests in progress)\n", s->nws,
+           s->api_pending);
+    fflush(stdout);
+    for (uint32_t i = 0; i < s->nslots; i++) {
+        pss *p = s->slots[i].p;
+        if (p && p->open)
+            ws_close(s, p, CLOSE_RESTART, "server restarting: reconnect");
+    }
 }
 
 /* lws's libev plugin logs each change of a socket's watchers as a notice: --verbose leaves
