@@ -6,7 +6,8 @@
 # initdb into a fresh temporary directory, trust authentication, a free port on
 # 127.0.0.1 (and a Unix socket in the same directory, nowhere else), durability off
 # (fsync, synchronous_commit) since the data is thrown away. The command runs as the
-# caller with GV_TEST_PG=postgres://postgres@127.0.0.1:PORT/postgres in its environment;
+# caller with GV_TEST_PG=postgres://postgres@127.0.0.1:PORT/postgres in its environment
+# (and GV_TEST_PG_CTL, a command that stops or starts that server: "$GV_TEST_PG_CTL stop");
 # the server is stopped and its directory removed afterwards, whatever happens (the
 # command failing, Ctrl-C, a TERM from ctest's timeout). Exits with the command's status,
 # 77 (skipped) when no PostgreSQL server binaries are installed
@@ -73,6 +74,21 @@ if [ "$1" = "--watchdog" ] && [ $# = 3 ]; then
   exit 0
 fi
 
+# tests/pgtmp.sh --ctl DIR PORT stop|start: stops the server of DIR, or starts it again on
+# PORT (a test of what the program does while its database is down runs this through
+# GV_TEST_PG_CTL, below).
+if [ "$1" = "--ctl" ] && [ $# = 4 ]; then
+  dir=$2
+  case $4 in
+    stop) run "$bindir/pg_ctl" -D "$dir/data" -m fast -w -t 30 stop >/dev/null ;;
+    start) run "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+             -o "-p $3 -c listen_addresses=127.0.0.1 -k $dir $durability -c max_connections=50" \
+             start >/dev/null ;;
+    *) exit 2 ;;
+  esac
+  exit $?
+fi
+
 dir=$(mktemp -d "${TMPDIR:-/tmp}/gv-pgtmp.XXXXXX") || exit 1
 started=0
 cleanup() {
@@ -133,6 +149,9 @@ fi
 
 GV_TEST_PG="postgres://postgres@127.0.0.1:$port/postgres"
 export GV_TEST_PG
+# "$GV_TEST_PG_CTL stop" and "$GV_TEST_PG_CTL start": the server down and up again.
+GV_TEST_PG_CTL="sh $(cd "$(dirname "$0")" && pwd)/$(basename "$0") --ctl $dir $port"
+export GV_TEST_PG_CTL
 echo "pgtmp: PostgreSQL $("$bindir/postgres" -V | awk '{print $3}') at $GV_TEST_PG (as ${as:-$(id -un)}, in $dir)" >&2
 # In the background so that INT/TERM reach the traps at once (a shell waiting for a
 # foreground command handles them only when it ends); stdin passed on explicitly.

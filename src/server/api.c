@@ -404,6 +404,31 @@ static void list_games(gv_hub *h, const char *query, gv_reply *out)
     reply_json(out, 200, o);
 }
 
+/* Readiness, for a load balancer: the store answers (a query that reaches the database)
+ * and holds a schema this program knows. A process that cannot answer at all (its games'
+ * thread stuck) gives no reply, which a balancer's timeout counts as not ready too. */
+static void ready(gv_hub *h, gv_reply *out)
+{
+    gv_store *s = hub_store(h);
+    int v = s->ops->schema_version(s);
+    if (v < 0) {
+        reply_error(out, 503, "not_ready", "the database cannot be reached");
+        return;
+    }
+    if (v > GV_STORE_SCHEMA) {
+        char why[160];
+        snprintf(why, sizeof why,
+                 "the database's schema (version %d) is newer than this program's (%d): "
+                 "upgrade it", v, (int)GV_STORE_SCHEMA);
+        reply_error(out, 503, "not_ready", why);
+        return;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "ready", json_true());
+    json_object_set_new(o, "schema", json_integer(v));
+    reply_json(out, 200, o);
+}
+
 static void meta(gv_reply *out)
 {
     json_t *games = json_array();
@@ -629,6 +654,14 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
         return;
     }
     const char *p = path + 5;
+    if (!strcmp(p, "ready")) {
+        if (!get) {
+            reply_error(out, 405, "bad_method", "use GET");
+            return;
+        }
+        ready(h, out);
+        return;
+    }
     if (!strcmp(p, "meta") || !strcmp(p, "health")) {
         if (!get) {
             reply_error(out, 405, "bad_method", "use GET");
