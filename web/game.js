@@ -77,7 +77,7 @@ export class GamePage {
   async fetchView(seat) {
     const tok = seat !== null && seat !== undefined ? this.tokens[seat] : null;
     try {
-      return await api(`/api/games/${this.id}` + (tok ? `?token=${tok}` : ''));
+      return await api(`/api/games/${this.id}`, undefined, tok);
     } catch (e) {
       if (e instanceof ApiError && e.code === 'bad_token') {
         // a stale or wrong link: forget the seat and watch
@@ -213,7 +213,7 @@ export class GamePage {
       if (!tok) return;
       let r;
       try {
-        r = await api(`/api/games/${this.id}/you?token=${tok}`);
+        r = await api(`/api/games/${this.id}/you`, undefined, tok);
       } catch (e) {
         if (e instanceof ApiError && e.code === 'bad_token') { this.scheduleRefresh(0); return; }
         throw e;

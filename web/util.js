@@ -44,12 +44,14 @@ export class ApiError extends Error {
 }
 
 // GET when body is undefined, POST otherwise. Resolves to the JSON reply; throws ApiError.
-export async function api(path, body) {
-  const init = body === undefined ? {} : {
+// A seat's token goes in an Authorization header (never in a URL, which proxies log).
+export async function api(path, body, token) {
+  const init = body === undefined ? { headers: {} } : {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
+  if (token) init.headers.authorization = `Bearer ${token}`;
   let res;
   try {
     res = await fetch(path, init);

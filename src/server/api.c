@@ -486,7 +486,8 @@ static void reply_action(gv_hub *h, room *r, int seat, int rc, const char *err, 
         reply_error(out, 422, "refused", err);
 }
 
-static void game_action(gv_hub *h, room *r, const char *action, json_t *req, gv_reply *out)
+static void game_action(gv_hub *h, room *r, const char *action, json_t *req,
+                        const char *bearer, gv_reply *out)
 {
     char err[GV_ERRLEN];
     int bad = 0;
@@ -495,6 +496,8 @@ static void game_action(gv_hub *h, room *r, const char *action, json_t *req, gv_
         reply_error(out, 400, "bad_request", "\"token\" must be a string");
         return;
     }
+    if (!token)
+        token = bearer;
     int seat = seat_for(r, token, out);
     if (seat < 0)
         return;
@@ -643,7 +646,15 @@ static void positions(room *r, const char *query, gv_reply *out)
 void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *query,
                    const char *body, size_t bodylen, gv_reply *out)
 {
+    gv_api_handle_auth(h, NULL, method, path, query, body, bodylen, out);
+}
+
+void gv_api_handle_auth(gv_hub *h, const char *bearer, const char *method, const char *path,
+                        const char *query, const char *body, size_t bodylen, gv_reply *out)
+{
     memset(out, 0, sizeof *out);
+    if (bearer && !*bearer)
+        bearer = NULL;
     int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
     if (!get && !post) {
         reply_error(out, 405, "bad_method", "the API takes GET and POST");
@@ -722,6 +733,11 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
             char token[64];
             int seat = -1;
             int given = query_get(query, "token", token, sizeof token);
+            if (!given && bearer) {
+                given = strlen(bearer) < sizeof token ? 1 : -1;
+                if (given > 0)
+                    snprintf(token, sizeof token, "%s", bearer);
+            }
             if (given < 0 || (given && token[0])) {
                 seat = given < 0 ? -1 : hub_seat_of(r, token);
                 if (seat < 0) {
@@ -734,7 +750,8 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
             /* A seat's private part alone (for a page that follows the public part from
              * the WebSocket's events): small whatever the number of moves. */
             char token[64] = "";
-            query_get(query, "token", token, sizeof token);
+            if (!query_get(query, "token", token, sizeof token) && bearer)
+                snprintf(token, sizeof token, "%s", bearer);
             int seat = seat_for(r, token, out);
             if (seat < 0)
                 return;
@@ -760,6 +777,6 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
     json_t *req = parse_body(body, bodylen, out);
     if (!req)
         return;
-    game_action(h, r, action, req, out);
+    game_action(h, r, action, req, bearer, out);
     json_decref(req);
 }

@@ -93,6 +93,11 @@ typedef struct gv_reply {
  * NULL; body may be NULL. Fills out (free out->body). Never fails otherwise. */
 void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *query,
                    const char *body, size_t bodylen, gv_reply *out);
+/* The same, with the seat token of an "Authorization: Bearer TOKEN" header (NULL or "":
+ * none), which stands for the token wherever the request names none itself (the query's
+ * token=, a body's "token"): a token in a header stays out of the URLs that proxies log. */
+void gv_api_handle_auth(gv_hub *h, const char *bearer, const char *method, const char *path,
+                        const char *query, const char *body, size_t bodylen, gv_reply *out);
 
 /* WebSocket watchers. gv_hub_watch makes w a watcher of game id (leaving the game it
  * watched before, if any) and sends it, through send, the moves after move number since

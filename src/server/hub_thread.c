@@ -33,6 +33,7 @@ typedef struct in_item {
     gv_ht_out *reply;       /* IN_API: made with the request, so a reply always comes */
     gv_ws_msg m;            /* IN_WS */
     char method[8];         /* IN_API: the texts, in one block after the item */
+    char bearer[72];        /* IN_API: an Authorization header's token ("": none) */
     const char *path, *query, *body;
     size_t bodylen;
 } in_item;
@@ -222,7 +223,8 @@ static void handle(gv_ht *t, in_item *it)
     case IN_API: {
         gv_ht_out *o = it->reply;
         it->reply = NULL;
-        gv_api_handle(h, it->method, it->path, it->query, it->body, it->bodylen, &o->reply);
+        gv_api_handle_auth(h, it->bearer, it->method, it->path, it->query, it->body, it->bodylen,
+                           &o->reply);
         out_push(t, o);
         return;
     }
@@ -276,8 +278,8 @@ static void in_push(gv_ht *t, in_item *it)
         wake_thread(t);
 }
 
-int gv_ht_api(gv_ht *t, gv_ht_conn c, const char *method, const char *path, const char *query,
-              const char *body, size_t bodylen)
+int gv_ht_api(gv_ht *t, gv_ht_conn c, const char *bearer, const char *method, const char *path,
+              const char *query, const char *body, size_t bodylen)
 {
     size_t lp = strlen(path) + 1, lq = query ? strlen(query) + 1 : 0;
     in_item *it = calloc(1, sizeof *it + lp + lq + bodylen + 1);
@@ -293,6 +295,9 @@ int gv_ht_api(gv_ht *t, gv_ht_conn c, const char *method, const char *path, cons
     it->kind = IN_API;
     it->conn = c;
     snprintf(it->method, sizeof it->method, "%s", method);
+    /* A token too long to keep is kept cut, which no seat has (403 bad_token). */
+    snprintf(it->bearer, sizeof it->bearer, "%.*s", (int)sizeof it->bearer - 1,
+             bearer ? bearer : "");
     memcpy(p, path, lp);
     it->path = p;
     p += lp;

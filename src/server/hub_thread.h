@@ -72,9 +72,10 @@ void gv_ht_stop(gv_ht *t);
 /* Frees what is left (call after gv_ht_stop, before the hub is freed). */
 void gv_ht_free(gv_ht *t);
 
-/* From the loop. The texts are copied; -1 when out of memory (nothing was posted). */
-int gv_ht_api(gv_ht *t, gv_ht_conn c, const char *method, const char *path, const char *query,
-               const char *body, size_t bodylen);
+/* From the loop. The texts are copied; -1 when out of memory (nothing was posted). bearer:
+ * the token of an Authorization header, or NULL (gv_api_handle_auth). */
+int gv_ht_api(gv_ht *t, gv_ht_conn c, const char *bearer, const char *method, const char *path,
+              const char *query, const char *body, size_t bodylen);
 /* A watcher for connection c (NULL when out of memory). */
 gv_ht_watcher *gv_ht_watcher_new(gv_ht *t, gv_ht_conn c);
 /* A message of w's client, as gv_ws_msg_parse read it (an error is answered too). */

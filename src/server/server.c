@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,6 +69,7 @@ typedef struct msg {
 typedef struct http_req {
     char path[256];
     char query[2048];
+    char bearer[72];          /* the token of "Authorization: Bearer TOKEN" ("": none) */
     int post;
     int64_t started;          /* monotonic ms the request's headers were read */
     char *body;
@@ -598,7 +600,7 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
     }
     if (!p->conn)
         p->conn = conn_new(s, p);
-    if (!p->conn || gv_ht_api(s->ht, p->conn, hr->post ? "POST" : "GET", hr->path, hr->query,
+    if (!p->conn || gv_ht_api(s->ht, p->conn, hr->bearer, hr->post ? "POST" : "GET", hr->path, hr->query,
                               hr->body, hr->len) < 0) {
         http_reply_error(wsi, p, 503, "busy", "the server is out of memory: try again");
         return;
@@ -650,6 +652,19 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
     if (head_size(wsi) > MAX_HEAD)
         return http_reply_error(wsi, p, 431, "headers_too_large",
                                 "the request headers are larger than 4 KiB") ? -1 : 0;
+    /* A seat's token may come in an Authorization header (Bearer); another scheme is not
+     * ours and is ignored. A header too long for the buffer is refused. */
+    char auth[96];
+    int an = lws_hdr_copy(wsi, auth, sizeof auth, WSI_TOKEN_HTTP_AUTHORIZATION);
+    if (an < 0 || (an == 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_AUTHORIZATION) > 0))
+        return http_reply_error(wsi, p, 403, "bad_token",
+                                "that token holds no seat of this game") ? -1 : 0;
+    if (an > 7 && !strncasecmp(auth, "Bearer ", 7)) {
+        const char *t = auth + 7;
+        while (*t == ' ')
+            t++;
+        snprintf(hr->bearer, sizeof hr->bearer, "%.*s", (int)sizeof hr->bearer - 1, t);
+    }
     if (!hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
         return http_reply_error(wsi, p, 405, "bad_method", "the server takes GET and POST") ? -1 : 0;
     /* The query, whole or not at all: lws hands it over as decoded fragments (one per

@@ -405,6 +405,7 @@ async function main() {
 
   // 7. Clocks: nobody moves, the game ends on time.
   await clocks();
+  await bearer();
 
   // 8. Bad input.
   await badInput(ex, T);
@@ -570,6 +571,47 @@ async function gravWindow() {
 }
 
 // ---- 7. clocks -------------------------------------------------------------------------
+
+// A seat's token in an "Authorization: Bearer" header stands for the token of the query or
+// the body (so that no token need be in a URL a proxy logs).
+async function bearer() {
+  const g = await create({ game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const id = g.json.id, [t0, t1] = g.json.tokens.map((t) => t.token);
+  const get = async (path, auth) => {
+    const res = await fetch(S.url + path, { headers: auth ? { authorization: auth } : {} });
+    const text = await res.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { /* not JSON */ }
+    return { status: res.status, json, text };
+  };
+  const post = async (path, body, auth) => {
+    const res = await fetch(S.url + path, { method: 'POST', body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) } });
+    const text = await res.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { /* not JSON */ }
+    return { status: res.status, json, text };
+  };
+  let r = await get(`/api/games/${id}`, `Bearer ${t0}`);
+  check(r.status === 200 && r.json.you && r.json.you.seat === 0, `bearer: the view with a header is seat 0's (${r.status})`);
+  r = await get(`/api/games/${id}/you`, `bearer ${t1}`);
+  check(r.status === 200 && r.json.you.seat === 1, `bearer: /you with a header (scheme in any case) is seat 1's (${r.status})`);
+  r = await get(`/api/games/${id}`, `Basic ${t0}`);
+  check(r.status === 200 && !r.json.you, `bearer: another scheme is ignored: a watcher's view (${r.status})`);
+  r = await get(`/api/games/${id}`, `Bearer ${'f'.repeat(32)}`);
+  check(isErr(r, 403, 'bad_token'), `bearer: a token of no seat is 403 (${r.status})`);
+  r = await get(`/api/games/${id}`, `Bearer ${'a'.repeat(80)}`);
+  check(isErr(r, 403, 'bad_token'), `bearer: an over-long token is 403 (${r.status})`);
+  r = await get(`/api/games/${id}?token=${t1}`, `Bearer ${t0}`);
+  check(r.status === 200 && r.json.you.seat === 1, 'bearer: a token in the query comes first');
+  const legal = (await get(`/api/games/${id}/you`, `Bearer ${t0}`)).json.you.legal_moves;
+  r = await post(`/api/games/${id}/move`, { move: legal[0] }, `Bearer ${t0}`);
+  check(r.status === 200 && r.json.n === 1, `bearer: a move with the token in the header only (${r.status} ${r.text.slice(0, 100)})`);
+  r = await post(`/api/games/${id}/move`, { move: legal[0] }, `Bearer ${t0}`);
+  check(r.status === 409, `bearer: the header's seat is held to its turn (${r.status})`);
+  r = await post(`/api/games/${id}/resign`, {});
+  check(isErr(r, 403, 'no_token'), `bearer: without header or token, an action is 403 (${r.status})`);
+}
 
 async function clocks() {
   const one = async (game, options) => {
