@@ -144,6 +144,26 @@ run 1 "serve with a missing web directory" "$BIN" serve --port 0 --db "$nodb/gam
 mkdir "$nodb/empty"
 run 1 "serve with an empty web directory" "$BIN" serve --port 0 --db "$nodb/games.db" --web "$nodb/empty" &&
   one_line_error "serve with an empty web directory" "no page files"
+# serve --config FILE: its options first, the command line's over them; errors name the file
+printf '# a comment\nbogus = 1\n' >"$nodb/bad.conf"
+run 2 "serve --config with a bad option" "$BIN" serve --config "$nodb/bad.conf" &&
+  one_line_error "serve --config with a bad option" "bad.conf: bad option '--bogus 1'"
+run 1 "serve --config of a missing file" "$BIN" serve --config "$nodb/none.conf" &&
+  one_line_error "serve --config of a missing file" "cannot read the config file"
+printf 'config = other.conf\n' >"$nodb/loop.conf"
+run 1 "serve --config naming a config" "$BIN" serve --config "$nodb/loop.conf" &&
+  one_line_error "serve --config naming a config" "cannot name another"
+printf 'db = %s/conf.db   # the store\nport 0\nrate=0\nweb /nonexistent\n' "$nodb" >"$nodb/ok.conf"
+# the command line's --web wins over the file's (which names no page: an error at start)
+( exec "$BIN" serve --config "$nodb/ok.conf" --web "$(dirname "$0")/../web" >"$nodb/conf.out" 2>&1 ) &
+cpid=$!
+for _ in $(seq 1 50); do grep -q 'http://' "$nodb/conf.out" 2>/dev/null && break; sleep 0.1; done
+if grep -q "sqlite database $nodb/conf.db" "$nodb/conf.out"; then
+  echo "ok   serve --config: the file's options, the command line's over them"
+else
+  echo "FAIL serve --config:"; cat "$nodb/conf.out"; fail=1
+fi
+kill "$cpid" 2>/dev/null; wait "$cpid" 2>/dev/null
 rm -rf "$nodb"
 
 # install: the program, its web page and its manual page under a staging root, and the

@@ -10,13 +10,16 @@
 #include "server/server.h"
 
 static const char serve_usage[] =
-    "usage: gravulien serve [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
+    "usage: gravulien serve [--config FILE] [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
     "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--max-ai-games 32]\n"
     "       [--rate N] [--trust-proxy] [--verbose]\n"
+    "  --config FILE    options from FILE first, one a line: 'db = postgres://...', 'port 8081',\n"
+    "                   'trust-proxy' ('#' starts a comment); the command line's come after\n"
     "  --port N         port to listen on (0: any free port; the URL is printed)\n"
     "  --host ADDR      address to listen on (0.0.0.0 for every interface)\n"
     "  --db PATH|URL    where every game is kept: a SQLite file (created on first start) or\n"
-    "                   postgres://USER[:PASSWORD]@HOST[:PORT]/DB (several servers may share it)\n"
+    "                   postgres://USER@HOST[:PORT]/DB (several servers may share it; the\n"
+    "                   password from PGPASSWORD, PGPASSFILE or ~/.pgpass, or --config's db)\n"
     "  --web DIR        the web page's files (default: the source tree's web/ when run from\n"
     "                   the build tree, else ../share/gravulien/web from the program's\n"
     "                   directory, else PREFIX/share/gravulien/web)\n"
@@ -84,52 +87,183 @@ static const char *find_web_dir(char *buf, size_t len)
     return NULL;
 }
 
+/* Reads options into o (the command line's, or a config file's as the same words);
+ * where names them in messages. CLI_OK, or a usage error. */
+static int parse_opts(gv_serve_opts *o, int argc, char **argv, const char *where)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long n;
+        if (!strcmp(a, "--verbose")) {
+            o->verbose = 1;
+            continue;
+        }
+        if (!strcmp(a, "--trust-proxy")) {
+            o->trust_proxy = 1;
+            continue;
+        }
+        if (!v)
+            return cli_usage_error("%s: %s needs a value (try 'gravulien serve --help')", where, a);
+        i++;
+        if (!strcmp(a, "--port") && gv_parse_int(v, 0, 65535, &n, NULL, 0) == 0)
+            o->port = (int)n;
+        else if (!strcmp(a, "--host") && *v)
+            o->host = v;
+        else if (!strcmp(a, "--db") && *v)
+            o->db = v;
+        else if (!strcmp(a, "--web") && *v)
+            o->web_dir = v;
+        else if (!strcmp(a, "--ai-threads") && gv_parse_int(v, 1, 64, &n, NULL, 0) == 0)
+            o->ai_threads = (int)n;
+        else if (!strcmp(a, "--ai-hash") && gv_parse_int(v, 1, 1024, &n, NULL, 0) == 0)
+            o->ai_hash_mb = (int)n;
+        else if (!strcmp(a, "--ai-movetime") && gv_parse_int(v, 10, 600000, &n, NULL, 0) == 0)
+            o->ai_movetime_ms = n;
+        else if (!strcmp(a, "--max-ai-games") && gv_parse_int(v, 0, 100000, &n, NULL, 0) == 0)
+            o->max_ai_games = (int)n;
+        else if (!strcmp(a, "--rate") && gv_parse_int(v, 0, 1000000, &n, NULL, 0) == 0)
+            o->rate = (double)n;
+        else
+            return cli_usage_error("%s: bad option '%s %s' (try 'gravulien serve --help')", where, a, v);
+    }
+    return CLI_OK;
+}
+
+/* A config file's options as command-line words ("--name", "value"), into a block freed
+ * by the caller (*words, *text). NULL-free: -1 with a message on error. */
+static int read_config(const char *path, char ***words, int *nwords, char **text)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "serve: cannot read the config file %s\n", path);
+        return -1;
+    }
+    char **w = NULL;
+    int n = 0, cap = 0, lineno = 0, rc = 0;
+    /* The words point into one growing text: offsets first, pointers at the end. */
+    size_t *off = NULL, used = 0, tcap = 0;
+    char *t = NULL, line[4096];
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            fprintf(stderr, "serve: %s line %d: longer than %zu bytes\n", path, lineno, sizeof line - 2);
+            rc = -1;
+            break;
+        }
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *k = line + strspn(line, " \t\r\n");
+        if (!*k)
+            continue;
+        char *end = k + strcspn(k, " \t\r\n=");
+        char *v = end + strspn(end, " \t=");
+        *end = 0;
+        size_t vl = strlen(v);
+        while (vl && strchr(" \t\r\n", v[vl - 1]))
+            v[--vl] = 0;
+        if (!strcmp(k, "config")) {
+            fprintf(stderr, "serve: %s line %d: a config file cannot name another\n", path, lineno);
+            rc = -1;
+            break;
+        }
+        const char *parts[2] = {k, v};
+        for (int p = 0; p < (*v ? 2 : 1) && rc == 0; p++) {
+            size_t need = strlen(parts[p]) + 3;
+            if (n + 1 >= cap) {
+                cap = cap ? 2 * cap : 16;
+                size_t *no = realloc(off, (size_t)cap * sizeof *no);
+                if (!no) {
+                    rc = -1;
+                    break;
+                }
+                off = no;
+            }
+            if (used + need > tcap) {
+                tcap = 2 * (used + need) + 256;
+                char *nt = realloc(t, tcap);
+                if (!nt) {
+                    rc = -1;
+                    break;
+                }
+                t = nt;
+            }
+            off[n++] = used;
+            used += (size_t)sprintf(t + used, "%s%s", p == 0 ? "--" : "", parts[p]) + 1;
+        }
+    }
+    fclose(f);
+    if (rc == 0 && (w = malloc((size_t)(n + 1) * sizeof *w)) == NULL)
+        rc = -1;
+    for (int i = 0; rc == 0 && i < n; i++)
+        w[i] = t + off[i];
+    free(off);
+    if (rc < 0) {
+        free(t);
+        free(w);
+        return -1;
+    }
+    *words = w;
+    *nwords = n;
+    *text = t;
+    return 0;
+}
+
 int cli_serve(int argc, char **argv)
 {
     gv_serve_opts o = {.host = "127.0.0.1", .port = 8080, .db = "gravulien.db",
                        .ai_threads = 2, .ai_hash_mb = 16, .ai_movetime_ms = 1000, .max_ai_games = 32,
                        .rate = 50};
+    /* --config FILE first (its options), then the rest of the command line over them. */
+    char **cw = NULL, *ctext = NULL;
+    int ncw = 0, rc;
+    char **rest = malloc((size_t)(argc + 1) * sizeof *rest);
+    if (!rest)
+        return CLI_FAIL;
+    int nrest = 0;
+    const char *config = NULL;
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long n;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            free(rest);
             puts(serve_usage);
             return CLI_OK;
         }
-        if (!strcmp(a, "--verbose")) {
-            o.verbose = 1;
+        if (!strcmp(argv[i], "--config")) {
+            if (i + 1 >= argc || config) {
+                free(rest);
+                return cli_usage_error("serve: --config needs one FILE (try 'gravulien serve --help')");
+            }
+            config = argv[++i];
             continue;
         }
-        if (!strcmp(a, "--trust-proxy")) {
-            o.trust_proxy = 1;
-            continue;
-        }
-        if (!v)
-            return cli_usage_error("serve: %s needs a value (try 'gravulien serve --help')", a);
-        i++;
-        if (!strcmp(a, "--port") && gv_parse_int(v, 0, 65535, &n, NULL, 0) == 0)
-            o.port = (int)n;
-        else if (!strcmp(a, "--host") && *v)
-            o.host = v;
-        else if (!strcmp(a, "--db") && *v)
-            o.db = v;
-        else if (!strcmp(a, "--web") && *v)
-            o.web_dir = v;
-        else if (!strcmp(a, "--ai-threads") && gv_parse_int(v, 1, 64, &n, NULL, 0) == 0)
-            o.ai_threads = (int)n;
-        else if (!strcmp(a, "--ai-hash") && gv_parse_int(v, 1, 1024, &n, NULL, 0) == 0)
-            o.ai_hash_mb = (int)n;
-        else if (!strcmp(a, "--ai-movetime") && gv_parse_int(v, 10, 600000, &n, NULL, 0) == 0)
-            o.ai_movetime_ms = n;
-        else if (!strcmp(a, "--max-ai-games") && gv_parse_int(v, 0, 100000, &n, NULL, 0) == 0)
-            o.max_ai_games = (int)n;
-        else if (!strcmp(a, "--rate") && gv_parse_int(v, 0, 1000000, &n, NULL, 0) == 0)
-            o.rate = (double)n;
-        else
-            return cli_usage_error("serve: bad option '%s %s' (try 'gravulien serve --help')", a, v);
+        rest[nrest++] = argv[i];
     }
-    char web[PATH_MAX];
-    if (!o.web_dir)
-        o.web_dir = find_web_dir(web, sizeof web);
-    return gv_serve(&o);
+    if (config && read_config(config, &cw, &ncw, &ctext) < 0) {
+        free(rest);
+        return CLI_FAIL;
+    }
+    char where[PATH_MAX + 16];
+    snprintf(where, sizeof where, "serve: %s", config ? config : "");
+    rc = config ? parse_opts(&o, ncw, cw, where) : CLI_OK;
+    if (rc == CLI_OK)
+        rc = parse_opts(&o, nrest, rest, "serve");
+    if (rc == CLI_OK) {
+        /* A password in a URL given on the command line shows in `ps` to every user. */
+        int db_on_argv = 0;
+        for (int i = 0; i < nrest; i++)
+            db_on_argv |= rest[i] == o.db;
+        const char *at = strchr(o.db, '@'), *scheme = strstr(o.db, "://");
+        if (db_on_argv && scheme && at && memchr(scheme + 3, ':', (size_t)(at - scheme - 3)))
+            fprintf(stderr, "serve: warning: the database password is on the command line, where "
+                            "'ps' shows it; use PGPASSWORD, PGPASSFILE, ~/.pgpass or --config FILE\n");
+        char web[PATH_MAX];
+        if (!o.web_dir)
+            o.web_dir = find_web_dir(web, sizeof web);
+        rc = gv_serve(&o);
+    }
+    free(rest);
+    free(cw);
+    free(ctext);
+    return rc;
 }
