@@ -18,10 +18,10 @@
 //     same port); and at the end one more, before the final check.
 //
 // Measured, and printed at the end with the targets:
-//   - the loop's worst stall: a worker thread (its own event loop, not delayed by the
-//     clients) opens a new connection for GET /api/health every 50 ms; and it keeps one
-//     WebSocket that sends {"type":"ping"} every 100 ms: the worst round trip and the
-//     worst gap between two pongs. Samples that overlap a restart (from the kill until
+//   - the loop's worst stall (bench/probe.mjs): a worker thread (its own event loop, not
+//     delayed by the clients) opens a new connection for GET /api/health every 50 ms; and
+//     it keeps one WebSocket that sends {"type":"ping"} every 100 ms: the worst round trip
+//     and the worst gap between two pongs. Samples that overlap a restart (from the kill until
 //     the new process printed its URL) are left out; target: no stall over 100 ms;
 //   - memory: the server's VmRSS (/proc/PID/status) every second; per process (restart
 //     segment): after its warm-up (150 s: the two minutes an idle game stays in memory,
@@ -40,82 +40,14 @@ import { mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync } fro
 import net from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { now, startProbe } from './probe.mjs';
 
 // A process's memory is judged after this: an idle game's two minutes in memory, and a margin.
 const WARM_MS = 150000;
 
-const now = () => Number(process.hrtime.bigint()) / 1e6;   // ms, the same clock in every thread
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-if (!isMainThread) {
-  // ---- the probe thread ----------------------------------------------------------------
-  const { default: WebSocket } = await import('../tests/server/node_modules/ws/wrapper.mjs');
-  const { port, probeGap, pingGap } = workerData;
-  const probes = [];             // start, ms (Infinity: no answer within 2 s), ...
-  const pongs = [];              // arrival, round trip (-1: the connection ended), ...
-  let stop = false;
-  const probe = () => new Promise((resolve) => {
-    const t = now();
-    const s = net.connect(port, '127.0.0.1');
-    let buf = '';
-    let done = false;
-    const end = (v) => { if (!done) { done = true; clearTimeout(timer); s.destroy(); resolve(v); } };
-    const timer = setTimeout(() => end(Infinity), 2000);
-    s.on('connect', () => s.write('GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
-    s.on('data', (d) => {
-      buf += d;
-      const h = buf.indexOf('\r\n\r\n');
-      const m = buf.match(/content-length:\s*(\d+)/i);
-      if (h >= 0 && m && buf.length >= h + 4 + Number(m[1])) end(/^HTTP\/1\.1 200/.test(buf) ? now() - t : Infinity);
-    });
-    s.on('error', () => end(Infinity));
-    s.on('close', () => end(Infinity));
-  });
-  const late = [];               // how late this thread's own 50 ms sleeps ended: the machine's share
-  const probing = (async () => {
-    while (!stop) {
-      const t = now();
-      probes.push(t, await probe());
-      const s = now();
-      await sleep(probeGap);
-      late.push(s, now() - s - probeGap);
-    }
-  })();
-  const pinging = (async () => {
-    while (!stop) {
-      await new Promise((resolve) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { perMessageDeflate: false });
-        const sent = [];
-        let timer = null;
-        const finish = () => { clearInterval(timer); clearInterval(stopper); resolve(); };
-        const stopper = setInterval(() => { if (stop) ws.terminate(); }, 100);
-        ws.on('open', () => {
-          timer = setInterval(() => { sent.push(now()); ws.send('{"type":"ping"}'); }, pingGap);
-        });
-        ws.on('message', (d) => {
-          if (!String(d).includes('"pong"')) return;
-          const t = now();
-          const s = sent.shift();
-          pongs.push(t, s === undefined ? 0 : t - s);
-        });
-        ws.on('error', () => {});
-        ws.on('close', finish);
-      });
-      pongs.push(now(), -1);
-      if (!stop) await sleep(200);
-    }
-  })();
-  parentPort.on('message', async (m) => {
-    if (m.cmd !== 'stop') return;
-    stop = true;
-    await Promise.all([probing, pinging]);
-    parentPort.postMessage({ probes: Float64Array.from(probes), pongs: Float64Array.from(pongs), late: Float64Array.from(late) });
-  });
-} else {
-  await main();
-}
+await main();
 
 async function main() {
   const bin = process.argv[2];
@@ -412,7 +344,7 @@ async function main() {
   const load0 = loadavg();
   srv = await startServer();
   const t0 = srv.seg.ready;
-  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { port, probeGap: 50, pingGap: 100 } });
+  const probe = await startProbe(port, { probeGap: 50, pingGap: 100 });
   const drivers = [];
   for (let i = 0; i < HUMAN; i++) drivers.push(humanDriver(i));
   for (let i = 0; i < HVAI; i++) drivers.push(hvaiDriver(i));
@@ -459,11 +391,7 @@ async function main() {
   running = false;
   await Promise.race([Promise.all(drivers), sleep(15000)]);
   clearInterval(sampler);
-  const probeData = await new Promise((resolve) => {
-    worker.once('message', resolve);
-    worker.postMessage({ cmd: 'stop' });
-  });
-  await worker.terminate();
+  const probeData = await probe.stop();
 
   // The final check after one more kill -9: every move the server acknowledged or showed.
   let finalRestart = null;
