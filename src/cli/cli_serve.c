@@ -31,8 +31,10 @@ static const char serve_usage[] =
     "                   first, and each search thinks less while others wait\n"
     "  --rate N         HTTP requests per second one client address may make (0: no limit;\n"
     "                   bursts of 4 N are allowed); more get 429\n"
-    "  --trust-proxy    behind a reverse proxy (nginx): count requests by the client address\n"
-    "                   in X-Forwarded-For, not the proxy's";
+    "  --trust-proxy [ADDR,...]  behind reverse proxies (nginx) at these addresses (IPs,\n"
+    "                   IPv4 blocks A.B.C.D/N; bare: this machine's loopback): count requests\n"
+    "                   by the client address their X-Forwarded-For names, not the proxy's;\n"
+    "                   the header of any other peer is ignored";
 
 /* The directory a build of this program installs its web files into, relative to the
  * program's own directory and as an absolute path (CMakeLists.txt sets both). */
@@ -99,7 +101,16 @@ static int parse_opts(gv_serve_opts *o, int argc, char **argv, const char *where
             continue;
         }
         if (!strcmp(a, "--trust-proxy")) {
-            o->trust_proxy = 1;
+            /* Bare: a proxy on this machine (loopback). */
+            if (!v || !strncmp(v, "--", 2)) {
+                o->trust_proxy = "127.0.0.1,::1";
+                continue;
+            }
+            char why[GV_ERRLEN];
+            if (gv_serve_check_proxies(v, why, sizeof why) < 0)
+                return cli_usage_error("%s: --trust-proxy %s: %s", where, v, why);
+            o->trust_proxy = v;
+            i++;
             continue;
         }
         if (!v)

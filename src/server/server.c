@@ -15,6 +15,7 @@
  * get it when their socket is writable. A watcher with too many events waiting is closed;
  * what the server sends a connection in answer to its own request (a watch's catch-up,
  * an error, a pong) is not counted against it. */
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <ev.h>
@@ -127,6 +128,15 @@ typedef struct web_file {
     size_t len;
 } web_file;
 
+/* An address block of --trust-proxy. */
+typedef struct proxy_net {
+    int family;               /* AF_INET or AF_INET6 */
+    unsigned char addr[16];
+    int bits;                 /* prefix length */
+} proxy_net;
+
+enum { MAX_PROXIES = 32 };
+
 typedef struct server {
     gv_serve_opts o;
     struct lws_context *ctx;
@@ -143,6 +153,8 @@ typedef struct server {
     conn_slot *slots;
     uint32_t nslots, slotcap, free_slot;
     int api_pending;          /* API requests handed to the hub, not yet answered */
+    proxy_net proxies[MAX_PROXIES];   /* --trust-proxy */
+    int nproxies;
     int draining;             /* SIGINT or SIGTERM came: closing (drain) */
     int64_t drain_end;        /* monotonic ms: the drain ends then at the latest */
 } server;
@@ -349,6 +361,82 @@ static void unpack(void *m)
 
 /* ---- rate limit (token bucket per client address) ---------------------------------- */
 
+static int parse_net(const char *text, size_t len, proxy_net *out)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    char *slash = strchr(buf, '/');
+    if (slash)
+        *slash = 0;
+    memset(out, 0, sizeof *out);
+    if (inet_pton(AF_INET, buf, out->addr) == 1) {
+        out->family = AF_INET;
+        out->bits = 32;
+    } else if (inet_pton(AF_INET6, buf, out->addr) == 1) {
+        out->family = AF_INET6;
+        out->bits = 128;
+    } else {
+        return -1;
+    }
+    if (slash) {
+        long n;
+        if (gv_parse_int(slash + 1, 0, out->bits, &n, NULL, 0) < 0)
+            return -1;
+        out->bits = (int)n;
+    }
+    return 0;
+}
+
+/* The blocks of list into v (at most MAX_PROXIES): their number, or -1 with a message. */
+static int parse_proxies(const char *list, proxy_net *v, char *err, size_t errlen)
+{
+    int n = 0;
+    for (const char *p = list;;) {
+        size_t len = strcspn(p, ",");
+        if (n == MAX_PROXIES) {
+            gv_err(err, errlen, "at most %d addresses", MAX_PROXIES);
+            return -1;
+        }
+        if (parse_net(p, len, &v[n]) < 0) {
+            gv_err(err, errlen, "'%.*s' is not an address or A.B.C.D/N block", (int)(len > 60 ? 60 : len), p);
+            return -1;
+        }
+        n++;
+        if (!p[len])
+            return n;
+        p += len + 1;
+    }
+}
+
+int gv_serve_check_proxies(const char *list, char *err, size_t errlen)
+{
+    proxy_net v[MAX_PROXIES];
+    return parse_proxies(list, v, err, errlen) < 0 ? -1 : 0;
+}
+
+/* Is ip (a peer address as text) one of the trusted proxies? */
+static int trusted_proxy(const server *s, const char *ip)
+{
+    proxy_net a;
+    if (!s->nproxies || parse_net(ip, strlen(ip), &a) < 0)
+        return 0;
+    for (int i = 0; i < s->nproxies; i++) {
+        const proxy_net *b = &s->proxies[i];
+        if (b->family != a.family)
+            continue;
+        int full = b->bits / 8, rest = b->bits % 8;
+        if (memcmp(a.addr, b->addr, (size_t)full))
+            continue;
+        if (rest && ((a.addr[full] ^ b->addr[full]) & (0xff << (8 - rest)) & 0xff))
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
 static int rate_ok(server *s, struct lws *wsi)
 {
     if (s->o.rate <= 0)
@@ -356,9 +444,10 @@ static int rate_ok(server *s, struct lws *wsi)
     char ip[48] = "";
     lws_get_peer_simple(wsi, ip, sizeof ip);
     /* Behind a proxy every request comes from it: count the client it names instead (the
-     * last address of X-Forwarded-For, the one the proxy itself added). */
+     * last address of X-Forwarded-For, the one the proxy itself added) -- only when the
+     * peer is a proxy of --trust-proxy: anyone else could write that header. */
     char fwd[256];
-    if (s->o.trust_proxy &&
+    if (trusted_proxy(s, ip) &&
         lws_hdr_copy(wsi, fwd, sizeof fwd, WSI_TOKEN_X_FORWARDED_FOR) > 0) {
         const char *last = strrchr(fwd, ',');
         last = last ? last + 1 : fwd;
@@ -1178,6 +1267,11 @@ int gv_serve(const gv_serve_opts *o)
     }
     s->o = *o;
     snprintf(s->web, sizeof s->web, "%s", o->web_dir ? o->web_dir : GV_WEB_DIR);
+    if (o->trust_proxy && (s->nproxies = parse_proxies(o->trust_proxy, s->proxies, err, sizeof err)) < 0) {
+        fprintf(stderr, "serve: --trust-proxy: %s\n", err);
+        free(s);
+        return 1;
+    }
     the_server = s;
     gv_store *store = gv_store_open(o->db, err, sizeof err);
     if (!store) {

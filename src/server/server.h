@@ -14,9 +14,16 @@ typedef struct gv_serve_opts {
     int64_t ai_movetime_ms;  /* AI time per move in games without a clock */
     int max_ai_games;        /* live games with an AI seat, at most (0: no limit) */
     double rate;             /* HTTP requests per second per client address (0: no limit) */
-    int trust_proxy;         /* behind a reverse proxy: rate-limit by X-Forwarded-For */
+    /* Behind reverse proxies: the addresses (IPv4 or IPv6, an IPv4 block as A.B.C.D/N),
+     * comma-separated, whose X-Forwarded-For is believed for the rate limit (the client
+     * it names is counted instead of the proxy). NULL: none. */
+    const char *trust_proxy;
     int verbose;
 } gv_serve_opts;
+
+/* Checks a --trust-proxy list ("ADDR[,ADDR...]", each an IPv4 or IPv6 address, optionally
+ * /N): 0, or -1 with a message. */
+int gv_serve_check_proxies(const char *list, char *err, size_t errlen);
 
 /* Runs until SIGINT or SIGTERM. Returns the process exit code. */
 int gv_serve(const gv_serve_opts *o);

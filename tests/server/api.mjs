@@ -789,6 +789,21 @@ async function flood(dbDir) {
   check(after.status === 200, `flood: after a pause the server answers again (${after.status})`);
   const e = await S2.stop();
   check(e.code === 0, 'flood: the second server stops cleanly');
+  // X-Forwarded-For counts only from a proxy of --trust-proxy: 100 requests, each naming
+  // another client, are all taken from a trusted proxy (loopback here) and limited as one
+  // client when the peer is not a trusted proxy.
+  const xff = (base) => Promise.all(Array.from({ length: 100 }, (_, i) =>
+    fetch(`${base}/api/health`, { headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } })
+      .then((r) => r.status).catch(() => 0)));
+  for (const [args, trusted] of [[['--trust-proxy'], true], [['--trust-proxy', '10.0.0.0/8,192.0.2.7'], false]]) {
+    const S3 = await startServer(bin, join(dbDir, 'xff.db'), ['--rate', '5', ...args]);
+    servers.push(S3);
+    const st = await xff(S3.url);
+    const n429 = st.filter((c) => c === 429).length;
+    check(trusted ? n429 === 0 : n429 > 50,
+          `flood: --trust-proxy ${args.slice(1).join(' ') || '(loopback)'}: X-Forwarded-For ${trusted ? 'believed' : 'ignored'} (${n429} of 100 refused)`);
+    await S3.stop();
+  }
 }
 
 try {
