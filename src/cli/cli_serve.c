@@ -12,7 +12,7 @@
 static const char serve_usage[] =
     "usage: gravulien serve [--config FILE] [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
     "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--max-ai-games 32]\n"
-    "       [--rate N] [--trust-proxy] [--verbose]\n"
+    "       [--rate N] [--trust-proxy [ADDR,...]] [--access-log FILE] [--name NAME] [--verbose]\n"
     "  --config FILE    options from FILE first, one a line: 'db = postgres://...', 'port 8081',\n"
     "                   'trust-proxy' ('#' starts a comment); the command line's come after\n"
     "  --port N         port to listen on (0: any free port; the URL is printed)\n"
@@ -34,7 +34,12 @@ static const char serve_usage[] =
     "  --trust-proxy [ADDR,...]  behind reverse proxies (nginx) at these addresses (IPs,\n"
     "                   IPv4 blocks A.B.C.D/N; bare: this machine's loopback): count requests\n"
     "                   by the client address their X-Forwarded-For names, not the proxy's;\n"
-    "                   the header of any other peer is ignored";
+    "                   the header of any other peer is ignored\n"
+    "  --access-log FILE one line per HTTP reply (path without its query, status, bytes,\n"
+    "                   seconds, this process's name) into FILE ('-': standard output);\n"
+    "                   reopened on SIGHUP\n"
+    "  --name NAME      this process's name in the x-gravulien-backend reply header and\n"
+    "                   the log (default HOST:PORT)";
 
 /* The directory a build of this program installs its web files into, relative to the
  * program's own directory and as an absolute path (CMakeLists.txt sets both). */
@@ -134,6 +139,10 @@ static int parse_opts(gv_serve_opts *o, int argc, char **argv, const char *where
             o->max_ai_games = (int)n;
         else if (!strcmp(a, "--rate") && gv_parse_int(v, 0, 1000000, &n, NULL, 0) == 0)
             o->rate = (double)n;
+        else if (!strcmp(a, "--access-log") && *v)
+            o->access_log = v;
+        else if (!strcmp(a, "--name") && *v && strlen(v) < 64 && !strpbrk(v, " \t\r\n\"\\"))
+            o->name = v;
         else
             return cli_usage_error("%s: bad option '%s %s' (try 'gravulien serve --help')", where, a, v);
     }

@@ -79,6 +79,8 @@ void gv_hub_poll(gv_hub *h);
 int gv_hub_settle(gv_hub *h, int64_t max_ms);
 /* Rooms in memory and AI searches running. */
 int gv_hub_rooms(const gv_hub *h);
+/* AI turns waiting for a thread, and searching: safe to call from any thread. */
+void gv_hub_ai_load(gv_hub *h, int *waiting, int *searching);
 
 /* A reply to an API request: HTTP status and a body (malloc'd). */
 typedef struct gv_reply {

@@ -431,6 +431,14 @@ int hub_ai_running(gv_hub *h)
     return n;
 }
 
+void gv_hub_ai_load(gv_hub *h, int *waiting, int *searching)
+{
+    pthread_mutex_lock(&h->ai.mu);
+    *waiting = h->ai.waiting;
+    *searching = h->ai.running - h->ai.waiting;   /* running counts the queued ones too */
+    pthread_mutex_unlock(&h->ai.mu);
+}
+
 void hub_ai_set_nodes(gv_hub *h, uint64_t nodes)
 {
     h->ai.nodes = nodes;

@@ -30,12 +30,15 @@
 #include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/gv_core.h"
 #include "server/hub.h"
 #include "server/hub_thread.h"
+#include "server/metrics.h"
 #include "server/server.h"
+#include "server/store_timed.h"
 #include "server/ws_frame.h"
 #include "server/ws_msg.h"
 
@@ -155,6 +158,12 @@ typedef struct server {
     int api_pending;          /* API requests handed to the hub, not yet answered */
     proxy_net proxies[MAX_PROXIES];   /* --trust-proxy */
     int nproxies;
+    gv_metrics metrics;
+    char name[80];            /* this process's name (--name, or HOST:PORT) */
+    FILE *alog;               /* --access-log (NULL: none) */
+    ev_prepare pass_end;      /* the loop's pass: from the poll's return ... */
+    ev_check pass_begin;      /* ... to the next poll */
+    int64_t pass_t0;          /* monotonic us the pass began (0: none yet) */
     int draining;             /* SIGINT or SIGTERM came: closing (drain) */
     int64_t drain_end;        /* monotonic ms: the drain ends then at the latest */
 } server;
@@ -478,6 +487,31 @@ static int rate_ok(server *s, struct lws *wsi)
 
 /* ---- HTTP -------------------------------------------------------------------------- */
 
+/* One line of the access log for hr's reply: the client, the time, the request without its
+ * query (which may hold a seat's token), the status, the body's bytes, the seconds since
+ * the request's headers came and this process's name -- Apache's common format with two
+ * fields more. */
+static void access_log(server *s, struct lws *wsi, const http_req *hr)
+{
+    if (!s->alog)
+        return;
+    char ip[48] = "", when[64];
+    lws_get_peer_simple(wsi, ip, sizeof ip);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(when, sizeof when, "%d/%b/%Y:%H:%M:%S +0000", &tm);
+    /* The path as text without quotes or control characters (it came from the client). */
+    char path[sizeof hr->path];
+    size_t k = 0;
+    for (const char *c = hr->path; *c && k + 1 < sizeof path; c++)
+        path[k++] = (unsigned char)*c < 0x20 || *c == '"' || *c == '\\' || *c == 0x7f ? '?' : *c;
+    path[k] = 0;
+    fprintf(s->alog, "%s - - [%s] \"%s %s HTTP/1.1\" %d %zu %.3f \"%s\"\n", ip, when,
+            hr->post ? "POST" : "GET", path, hr->reply.status, hr->reply.len,
+            (double)(gv_now_ms() - hr->started) / 1000.0, s->name);
+}
+
 static int http_send(struct lws *wsi, pss *p)
 {
     http_req *hr = p->http;
@@ -495,11 +529,19 @@ static int http_send(struct lws *wsi, pss *p)
     hr->rsent = 0;
     if (lws_add_http_common_headers(wsi, (unsigned)rp->status, rp->content_type, rp->len, &q, end))
         return -1;
+    server *s = the_server;
     if (lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                     (const unsigned char *)"no-store", 8, &q, end) ||
         lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
-                                    (const unsigned char *)"close", 5, &q, end))
+                                    (const unsigned char *)"close", 5, &q, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-gravulien-backend:",
+                                    (const unsigned char *)s->name, (int)strlen(s->name), &q,
+                                    end))
         return -1;
+    if (rp->status >= 100 && rp->status < 600)
+        atomic_fetch_add_explicit(&s->metrics.http_replies[rp->status / 100 - 1], 1,
+                                  memory_order_relaxed);
+    access_log(s, wsi, hr);
     if (rp->filename[0]) {
         char cd[160];
         int n = snprintf(cd, sizeof cd, "attachment; filename=\"%s\"", rp->filename);
@@ -642,6 +684,49 @@ static int serve_file(server *s, struct lws *wsi, pss *p, const char *uri)
     return http_send(wsi, p);
 }
 
+/* GET /metrics: the process's figures in Prometheus' text format (metrics.h). */
+static void metrics_reply(server *s, gv_reply *out)
+{
+    gv_buf b = {0};
+    gv_metrics *m = &s->metrics;
+    int waiting = 0, searching = 0;
+    gv_hub_ai_load(s->hub, &waiting, &searching);
+    gv_metric_write(&b, "gravulien_websockets", "gauge", "WebSocket connections open", (double)s->nws);
+    gv_metric_write(&b, "gravulien_api_requests_waiting", "gauge",
+                    "API requests handed to the games' thread, not yet answered", (double)s->api_pending);
+    gv_metric_write(&b, "gravulien_games_in_memory", "gauge", "games held in memory", (double)gv_ht_rooms(s->ht));
+    gv_metric_write(&b, "gravulien_ai_turns_waiting", "gauge", "AI turns waiting for a thread", (double)waiting);
+    gv_metric_write(&b, "gravulien_ai_turns_searching", "gauge", "AI searches running", (double)searching);
+    gv_metric_write(&b, "gravulien_moves_total", "counter", "moves stored by this process",
+                    (double)atomic_load(&m->moves));
+    gv_metric_write(&b, "gravulien_store_errors_total", "counter", "store calls that failed",
+                    (double)atomic_load(&m->store_errors));
+    static const char *const cls[5] = {"1xx", "2xx", "3xx", "4xx", "5xx"};
+    static const char help[] = "# HELP gravulien_http_replies_total HTTP replies by status class\n"
+                               "# TYPE gravulien_http_replies_total counter\n";
+    gv_buf_put(&b, help, sizeof help - 1);
+    for (int i = 0; i < 5; i++) {
+        char line[96];
+        int n = snprintf(line, sizeof line, "gravulien_http_replies_total{code=\"%s\"} %llu\n", cls[i],
+                         (unsigned long long)atomic_load(&m->http_replies[i]));
+        gv_buf_put(&b, line, (size_t)n);
+    }
+    gv_histo_write(&b, "gravulien_store_call_seconds", "time of each store call (games' thread)",
+                   &m->store_call);
+    gv_histo_write(&b, "gravulien_loop_pass_seconds",
+                   "time of each pass of the event loop (what any request waited behind it)",
+                   &m->loop_pass);
+    memset(out, 0, sizeof *out);
+    if (b.failed) {
+        free(b.s);
+        return;
+    }
+    out->status = 200;
+    out->body = b.s;
+    out->len = b.n;
+    out->content_type = "text/plain; version=0.0.4; charset=utf-8";
+}
+
 static void http_handle(server *s, struct lws *wsi, pss *p)
 {
     http_req *hr = p->http;
@@ -657,11 +742,20 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
         http_reply_error(wsi, p, 503, "shutting_down", "the server is restarting: try again");
         return;
     }
-    if (strncmp(hr->path, "/api/", 5)) {
+    if (strncmp(hr->path, "/api/", 5) && strcmp(hr->path, "/metrics")) {
         if (hr->post)
             http_reply_error(wsi, p, 405, "bad_method", "POST is for /api/ paths");
         else
             serve_file(s, wsi, p, hr->path);
+        return;
+    }
+    if (!hr->post && !strcmp(hr->path, "/metrics")) {
+        metrics_reply(s, &hr->reply);
+        if (!hr->reply.body) {
+            http_reply_error(wsi, p, 500, "internal", "out of memory");
+            return;
+        }
+        http_send(wsi, p);
         return;
     }
     if (!hr->post && !strcmp(hr->path, "/api/health")) {
@@ -1210,6 +1304,8 @@ static void wake(void *ctx)
 static void tick(lws_sorted_usec_list_t *sul)
 {
     server *s = the_server;
+    if (s->alog)
+        fflush(s->alog);   /* the access log's lines of the last 50 ms */
     if (s->draining && ((!s->nws && !s->api_pending) || gv_now_ms() >= s->drain_end)) {
         ev_break(s->loop, EVBREAK_ALL);
         return;
@@ -1257,6 +1353,63 @@ static void raise_fd_limit(void)
     }
 }
 
+/* The loop's passes (metrics.h, loop_pass): a pass begins when the poll returns (check
+ * watchers run first thing then) and ends when the loop is about to poll again. */
+static int64_t mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void on_pass_begin(struct ev_loop *loop, ev_check *w, int revents)
+{
+    (void)loop;
+    (void)w;
+    (void)revents;
+    the_server->pass_t0 = mono_us();
+}
+
+static void on_pass_end(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+    (void)loop;
+    (void)w;
+    (void)revents;
+    server *s = the_server;
+    if (s->pass_t0)
+        gv_histo_add(&s->metrics.loop_pass, mono_us() - s->pass_t0);
+    s->pass_t0 = 0;
+}
+
+/* --access-log: opened at start and again on SIGHUP (after a rotation moved it away). */
+static int open_access_log(server *s)
+{
+    if (!s->o.access_log)
+        return 0;
+    if (!strcmp(s->o.access_log, "-")) {
+        s->alog = stdout;
+        return 0;
+    }
+    FILE *f = fopen(s->o.access_log, "a");
+    if (!f) {
+        fprintf(stderr, "serve: cannot open the access log %s: %s\n", s->o.access_log, strerror(errno));
+        return -1;
+    }
+    if (s->alog && s->alog != stdout)
+        fclose(s->alog);
+    s->alog = f;
+    return 0;
+}
+
+static void on_sighup(struct ev_loop *loop, ev_signal *w, int revents)
+{
+    (void)loop;
+    (void)w;
+    (void)revents;
+    if (the_server->alog && the_server->alog != stdout)
+        open_access_log(the_server);
+}
+
 int gv_serve(const gv_serve_opts *o)
 {
     char err[GV_ERRLEN];
@@ -1273,9 +1426,22 @@ int gv_serve(const gv_serve_opts *o)
         return 1;
     }
     the_server = s;
-    gv_store *store = gv_store_open(o->db, err, sizeof err);
-    if (!store) {
+    gv_store *plain = gv_store_open(o->db, err, sizeof err);
+    if (!plain) {
         fprintf(stderr, "serve: %s\n", err);
+        free(s);
+        return 1;
+    }
+    /* Every store call is timed for /metrics. */
+    gv_store *store = gv_store_timed(plain, &s->metrics);
+    if (!store) {
+        fprintf(stderr, "serve: out of memory\n");
+        plain->ops->close(plain);
+        free(s);
+        return 1;
+    }
+    if (open_access_log(s) < 0) {
+        store->ops->close(store);
         free(s);
         return 1;
     }
@@ -1361,6 +1527,10 @@ int gv_serve(const gv_serve_opts *o)
     }
     struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : o->port;
+    if (o->name)
+        snprintf(s->name, sizeof s->name, "%s", o->name);
+    else
+        snprintf(s->name, sizeof s->name, "%s:%d", o->host ? o->host : "localhost", port);
     /* The database named without its password. */
     char shown[512];
     const char *at = strchr(o->db, '@'), *scheme = strstr(o->db, "://");
@@ -1378,6 +1548,13 @@ int gv_serve(const gv_serve_opts *o)
     ev_signal_init(&sigterm, on_signal, SIGTERM);
     ev_signal_start(loop, &sigint);
     ev_signal_start(loop, &sigterm);
+    ev_signal sighup;
+    ev_signal_init(&sighup, on_sighup, SIGHUP);
+    ev_signal_start(loop, &sighup);
+    ev_check_init(&s->pass_begin, on_pass_begin);
+    ev_prepare_init(&s->pass_end, on_pass_end);
+    ev_check_start(loop, &s->pass_begin);
+    ev_prepare_start(loop, &s->pass_end);
     signal(SIGPIPE, SIG_IGN);
     lws_sul_schedule(s->ctx, 0, &s->tick, tick, 50 * LWS_US_PER_MS);
     ev_run(loop, 0);
@@ -1392,6 +1569,14 @@ int gv_serve(const gv_serve_opts *o)
     /* A second signal during the rest of the shutdown is ignored, as before. */
     ev_signal_stop(loop, &sigint);
     ev_signal_stop(loop, &sigterm);
+    ev_signal_stop(loop, &sighup);
+    ev_check_stop(loop, &s->pass_begin);
+    ev_prepare_stop(loop, &s->pass_end);
+    if (s->alog && s->alog != stdout)
+        fclose(s->alog);
+    else if (s->alog)
+        fflush(s->alog);
+    s->alog = NULL;
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     ev_loop_destroy(loop);

@@ -19,6 +19,11 @@ typedef struct gv_serve_opts {
      * it names is counted instead of the proxy). NULL: none. */
     const char *trust_proxy;
     int verbose;
+    /* One line per HTTP reply into this file ("-": standard output; NULL: none), reopened on
+     * SIGHUP (log rotation). */
+    const char *access_log;
+    /* This process's name in the x-gravulien-backend header and the log (NULL: HOST:PORT). */
+    const char *name;
 } gv_serve_opts;
 
 /* Checks a --trust-proxy list ("ADDR[,ADDR...]", each an IPv4 or IPv6 address, optionally
