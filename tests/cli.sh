@@ -184,10 +184,12 @@ if [ -f "$BUILD/cmake_install.cmake" ] && command -v cmake >/dev/null && { comma
     echo "FAIL cmake --install:"; cat "$out" "$err"; fail=1
   fi
   [ $had_manifest = 1 ] || rm -f "$BUILD/install_manifest.txt"
-  for f in bin/gravulien share/gravulien/web/index.html share/gravulien/web/app.js share/man/man1/gravulien.1; do
+  for f in bin/gravulien share/gravulien/web/index.html share/gravulien/web/app.js share/man/man1/gravulien.1 lib/systemd/system/gravulien.service; do
     [ -f "$inst/opt/gv/$f" ] || { echo "FAIL install: $f missing"; fail=1; }
   done
   [ -x "$inst/opt/gv/bin/gravulien" ] || { echo "FAIL install: the program is not executable"; fail=1; }
+  grep -q '^ExecStart=/opt/gv/bin/gravulien serve ' "$inst/opt/gv/lib/systemd/system/gravulien.service" 2>/dev/null ||
+    { echo "FAIL install: the systemd unit does not start the installed program"; fail=1; }
   if [ -x "$inst/opt/gv/bin/gravulien" ]; then
     # a mark in the installed copy only: the page served must be that copy, not the source's
     echo '<!-- installed copy -->' >>"$inst/opt/gv/share/gravulien/web/index.html"
