@@ -32,6 +32,8 @@ command -v xvfb-run  >/dev/null 2>&1 || need="$need xvfb xauth"
 [ -x /usr/games/xboard ] || need="$need xboard"
 [ -x /usr/games/hachu ]  || need="$need hachu"
 command -v tmux >/dev/null 2>&1 || need="$need tmux"   # the terminal test of 'gravulien play'
+# nginx: the test of the deployment guide's proxy configuration (tests/server/nginx.mjs).
+[ -x /usr/sbin/nginx ] || need="$need nginx"
 # SQLite's shell: the server test that holds the database locked (tests/server/slow_store.mjs).
 command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3"
 # The browser test of the web page: Chromium driven by playwright-core, and a Japanese font
