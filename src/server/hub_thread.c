@@ -356,7 +356,7 @@ void gv_ht_close(gv_ht *t, gv_ht_watcher *w)
 
 int gv_ht_rooms(const gv_ht *t)
 {
-    return atomic_load(&((gv_ht *)t)->rooms);
+    return atomic_load(&t->rooms);
 }
 
 /* ---- the thread ---------------------------------------------------------------------- */

@@ -4,9 +4,10 @@
  * The games (the hub, hub.h) and their store live on a thread of their own
  * (hub_thread.h): the loop hands it API requests and WebSocket messages and takes back
  * replies and events, so no store write, replay or view ever stalls the loop. The page's
- * files are read into memory at start, and /api/health is answered by the loop itself
- * (so it tells whether the loop answers). AI searches run on the hub's worker threads. The loop is libev's (epoll on Linux: the cost of
- * a pass follows the sockets that are ready, not all 10,000 of them, as poll's does); the
+ * files are read into memory at start, and /api/health and /metrics are answered by the
+ * loop itself (so they tell whether the loop answers). AI searches run on the hub's worker
+ * threads. The loop is libev's (epoll on Linux: the cost of a pass follows the sockets
+ * that are ready, not all 10,000 of them, as poll's does); the
  * server owns it (lws's libev plugin joins it as a "foreign" loop), so that SIGINT and
  * SIGTERM, watched by the loop itself, end it and the shutdown below runs as it would
  * after lws_service. An event for many watchers is built once; it is written at once to
@@ -152,7 +153,6 @@ typedef struct server {
     int nfiles;
     long nws;                 /* open WebSocket connections */
     struct ev_loop *loop;
-    gv_store *store;
     conn_slot *slots;
     uint32_t nslots, slotcap, free_slot;
     int api_pending;          /* API requests handed to the hub, not yet answered */
@@ -170,7 +170,6 @@ typedef struct server {
 
 static server *the_server;   /* for the callbacks (one server per process) */
 
-/* SIGINT or SIGTERM, delivered by libev inside the loop: the loop returns to gv_serve. */
 static void ws_close(server *s, pss *p, int code, const char *why);
 static void drain_start(server *s);
 
@@ -404,7 +403,10 @@ static int parse_proxies(const char *list, proxy_net *v, char *err, size_t errle
 {
     int n = 0;
     for (const char *p = list;;) {
+        p += strspn(p, " ");
         size_t len = strcspn(p, ",");
+        while (len && p[len - 1] == ' ')
+            len--;
         if (n == MAX_PROXIES) {
             gv_err(err, errlen, "at most %d addresses", MAX_PROXIES);
             return -1;
@@ -414,9 +416,10 @@ static int parse_proxies(const char *list, proxy_net *v, char *err, size_t errle
             return -1;
         }
         n++;
-        if (!p[len])
+        p += strcspn(p, ",");
+        if (!*p)
             return n;
-        p += len + 1;
+        p++;
     }
 }
 
@@ -1488,7 +1491,6 @@ int gv_serve(const gv_serve_opts *o)
         free(s);
         return 1;
     }
-    s->store = store;
     int web_ok = load_web(s, err, sizeof err) == 0;
     if (web_ok && !s->nfiles) {
         web_ok = 0;

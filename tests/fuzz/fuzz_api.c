@@ -1,8 +1,9 @@
 /* libFuzzer target for the HTTP API's requests (gv_api_handle, api.c): methods, paths,
  * query strings and JSON bodies, on a hub over a SQLite store in a temporary file.
  *
- * Input: requests separated by an empty line; each is "METHOD PATH[?QUERY]" on its first
- * line and the body (possibly empty) on the lines after it. In paths, queries and bodies,
+ * Input: requests separated by an empty line; each is "METHOD PATH[?QUERY] [BEARER]" on
+ * its first line (BEARER: the token of an Authorization header, gv_api_handle_auth) and
+ * the body (possibly empty) on the lines after it. In paths, queries and bodies,
  * "$ID" stands for the id of the last game this input created and "$T0".."$T5" for its
  * seats' tokens, so that an input can create a game and then act on it.
  *
@@ -207,6 +208,11 @@ static void request(char *req)
         return;
     *sp = 0;
     const char *method = req;
+    char *sp2 = strchr(sp + 1, ' '), *bearer = NULL;
+    if (sp2) {
+        *sp2 = 0;
+        bearer = substitute(sp2 + 1);
+    }
     char *path = substitute(sp + 1), *query = strchr(path, '?');
     if (query)
         *query++ = 0;
@@ -215,7 +221,7 @@ static void request(char *req)
     snapshot before, after;
     take(&before);
     gv_reply out;
-    gv_api_handle(hub, method, path, query, b, b ? strlen(b) : 0, &out);
+    gv_api_handle_auth(hub, bearer, method, path, query, b, b ? strlen(b) : 0, &out);
     check_reply(&out);
     if (out.status == 201 && !strcmp(method, "POST") && !strcmp(path, "/api/games")) {
         remember_game(out.body);
@@ -227,6 +233,7 @@ static void request(char *req)
     }
     free(out.body);
     free(b);
+    free(bearer);
     free(path);
 }
 
