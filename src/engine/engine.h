@@ -132,7 +132,7 @@ void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out);
 int gv_engine_pv_text(const gv_engine *e, const gv_move *pv, int npv, char *buf, size_t len);
 /* The same with another notation: write(st, m, buf, len) writes legal move m of state st
  * (as gv_game.write_move does; NULL = the game's own). */
-typedef int (*gv_move_writer)(void *st, gv_move m, char *buf, size_t len);
+typedef int (*gv_move_writer)(const void *st, gv_move m, char *buf, size_t len);
 int gv_engine_pv_text_as(const gv_engine *e, const gv_move *pv, int npv, gv_move_writer write,
                          char *buf, size_t len);
 /* Writes one legal move of the current state in the game's notation (-1 on error).

@@ -78,21 +78,21 @@ typedef struct gv_game {
     int (*get_position)(const void *st, char *buf, size_t len);
     /* Writes every legal move into out (room for GV_MAX_MOVES) and returns the count;
      * 0 exactly when the game is over. */
-    int (*legal_moves)(void *st, gv_move *out);
+    int (*legal_moves)(const void *st, gv_move *out);
     /* Plays a legal move / takes back the last move played by make. */
     void (*make)(void *st, gv_move m);
     void (*unmake)(void *st);
     int (*to_move)(const void *st);
     /* The state's outcome (GV_ONGOING while there is a legal move). */
-    gv_status (*status)(void *st, gv_result *res);
+    gv_status (*status)(const void *st, gv_result *res);
     uint64_t (*hash)(const void *st);
     /* Reads a move in the game's notation(s) and checks it is legal. Returns 0, or -1 with
      * a message saying why in err. */
-    int (*parse_move)(void *st, const char *text, gv_move *m, char *err, size_t errlen);
+    int (*parse_move)(const void *st, const char *text, gv_move *m, char *err, size_t errlen);
     /* Writes a legal move in the game's canonical notation. Returns length or -1. */
-    int (*write_move)(void *st, gv_move m, char *buf, size_t len);
+    int (*write_move)(const void *st, gv_move m, char *buf, size_t len);
     /* Optional: the line `gravulien moves` prints for a legal move (NULL: write_move). */
-    int (*describe_move)(void *st, gv_move m, char *buf, size_t len);
+    int (*describe_move)(const void *st, gv_move m, char *buf, size_t len);
     /* Optional: the player (0-based) who makes legal move m, for games where a player
      * other than the one to move may act (Grav: any active player may resign at any
      * time). NULL: always to_move(st). */
@@ -100,7 +100,7 @@ typedef struct gv_game {
     /* Optional: when resigning is a move of the game (Grav: any active player, at any
      * time), sets *m to player's resignation and returns 0; -1 when that player cannot
      * resign now. NULL: resigning is not a move (the game's caller records it). */
-    int (*resign_move)(void *st, int player, gv_move *m);
+    int (*resign_move)(const void *st, int player, gv_move *m);
     /* Optional: 0 when the position text (get_position) leaves out something of st that
      * decides its moves or hash (Heisei Chu: a dropped piece's right to promote later);
      * set_position of that text then gives another position. NULL: the text holds it all. */
