@@ -134,7 +134,10 @@ typedef struct gv_game {
     const char *usi_variant;      /* its value of USI's USI_Variant option, if it speaks USI */
     const struct gv_xboard_game *xboard;  /* its XBoard terms, if it speaks XBoard */
     const struct gv_gtp_game *gtp;        /* its GTP commands, if it speaks GTP */
-    /* ---- The command line's checks (src/cli) ---- */
+    /* ---- The command line (src/cli) ---- */
+    /* What `gravulien help` says of the game after its title, such as how its positions
+     * are written ("positions are SFEN; 'startpos' is the start"); NULL: nothing. */
+    const char *usage_note;
     /* Optional: replays the game's test vectors read from in (`gravulien vectors GAME
      * FILE`), writing one line per disagreement and then "N passed, M failed" to out.
      * Returns the number of disagreements, or -1 when out of memory. */
@@ -159,6 +162,12 @@ int gv_game_register(const gv_game *g);
 const gv_game *gv_game_find(const char *name);
 int gv_game_count(void);
 const gv_game *gv_game_at(int i);
+/* Writes into buf the names of the registered games that keep accepts (NULL: every game),
+ * in registry order and joined by sep ("chu|exac|grav" with sep "|"); their titles
+ * instead when titles is set. For usage texts and messages, which thus name every game
+ * built in. Returns buf. */
+const char *gv_game_names(char *buf, size_t len, const char *sep, int titles,
+                          int (*keep)(const gv_game *g));
 
 /* Is value allowed for this option? */
 int gv_option_value_ok(const gv_option_def *def, const char *value);

@@ -552,13 +552,9 @@ static int count_players(const play *p)
 }
 
 /* The names of the games with a terminal view, separated by commas. */
-static void known_games(char *buf, size_t len)
+static int has_term(const gv_game *g)
 {
-    size_t n = 0;
-    buf[0] = 0;
-    for (int i = 0; i < gv_game_count() && n < len; i++)
-        if (gv_game_at(i)->term)
-            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", gv_game_at(i)->name);
+    return g->term != NULL;
 }
 
 /* ---- Setting up ------------------------------------------------------------------------ */
@@ -575,7 +571,7 @@ static int setup(play *p, const play_config *a, play_saved *saved)
     const gv_game *g = gv_game_find(game);
     p->view = g ? g->term : NULL;
     if (!p->view) {
-        known_games(known, sizeof known);
+        gv_game_names(known, sizeof known, ", ", 0, has_term);
         return usage("unknown game '%s' (known: %s)", game, known);
     }
     uint64_t seed = a->has_seed ? a->seed

@@ -242,4 +242,5 @@ const gv_game gv_chu_game = {
     .usi_variant = "chushogi",
     .xboard = &gv_chu_xboard,
     .records = chu_record_codecs,
+    .usage_note = "positions are SFEN; 'startpos' is the start",
 };

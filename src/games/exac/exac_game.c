@@ -144,4 +144,5 @@ const gv_game gv_exac_game = {
     .xboard = &gv_exac_xboard,
     .web = &gv_exac_web,
     .records = exac_record_codecs,
+    .usage_note = "positions like 1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1",
 };

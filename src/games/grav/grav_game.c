@@ -182,4 +182,5 @@ const gv_game gv_grav_game = {
     .web = &gv_grav_web,
     .records = grav_record_codecs,
     .vectors = grav_vectors,
+    .usage_note = "options size=13,players=2,seed=0,...; see 'gravulien games'",
 };
