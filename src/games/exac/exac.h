@@ -173,27 +173,25 @@ static inline int exac_mover_win_code(const exac_pos *p)
     return EXAC_END_NONE;
 }
 
-/* Third occurrence of position `key` (with `quiet` plies since the last capture) since the
- * state was set: of s itself when ahead is 0, or when ahead is 1 of the position one
- * non-capturing move after s (the move not played, so not in s's history: the history
- * entry it would add is never compared, being the other side's). Only the plies since the
- * last capture can repeat, and there are at most `quiet` of them in the history (a
- * capture sets it to 0, every other move and a null move add 1, a set-up position may
- * start above 0): the loop stops at the same entry as without this bound, sooner after a
- * capture (most nodes of a search). */
-static inline int exac_repeats(const exac_state *s, uint64_t key, uint32_t quiet,
-                               uint32_t ahead)
+/* Third occurrence of position p since the state was set: s's own position (p is &s->pos,
+ * ahead 0), or the position p one non-capturing move after s (ahead 1; the move is not
+ * played, so not in s's history: the history entry it would add is never compared, being
+ * the other side's). Only the plies since the last capture can repeat, and there are at
+ * most p->quiet of them in the history (a capture sets it to 0, every other move and a
+ * null move add 1, a set-up position may start above 0): the loop stops at the same entry
+ * as without this bound, sooner after a capture (most nodes of a search). */
+static inline int exac_repeats(const exac_state *s, const exac_pos *p, uint32_t ahead)
 {
     uint32_t ply = s->ply + ahead;
     uint32_t avail = ply < EX_HIST - 1 ? ply : EX_HIST - 1;
-    if (avail > quiet)
-        avail = quiet;
+    if (avail > p->quiet)
+        avail = p->quiet;
     int seen = 1;
     for (uint32_t back = 1 + ahead; back <= avail; back++) {
         const exac_hist *h = &s->hist[(ply - back) % EX_HIST];
         if (h->captured)
             break;
-        if (!(back & 1) && h->key == key && ++seen >= 3)
+        if (!(back & 1) && h->key == p->key && ++seen >= 3)
             return 1;
     }
     return 0;
@@ -207,7 +205,7 @@ static inline int exac_end_code_of(const exac_state *s, const exac_pos *p, uint3
     int win = exac_mover_win_code(p);
     if (win)
         return win;
-    if (p->opt.repetition && exac_repeats(s, p->key, p->quiet, ahead))
+    if (p->opt.repetition && exac_repeats(s, p, ahead))
         return EXAC_END_REPETITION;
     if (p->opt.quiet_limit && p->quiet >= p->opt.quiet_limit)
         return EXAC_END_QUIET;
