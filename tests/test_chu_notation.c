@@ -165,7 +165,7 @@ static void same(chu_state *s, const char *a, const char *b)
 
 /* ---- SFEN ------------------------------------------------------------------------- */
 
-static void get_sfen(chu_state *s, char *buf)
+static void get_sfen(const chu_state *s, char *buf)
 {
     CHECK(gv_game_find("chu")->get_position(s, buf, GV_MAX_TEXT) > 0);
 }

@@ -103,7 +103,7 @@ static void *st_new_at(int line, const char *sfen, const char *opts)
 
 /* The legal move written `text`, or 0 if it is not legal (no legal move is 0: its origin
  * is a board square, never 0). */
-static gv_move mv(void *st, const char *text)
+static gv_move mv(const void *st, const char *text)
 {
     gv_move m = 0;
     char err[GV_ERRLEN];
@@ -200,7 +200,7 @@ static int sq(const char *name)
 static gv_move g_moves[GV_MAX_MOVES];
 
 /* Legal moves (not the pass) starting on `from`. */
-static int moves_from(void *st, const char *from)
+static int moves_from(const void *st, const char *from)
 {
     int n = chu()->legal_moves(st, g_moves), k = 0, f = sq(from);
     for (int i = 0; i < n; i++)
@@ -210,7 +210,7 @@ static int moves_from(void *st, const char *from)
 }
 
 /* Legal moves from `from` to `to` (any path, any promotion choice). */
-static int moves_from_to(void *st, const char *from, const char *to)
+static int moves_from_to(const void *st, const char *from, const char *to)
 {
     int n = chu()->legal_moves(st, g_moves), k = 0, f = sq(from), t = sq(to);
     for (int i = 0; i < n; i++)
@@ -220,7 +220,7 @@ static int moves_from_to(void *st, const char *from, const char *to)
     return k;
 }
 
-static int count_passes(void *st)
+static int count_passes(const void *st)
 {
     int n = chu()->legal_moves(st, g_moves), k = 0;
     for (int i = 0; i < n; i++)
@@ -230,7 +230,7 @@ static int count_passes(void *st)
 }
 
 /* The piece letter(s) on a square of the state's SFEN ("" if empty). */
-static const char *piece_at(void *st, const char *square)
+static const char *piece_at(const void *st, const char *square)
 {
     static char out[3];
     char sfen[512];
@@ -262,7 +262,7 @@ static const char *piece_at(void *st, const char *square)
 }
 
 /* The SFEN fields after the board ("b 5g 2"). */
-static const char *sfen_tail(void *st)
+static const char *sfen_tail(const void *st)
 {
     static char sfen[512];
     chu()->get_position(st, sfen, sizeof sfen);
@@ -271,7 +271,7 @@ static const char *sfen_tail(void *st)
 }
 
 /* Distinct destinations of the piece on `from` (promotion choices and paths merged). */
-static int dests_from(void *st, const char *from)
+static int dests_from(const void *st, const char *from)
 {
     int n = chu()->legal_moves(st, g_moves), k = 0, f = sq(from);
     int seen[CHU_SQUARES] = {0};

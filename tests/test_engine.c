@@ -101,7 +101,7 @@ static int is_legal(gv_engine *e, gv_move m)
 {
     const gv_game *g = gv_engine_game(e);
     gv_move *moves = malloc(GV_MAX_MOVES * sizeof *moves);
-    int n = g->legal_moves(gv_engine_scratch(e), moves), ok = 0;
+    int n = g->legal_moves(gv_engine_state(e), moves), ok = 0;
     for (int i = 0; i < n; i++)
         ok |= moves[i] == m;
     free(moves);

@@ -151,7 +151,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The `gravulien moves exac` listing of s: lines sorted as byte strings, '\n' after each. */
-static void listing(exac_state *s, char *out, size_t len)
+static void listing(const exac_state *s, char *out, size_t len)
 {
     gv_move moves[GV_MAX_MOVES];
     int n = exac_legal_moves(s, moves);
@@ -365,8 +365,8 @@ static void test_capture_x(void)
     free(s);
 }
 
-/* Writing plays the move and takes it back: the state is unchanged byte for byte, also
- * once the history ring has wrapped (the slot make overwrites holds an old entry). */
+/* Writing reads the history (for the suffix: a repetition draws) and leaves the state
+ * unchanged byte for byte, also once the history ring has wrapped. */
 static void test_write_keeps_state(void)
 {
     exac_state *s = state_at(build("Sg1 Sn1 Sm1 Sv3 Fv5 Fd6 Fs7 Fv7", 'f'), NULL);
@@ -559,7 +559,7 @@ static void expected_role(const exac_pos *p, gv_move m, int *role, int *star)
 }
 
 /* Does the side that just moved win at once (rules 1-4, no repetition or quiet limit)? */
-static int wins_now(exac_state *t)
+static int wins_now(const exac_state *t)
 {
     gv_result r;
     return exac_status(t, &r) == GV_WIN;

@@ -156,7 +156,7 @@ static const char *status_name(gv_status s)
     return s == GV_ONGOING ? "ongoing" : s == GV_WIN ? "win" : s == GV_DRAW ? "draw" : "?";
 }
 
-static const char *text_of(exac_state *s)
+static const char *text_of(const exac_state *s)
 {
     static char bufs[4][GV_MAX_TEXT];
     static int next;
@@ -168,7 +168,7 @@ static const char *text_of(exac_state *s)
 
 /* Checks status(): the outcome, for a win the winner, for an end the reason; ongoing also
  * wants at least one legal move and an end wants none. */
-static void check_status(int line, exac_state *s, gv_status want, int winner,
+static void check_status(int line, const exac_state *s, gv_status want, int winner,
                          const char *reason)
 {
     gv_result r;

@@ -62,7 +62,7 @@ static grav_state *game_from(const char *options)
     return s;
 }
 
-static int is_legal(grav_state *s, gv_move m)
+static int is_legal(const grav_state *s, gv_move m)
 {
     gv_move all[GV_MAX_MOVES];
     int n = grav_legal_moves(s, all);

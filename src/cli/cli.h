@@ -12,9 +12,11 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 /* Prints "gravulien: <msg>" to stderr and returns CLI_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Writes the names of the registered games into buf ("chu, exac, grav"); with ai, only
- * those that have an AI player. */
-void cli_known_games(char *buf, size_t len, int ai);
+/* Has g an AI player? (A filter for gv_game_names and cli_game_arg.) */
+int cli_has_ai(const gv_game *g);
+/* A usage's game argument, naming the registered games keep accepts (NULL: every game):
+ * "<chu|exac|grav>" for several, the name alone for one, "GAME" for none. Returns buf. */
+const char *cli_game_arg(char *buf, size_t len, int (*keep)(const gv_game *g));
 
 /* Finds the game, allocates a state, applies options and the position (NULL = start).
  * Returns the state (free with free()) or NULL after printing an error. */

@@ -18,41 +18,27 @@ static int parse_proto(const char *v, me_proto *p)
     return 0;
 }
 
-/* The games (names, or titles) that pass ok, separated by sep: "chu, exac". */
-static void list_games(int (*ok)(const gv_game *g), int titles, const char *sep, char *buf,
-                       size_t len)
-{
-    size_t n = 0;
-    buf[0] = 0;
-    for (int i = 0; i < gv_game_count() && n < len; i++) {
-        const gv_game *g = gv_game_at(i);
-        if (ok(g))
-            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? sep : "",
-                                  titles ? g->title : g->name);
-    }
-}
-
 static int speaks_usi(const gv_game *g)
 {
     return match_game_ok(g) && (g->protocols & GV_PROTO_USI);
 }
 
-static const char match_usage[] =
-    "usage: gravulien match <chu|exac> --e1 CMD --e2 CMD [--p1 xboard|usi] [--p2 xboard|usi]\n"
-    "       [--o1 NAME=VALUE ...] [--o2 NAME=VALUE ...]\n"
-    "       [--games N] [--seed S] [--tc BASE+INC | --st SECONDS]\n"
-    "       [--tc1|--tc2 BASE+INC] [--st1|--st2 SECONDS] (one engine's own time: odds)\n"
-    "       [--openings PLIES] [--max-plies N] [--rules k=v,...] [--memory MB] [--refused loss|void]\n"
-    "       [--handshake SECONDS] [--log FILE] [--quiet]";
-
 int cli_match(int argc, char **argv)
 {
     char list[256];
     if (argc < 1 || argv[0][0] == '-')
-        return cli_usage_error("%s", match_usage);
+        return cli_usage_error(
+            "usage: gravulien match %s --e1 CMD --e2 CMD [--p1 xboard|usi] [--p2 xboard|usi]\n"
+            "       [--o1 NAME=VALUE ...] [--o2 NAME=VALUE ...]\n"
+            "       [--games N] [--seed S] [--tc BASE+INC | --st SECONDS]\n"
+            "       [--tc1|--tc2 BASE+INC] [--st1|--st2 SECONDS] (one engine's own time: odds)\n"
+            "       [--openings PLIES] [--max-plies N] [--rules k=v,...] [--memory MB] "
+            "[--refused loss|void]\n"
+            "       [--handshake SECONDS] [--log FILE] [--quiet]",
+            cli_game_arg(list, sizeof list, match_game_ok));
     const gv_game *g = gv_game_find(argv[0]);
     if (!match_game_ok(g)) {
-        list_games(match_game_ok, 0, ", ", list, sizeof list);
+        gv_game_names(list, sizeof list, ", ", 0, match_game_ok);
         return cli_usage_error("match: unknown game '%s' (known: %s)", argv[0], list);
     }
     match_spec m;
@@ -133,7 +119,7 @@ int cli_match(int argc, char **argv)
             return cli_usage_error("match: --e%d CMD is required (the engine's command line)",
                                    k + 1);
         if (m.e[k].proto == ME_USI && !speaks_usi(g)) {
-            list_games(speaks_usi, 1, " and ", list, sizeof list);
+            gv_game_names(list, sizeof list, " and ", 1, speaks_usi);
             return cli_usage_error("match: USI is for %s only (use --p%d xboard)",
                                    list[0] ? list : "no game", k + 1);
         }

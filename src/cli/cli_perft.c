@@ -48,7 +48,7 @@ static int parse_args(int argc, char **argv, cli_args *a, int allow_divide)
     }
     if (!a->game) {
         char known[256];
-        cli_known_games(known, sizeof known, 0);
+        gv_game_names(known, sizeof known, ", ", 0, NULL);
         return cli_usage_error("missing game name (known: %s)", known);
     }
     return 0;
@@ -106,9 +106,12 @@ int cli_perft(int argc, char **argv)
     cli_args a;
     if (parse_args(argc, argv, &a, 1))
         return CLI_USAGE;
-    if (a.npos < 1)
-        return cli_usage_error("usage: gravulien perft <game> <depth> [position] [--moves "
-                               "'M1 M2 ...'] [--divide]");
+    if (a.npos < 1) {
+        char game_arg[256];
+        return cli_usage_error("usage: gravulien perft %s <depth> [position] [--moves "
+                               "'M1 M2 ...'] [--divide]",
+                               cli_game_arg(game_arg, sizeof game_arg, NULL));
+    }
     long depth;
     char err[GV_ERRLEN];
     if (gv_parse_int(a.pos[0], 0, 20, &depth, err, sizeof err) < 0)

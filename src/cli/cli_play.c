@@ -6,14 +6,20 @@
 #include "core/gv_core.h"
 #include "term/play.h"
 
-static const char play_usage[] =
-    "usage: gravulien play <chu|exac|grav> [--you first|second|random|N] [--level 1..10]\n"
-    "       [--seats human,ai:5,...] [--watch] [--hotseat] [--options k=v,...]\n"
-    "       [--position TEXT] [--load FILE] [--movetime MS] [--delay MS] [--seed S]\n"
-    "       [--pieces kanji|abbrev] [--ascii] [--flip]   (see docs/play.md)";
+static int has_term(const gv_game *g)
+{
+    return g->term != NULL;
+}
 
 static int parse_args(int argc, char **argv, play_config *a)
 {
+    char game_arg[256], play_usage[1024];
+    snprintf(play_usage, sizeof play_usage,
+             "usage: gravulien play %s [--you first|second|random|N] [--level 1..10]\n"
+             "       [--seats human,ai:5,...] [--watch] [--hotseat] [--options k=v,...]\n"
+             "       [--position TEXT] [--load FILE] [--movetime MS] [--delay MS] [--seed S]\n"
+             "       [--pieces kanji|abbrev] [--ascii] [--flip]   (see docs/play.md)",
+             cli_game_arg(game_arg, sizeof game_arg, has_term));
     memset(a, 0, sizeof *a);
     a->level = PLAY_DEFAULT_LEVEL;
     a->movetime_ms = PLAY_DEFAULT_MOVETIME_MS;

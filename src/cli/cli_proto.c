@@ -8,11 +8,16 @@
 #include "proto/usi.h"
 #include "proto/xboard.h"
 
+static int speaks_xboard(const gv_game *g)
+{
+    return (g->protocols & GV_PROTO_XBOARD) != 0;
+}
+
 /* The XBoard variant of the registered game named v, when it speaks XBoard; or NULL. */
 static const char *xboard_variant(const char *v)
 {
     const gv_game *g = gv_game_find(v);
-    return g && (g->protocols & GV_PROTO_XBOARD) ? g->xboard_variant : NULL;
+    return g && speaks_xboard(g) ? g->xboard_variant : NULL;
 }
 
 /* Reads the options every protocol command takes; returns the index of a bad one, or 0. */
@@ -62,10 +67,13 @@ int cli_xboard(int argc, char **argv)
     memset(&o, 0, sizeof o);
     int bad = proto_options(argc, argv, &o.level, &o.hash_mb, &o.rules[0], &o.variant,
                             &o.rules[1]);
-    if (bad)
+    if (bad) {
+        char variants[256];
+        gv_game_names(variants, sizeof variants, "|", 0, speaks_xboard);
         return cli_usage_error("xboard: bad option '%s' (usage: gravulien xboard [--level 1..10] "
-                               "[--hash MB] [--variant chu|exac] [--rules k=v,...] "
-                               "[--exac-rules k=v,...])", argv[bad - 1]);
+                               "[--hash MB] [--variant %s] [--rules k=v,...] "
+                               "[--exac-rules k=v,...])", argv[bad - 1], variants);
+    }
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
     return gv_xboard_session(STDIN_FILENO, stdout, &o) == 0 ? CLI_OK : CLI_FAIL;
 }

@@ -6,9 +6,6 @@
 #include "cli/cli.h"
 #include "record/record.h"
 
-static const char *const record_usage =
-    "usage: gravulien record <chu|exac|grav> check|replay|convert FILE [--to FORMAT] "
-    "[--out FILE]";
 
 /* "1-0 (royal captured)", "player 2 won (passes)" (a game for more than two, whose
  * results are not written 1-0 or 0-1), "* (going on)". */
@@ -75,8 +72,17 @@ static char *replay_text(const gv_record *r)
     return text;
 }
 
+static int has_records(const gv_game *g)
+{
+    return g->records != NULL;
+}
+
 int cli_record(int argc, char **argv)
 {
+    char game_arg[256], record_usage[512];
+    snprintf(record_usage, sizeof record_usage,
+             "usage: gravulien record %s check|replay|convert FILE [--to FORMAT] [--out FILE]",
+             cli_game_arg(game_arg, sizeof game_arg, has_records));
     const char *to = NULL, *out = NULL, *pos[3] = {NULL, NULL, NULL};
     int npos = 0;
     for (int i = 0; i < argc; i++) {
@@ -100,7 +106,7 @@ int cli_record(int argc, char **argv)
     const gv_game *g = gv_game_find(pos[0]);
     if (!g) {
         char known[256];
-        cli_known_games(known, sizeof known, 0);
+        gv_game_names(known, sizeof known, ", ", 0, NULL);
         return cli_usage_error("unknown game '%s' (known: %s)", pos[0], known);
     }
     const char *cmd = pos[1], *file = pos[2];

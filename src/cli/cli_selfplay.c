@@ -10,12 +10,15 @@
 
 int cli_selfplay(int argc, char **argv)
 {
-    if (argc < 1)
-        return cli_usage_error("usage: gravulien selfplay <game> [--a SPEC] [--b SPEC] [--games N] ...");
+    if (argc < 1) {
+        char game_arg[256];
+        return cli_usage_error("usage: gravulien selfplay %s [--a SPEC] [--b SPEC] [--games N] ...",
+                               cli_game_arg(game_arg, sizeof game_arg, cli_has_ai));
+    }
     const gv_game *g = gv_game_find(argv[0]);
     if (!g || !g->ai) {
         char known[256];
-        cli_known_games(known, sizeof known, 1);
+        gv_game_names(known, sizeof known, ", ", 0, cli_has_ai);
         return cli_usage_error("unknown game '%s' (known: %s)", argv[0], known);
     }
     selfplay_spec mt;

@@ -35,10 +35,13 @@ static void on_info(void *ctx, const gv_search_info *in)
 
 int cli_think(int argc, char **argv)
 {
-    if (argc < 1)
-        return cli_usage_error("usage: gravulien think <game> [position] [--options k=v,...] "
+    if (argc < 1) {
+        char game_arg[256];
+        return cli_usage_error("usage: gravulien think %s [position] [--options k=v,...] "
                                "[--moves 'm1 m2 ...'] [--depth D] [--nodes N] [--movetime MS] "
-                               "[--level L] [--seed S]");
+                               "[--level L] [--seed S]",
+                               cli_game_arg(game_arg, sizeof game_arg, cli_has_ai));
+    }
     const char *game = argv[0], *position = NULL, *rules = NULL, *moves = NULL;
     const char *level = "10", *seed = "0";
     gv_go go;

@@ -6,21 +6,18 @@
 #include "cli/cli.h"
 #include "game/game.h"
 
+static int has_vectors(const gv_game *g)
+{
+    return g->vectors != NULL;
+}
+
 int cli_vectors(int argc, char **argv)
 {
     const gv_game *g = argc == 2 ? gv_game_find(argv[0]) : NULL;
     if (!g || !g->vectors) {
-        /* The usage names the games that have vectors: "name", or "<a|b>" for several. */
-        char names[256] = "";
-        size_t o = 0;
-        int n = 0;
-        for (int i = 0; i < gv_game_count(); i++)
-            if (gv_game_at(i)->vectors && o < sizeof names) {
-                o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", n++ ? "|" : "",
-                                      gv_game_at(i)->name);
-            }
-        return n > 1 ? cli_usage_error("usage: gravulien vectors <%s> FILE", names)
-                     : cli_usage_error("usage: gravulien vectors %s FILE", n ? names : "GAME");
+        char game_arg[256];
+        return cli_usage_error("usage: gravulien vectors %s FILE",
+                               cli_game_arg(game_arg, sizeof game_arg, has_vectors));
     }
     FILE *f = fopen(argv[1], "r");
     if (!f)

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "match/match.h"
+#include "record/record.h"
 
 int cli_usage_error(const char *fmt, ...)
 {
@@ -17,15 +19,20 @@ int cli_usage_error(const char *fmt, ...)
     return CLI_USAGE;
 }
 
-void cli_known_games(char *buf, size_t len, int ai)
+int cli_has_ai(const gv_game *g)
 {
-    size_t n = 0;
-    buf[0] = 0;
-    for (int i = 0; i < gv_game_count() && n < len; i++) {
-        const gv_game *g = gv_game_at(i);
-        if (!ai || g->ai)
-            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", g->name);
-    }
+    return g->ai != NULL;
+}
+
+const char *cli_game_arg(char *buf, size_t len, int (*keep)(const gv_game *g))
+{
+    char names[256];
+    int n = 0;
+    for (int i = 0; i < gv_game_count(); i++)
+        n += !keep || keep(gv_game_at(i));
+    gv_game_names(names, sizeof names, "|", 0, keep);
+    snprintf(buf, len, n > 1 ? "<%s>" : "%s", n ? names : "GAME");
+    return buf;
 }
 
 void *cli_new_state(const char *game, const char *options, const char *position,
@@ -35,7 +42,7 @@ void *cli_new_state(const char *game, const char *options, const char *position,
     char err[GV_ERRLEN];
     if (!g) {
         char known[256];
-        cli_known_games(known, sizeof known, 0);
+        gv_game_names(known, sizeof known, ", ", 0, NULL);
         cli_usage_error("unknown game '%s' (known: %s)", game ? game : "", known);
         return NULL;
     }
@@ -55,61 +62,113 @@ void *cli_new_state(const char *game, const char *options, const char *position,
 }
 
 
+/* Filters of the games the usage names for a command. */
+static int speaks_usi(const gv_game *g)
+{
+    return (g->protocols & GV_PROTO_USI) != 0;
+}
+
+static int speaks_xboard(const gv_game *g)
+{
+    return (g->protocols & GV_PROTO_XBOARD) != 0;
+}
+
+static int speaks_gtp(const gv_game *g)
+{
+    return (g->protocols & GV_PROTO_GTP) != 0;
+}
+
+static int has_vectors(const gv_game *g)
+{
+    return g->vectors != NULL;
+}
+
+static int has_records(const gv_game *g)
+{
+    return g->records != NULL;
+}
+
+/* The usage; the games it names, and what it says of each, come from the registry. */
 static void usage(FILE *f)
 {
-    fputs("usage: gravulien <command> [arguments]\n"
-          "\n"
-          "commands:\n"
-          "  perft <game> <depth> [position] [--divide] [--options k=v,...]\n"
-          "        count the leaves of the legal-move tree; last line 'nodes <N>'\n"
-          "  moves <game> [position] [--options k=v,...]\n"
-          "        list the legal moves, one per line, in the game's notation\n"
-          "  moves <game> --batch [--options k=v,...]\n"
-          "        read positions from stdin, one per line; print each one's moves on a line\n"
-          "  serve [--port 8080] [--db gravulien.db] [--host ADDR] [--ai-threads N] ...\n"
-          "        the game server: play in a browser, HTTP + WebSocket API (docs/api.md)\n"
-          "  play <game> [--you first|second|random|N] [--level 1..10] [--seats human,ai:5,...]\n"
-          "        [--watch] [--hotseat] [--options k=v,...] [--position TEXT] [--load FILE]\n"
-          "        [--movetime MS] [--pieces kanji|abbrev] [--ascii]\n"
-          "        play at the terminal: against the AI, people at one keyboard, or AI vs AI\n"
-          "        (docs/play.md)\n"
-          "  think <game> [position] [--options k=v,...] [--moves 'm1 m2 ...'] [--depth D]\n"
-          "        [--nodes N] [--movetime MS] [--level 1..10] [--seed S]\n"
-          "        let the AI search a position; prints its reports and 'bestmove <move>'\n"
-          "  bench [game]\n"
-          "        search a fixed set of positions; prints 'Nodes searched: N  results D'\n"
-          "        (nodes and a digest of the best moves and scores: the search's signature)\n"
-          "        and nodes per second\n"
-          "  selfplay <game> [--a SPEC] [--b SPEC] [--games N] [--seed S] [--tc BASE+INC]\n"
-          "        [--openings PLIES] [--max-plies N] [--concurrency N] [--rules k=v,...]\n"
-          "        [--resign CP] [--hash MB] [--quiet]\n"
-          "        engine against engine; SPEC is level=1..10[,nodes=N][,movetime=MS] or greedy;\n"
-          "        prints A's score with a 95% interval and an Elo estimate\n"
-          "  match <chu|exac> --e1 CMD --e2 CMD [--p1 xboard|usi] [--p2 xboard|usi] [--games N]\n"
-          "        [--o1 NAME=VALUE] [--o2 NAME=VALUE]\n"
-          "        [--seed S] [--tc BASE+INC | --st SECONDS] [--tc1|--tc2 BASE+INC] [--st1|--st2 S]\n"
-          "        [--openings PLIES] [--max-plies N]\n"
-          "        [--rules k=v,...] [--memory MB] [--refused loss|void] [--handshake SECONDS]\n"
-          "        [--log FILE] [--quiet]\n"
-          "        engine processes against each other, judged by our rules; see docs/match.md\n"
-          "  usi [--level 1..10] [--hash MB] [--rules k=v,...]\n"
-          "        Chu Shogi engine speaking USI (as lishogi drives engines) on stdin/stdout\n"
-          "  xboard [--level 1..10] [--hash MB] [--variant chu|exac] [--rules k=v,...]\n"
-          "        [--exac-rules k=v,...]\n"
-          "        Chu Shogi and Exac engine speaking the XBoard/WinBoard protocol\n"
-          "  gtp [--level 1..10] [--seed S] [--size N] [--bonus sync|full] [--movetime MS]\n"
-          "        a GTP v2 engine for Grav on stdin/stdout (docs/gtp.md)\n"
-          "  record <game> check|replay|convert FILE [--to kif|usi|pgn|json] [--out FILE]\n"
-          "        read a game record (KIF or USI list, Exac PGN, Grav JSON); see docs/records.md\n"
-          "  vectors grav FILE\n"
-          "        replay Grav test vectors; one line per disagreement, then 'N passed, M failed'\n"
-          "  games      list the games and their options\n"
-          "  help       this text\n"
-          "\n"
-          "games: chu   Chu Shogi (positions are SFEN; 'startpos' is the start)\n"
-          "       exac  Exac (positions like 1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1)\n"
-          "       grav  Grav (options size=13,players=2,seed=0,...; see 'gravulien games')\n",
-          f);
+    char match_arg[256], variants[256], usi_titles[256], xb_titles[256], gtp_titles[256];
+    char vec_arg[256], vec_titles[256];
+    cli_game_arg(match_arg, sizeof match_arg, match_game_ok);
+    gv_game_names(variants, sizeof variants, "|", 0, speaks_xboard);
+    gv_game_names(usi_titles, sizeof usi_titles, " and ", 1, speaks_usi);
+    gv_game_names(xb_titles, sizeof xb_titles, " and ", 1, speaks_xboard);
+    gv_game_names(gtp_titles, sizeof gtp_titles, " and ", 1, speaks_gtp);
+    cli_game_arg(vec_arg, sizeof vec_arg, has_vectors);
+    gv_game_names(vec_titles, sizeof vec_titles, " and ", 1, has_vectors);
+    /* "chu: kif, usi, tsa or san; exac: pgn; ..." */
+    char formats[512] = "", one[128];
+    size_t o = 0;
+    for (int i = 0; i < gv_game_count() && o < sizeof formats; i++) {
+        const gv_game *g = gv_game_at(i);
+        if (has_records(g))
+            o += (size_t)snprintf(formats + o, sizeof formats - o, "%s%s: %s", o ? "; " : "",
+                                  g->name, gv_record_format_list(g, one, sizeof one));
+    }
+    fprintf(f,
+            "usage: gravulien <command> [arguments]\n"
+            "\n"
+            "commands:\n"
+            "  perft <game> <depth> [position] [--divide] [--options k=v,...]\n"
+            "        count the leaves of the legal-move tree; last line 'nodes <N>'\n"
+            "  moves <game> [position] [--options k=v,...]\n"
+            "        list the legal moves, one per line, in the game's notation\n"
+            "  moves <game> --batch [--options k=v,...]\n"
+            "        read positions from stdin, one per line; print each one's moves on a line\n"
+            "  serve [--port 8080] [--db gravulien.db] [--host ADDR] [--ai-threads N] ...\n"
+            "        the game server: play in a browser, HTTP + WebSocket API (docs/api.md)\n"
+            "  play <game> [--you first|second|random|N] [--level 1..10] [--seats human,ai:5,...]\n"
+            "        [--watch] [--hotseat] [--options k=v,...] [--position TEXT] [--load FILE]\n"
+            "        [--movetime MS] [--pieces kanji|abbrev] [--ascii]\n"
+            "        play at the terminal: against the AI, people at one keyboard, or AI vs AI\n"
+            "        (docs/play.md)\n"
+            "  think <game> [position] [--options k=v,...] [--moves 'm1 m2 ...'] [--depth D]\n"
+            "        [--nodes N] [--movetime MS] [--level 1..10] [--seed S]\n"
+            "        let the AI search a position; prints its reports and 'bestmove <move>'\n"
+            "  bench [game]\n"
+            "        search a fixed set of positions; prints 'Nodes searched: N  results D'\n"
+            "        (nodes and a digest of the best moves and scores: the search's signature)\n"
+            "        and nodes per second\n"
+            "  selfplay <game> [--a SPEC] [--b SPEC] [--games N] [--seed S] [--tc BASE+INC]\n"
+            "        [--openings PLIES] [--max-plies N] [--concurrency N] [--rules k=v,...]\n"
+            "        [--resign CP] [--hash MB] [--quiet]\n"
+            "        engine against engine; SPEC is level=1..10[,nodes=N][,movetime=MS] or "
+            "greedy;\n"
+            "        prints A's score with a 95%% interval and an Elo estimate\n"
+            "  match %s --e1 CMD --e2 CMD [--p1 xboard|usi] [--p2 xboard|usi] [--games N]\n"
+            "        [--o1 NAME=VALUE] [--o2 NAME=VALUE]\n"
+            "        [--seed S] [--tc BASE+INC | --st SECONDS] [--tc1|--tc2 BASE+INC] "
+            "[--st1|--st2 S]\n"
+            "        [--openings PLIES] [--max-plies N]\n"
+            "        [--rules k=v,...] [--memory MB] [--refused loss|void] [--handshake SECONDS]\n"
+            "        [--log FILE] [--quiet]\n"
+            "        engine processes against each other, judged by our rules; see docs/match.md\n"
+            "  usi [--level 1..10] [--hash MB] [--rules k=v,...]\n"
+            "        %s engine speaking USI (as lishogi drives engines) on stdin/stdout\n"
+            "  xboard [--level 1..10] [--hash MB] [--variant %s] [--rules k=v,...]\n"
+            "        [--exac-rules k=v,...]\n"
+            "        %s engine speaking the XBoard/WinBoard protocol\n"
+            "  gtp [--level 1..10] [--seed S] [--size N] [--bonus sync|full] [--movetime MS]\n"
+            "        a GTP v2 engine for %s on stdin/stdout (docs/gtp.md)\n"
+            "  record <game> check|replay|convert FILE [--to FORMAT] [--out FILE]\n"
+            "        read a game record (docs/records.md) in one of its game's formats:\n"
+            "        %s\n"
+            "  vectors %s FILE\n"
+            "        replay %s test vectors; one line per disagreement, then 'N passed, M failed'\n"
+            "  games      list the games and their options\n"
+            "  help       this text\n"
+            "\n",
+            match_arg, usi_titles, variants, xb_titles, gtp_titles, formats, vec_arg, vec_titles);
+    for (int i = 0; i < gv_game_count(); i++) {
+        const gv_game *g = gv_game_at(i);
+        fprintf(f, "%s %-5s %s%s%s%s\n", i ? "      " : "games:", g->name, g->title,
+                g->usage_note ? " (" : "", g->usage_note ? g->usage_note : "",
+                g->usage_note ? ")" : "");
+    }
 }
 
 static int cmd_games(void)

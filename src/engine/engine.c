@@ -34,7 +34,6 @@ struct gv_engine {
     char rules[GV_MAX_TEXT];        /* rule options given at creation */
     void *st;                       /* the game in progress */
     void *work;                     /* the search's copy */
-    void *scratch;                  /* the owner's scratch copy */
     gv_tt *tt;                      /* allocated at the first alpha-beta search */
     size_t hash_mb;
     int level, greedy;
@@ -70,8 +69,7 @@ gv_engine *gv_engine_new(const char *name, const char *options, char *err, size_
     pthread_mutex_init(&e->lock, NULL);
     e->st = malloc(g->state_size);
     e->work = malloc(g->state_size);
-    e->scratch = malloc(g->state_size);
-    if (!e->st || !e->work || !e->scratch) {
+    if (!e->st || !e->work) {
         gv_err(err, errlen, "out of memory");
         gv_engine_free(e);
         return NULL;
@@ -97,7 +95,6 @@ void gv_engine_free(gv_engine *e)
     gv_tt_free(e->tt);
     free(e->st);
     free(e->work);
-    free(e->scratch);
     free(e);
 }
 
@@ -105,12 +102,6 @@ const gv_game *gv_engine_game(const gv_engine *e) { return e->g; }
 const void *gv_engine_state(const gv_engine *e) { return e->st; }
 int gv_engine_level(const gv_engine *e) { return e->level; }
 int gv_engine_plies(const gv_engine *e) { return e->plies; }
-
-void *gv_engine_scratch(gv_engine *e)
-{
-    memcpy(e->scratch, e->st, e->g->state_size);
-    return e->scratch;
-}
 
 /* A search that ended by itself (bestmove delivered) is joined here, so the owner may
  * play its move at once. */
@@ -606,13 +597,5 @@ int gv_engine_pv_text_as(const gv_engine *e, const gv_move *pv, int npv, gv_move
 
 int gv_engine_move_text(const gv_engine *e, gv_move m, char *buf, size_t len)
 {
-    /* Some games write a move by playing it on the state: use a private copy, so that
-     * this is safe from a callback too. */
-    void *st = malloc(e->g->state_size);
-    if (!st)
-        return -1;
-    memcpy(st, e->st, e->g->state_size);
-    int n = e->g->write_move(st, m, buf, len);
-    free(st);
-    return n;
+    return e->g->write_move(e->st, m, buf, len);
 }

@@ -52,12 +52,10 @@ gv_engine *gv_engine_new(const char *name, const char *options, char *err, size_
 void gv_engine_free(gv_engine *e);
 
 const gv_game *gv_engine_game(const gv_engine *e);
-/* The current state (read-only; do not keep it across calls that change the engine). */
+/* The current state, for the game's hooks that only read one (legal_moves, write_move,
+ * parse_move...); a search plays on its own copy, so callbacks may read it too. Do not
+ * keep it across calls that change the engine. */
 const void *gv_engine_state(const gv_engine *e);
-/* A working copy of the current state the caller may play on (for writing moves and
- * PVs); owned by the engine, valid until the next call that changes the engine. Not for
- * use from callbacks (they get gv_engine_pv_text). */
-void *gv_engine_scratch(gv_engine *e);
 
 /* Engine options: "hash" (MB, 1..4096), "level" (1..10), "player" ("search" or "greedy":
  * the 1-ply baseline), "seed" (randomness of weaker levels and of MCTS), "rules" (the
@@ -132,11 +130,11 @@ void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out);
 int gv_engine_pv_text(const gv_engine *e, const gv_move *pv, int npv, char *buf, size_t len);
 /* The same with another notation: write(st, m, buf, len) writes legal move m of state st
  * (as gv_game.write_move does; NULL = the game's own). */
-typedef int (*gv_move_writer)(void *st, gv_move m, char *buf, size_t len);
+typedef int (*gv_move_writer)(const void *st, gv_move m, char *buf, size_t len);
 int gv_engine_pv_text_as(const gv_engine *e, const gv_move *pv, int npv, gv_move_writer write,
                          char *buf, size_t len);
 /* Writes one legal move of the current state in the game's notation (-1 on error).
- * Works on its own copy: safe from a callback, like gv_engine_pv_text. */
+ * Only reads the state: safe from a callback, like gv_engine_pv_text. */
 int gv_engine_move_text(const gv_engine *e, gv_move m, char *buf, size_t len);
 
 #endif

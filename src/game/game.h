@@ -78,21 +78,21 @@ typedef struct gv_game {
     int (*get_position)(const void *st, char *buf, size_t len);
     /* Writes every legal move into out (room for GV_MAX_MOVES) and returns the count;
      * 0 exactly when the game is over. */
-    int (*legal_moves)(void *st, gv_move *out);
+    int (*legal_moves)(const void *st, gv_move *out);
     /* Plays a legal move / takes back the last move played by make. */
     void (*make)(void *st, gv_move m);
     void (*unmake)(void *st);
     int (*to_move)(const void *st);
     /* The state's outcome (GV_ONGOING while there is a legal move). */
-    gv_status (*status)(void *st, gv_result *res);
+    gv_status (*status)(const void *st, gv_result *res);
     uint64_t (*hash)(const void *st);
     /* Reads a move in the game's notation(s) and checks it is legal. Returns 0, or -1 with
      * a message saying why in err. */
-    int (*parse_move)(void *st, const char *text, gv_move *m, char *err, size_t errlen);
+    int (*parse_move)(const void *st, const char *text, gv_move *m, char *err, size_t errlen);
     /* Writes a legal move in the game's canonical notation. Returns length or -1. */
-    int (*write_move)(void *st, gv_move m, char *buf, size_t len);
+    int (*write_move)(const void *st, gv_move m, char *buf, size_t len);
     /* Optional: the line `gravulien moves` prints for a legal move (NULL: write_move). */
-    int (*describe_move)(void *st, gv_move m, char *buf, size_t len);
+    int (*describe_move)(const void *st, gv_move m, char *buf, size_t len);
     /* Optional: the player (0-based) who makes legal move m, for games where a player
      * other than the one to move may act (Grav: any active player may resign at any
      * time). NULL: always to_move(st). */
@@ -100,7 +100,7 @@ typedef struct gv_game {
     /* Optional: when resigning is a move of the game (Grav: any active player, at any
      * time), sets *m to player's resignation and returns 0; -1 when that player cannot
      * resign now. NULL: resigning is not a move (the game's caller records it). */
-    int (*resign_move)(void *st, int player, gv_move *m);
+    int (*resign_move)(const void *st, int player, gv_move *m);
     /* Optional: 0 when the position text (get_position) leaves out something of st that
      * decides its moves or hash (Heisei Chu: a dropped piece's right to promote later);
      * set_position of that text then gives another position. NULL: the text holds it all. */
@@ -134,7 +134,10 @@ typedef struct gv_game {
     const char *usi_variant;      /* its value of USI's USI_Variant option, if it speaks USI */
     const struct gv_xboard_game *xboard;  /* its XBoard terms, if it speaks XBoard */
     const struct gv_gtp_game *gtp;        /* its GTP commands, if it speaks GTP */
-    /* ---- The command line's checks (src/cli) ---- */
+    /* ---- The command line (src/cli) ---- */
+    /* What `gravulien help` says of the game after its title, such as how its positions
+     * are written ("positions are SFEN; 'startpos' is the start"); NULL: nothing. */
+    const char *usage_note;
     /* Optional: replays the game's test vectors read from in (`gravulien vectors GAME
      * FILE`), writing one line per disagreement and then "N passed, M failed" to out.
      * Returns the number of disagreements, or -1 when out of memory. */
@@ -159,6 +162,12 @@ int gv_game_register(const gv_game *g);
 const gv_game *gv_game_find(const char *name);
 int gv_game_count(void);
 const gv_game *gv_game_at(int i);
+/* Writes into buf the names of the registered games that keep accepts (NULL: every game),
+ * in registry order and joined by sep ("chu|exac|grav" with sep "|"); their titles
+ * instead when titles is set. For usage texts and messages, which thus name every game
+ * built in. Returns buf. */
+const char *gv_game_names(char *buf, size_t len, const char *sep, int titles,
+                          int (*keep)(const gv_game *g));
 
 /* Is value allowed for this option? */
 int gv_option_value_ok(const gv_option_def *def, const char *value);

@@ -47,6 +47,19 @@ const gv_game *gv_game_find(const char *name)
     return NULL;
 }
 
+const char *gv_game_names(char *buf, size_t len, const char *sep, int titles,
+                          int (*keep)(const gv_game *g))
+{
+    size_t n = 0;
+    if (len)
+        buf[0] = 0;
+    for (int i = 0; i < ngames && n < len; i++)
+        if (!keep || keep(games[i]))
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? sep : "",
+                                  titles ? games[i]->title : games[i]->name);
+    return buf;
+}
+
 const char *gv_seat_name(const gv_game *g, int seat, char *buf, size_t len)
 {
     if (g->seat_names && seat >= 0 && seat < g->max_players)

@@ -57,14 +57,15 @@ static void note_pids(const match_run *m)
 /* ---- Notation: the cores' converters for each protocol -------------------------------- */
 
 /* USI's moves are the game's own (match.h). */
-static int write_in(const match_run *m, int kind, void *st, gv_move mv, char *buf, size_t len)
+static int write_in(const match_run *m, int kind, const void *st, gv_move mv, char *buf,
+                    size_t len)
 {
     if (kind == TXT_XBOARD)
         return m->g->xboard->write_move(st, mv, buf, len);
     return m->g->write_move(st, mv, buf, len);
 }
 
-static int parse_in(const match_run *m, me_proto p, void *st, const char *text, gv_move *mv,
+static int parse_in(const match_run *m, me_proto p, const void *st, const char *text, gv_move *mv,
                     char *err, size_t errlen)
 {
     if (p == ME_USI)
@@ -147,9 +148,8 @@ static int play_game(match_run *m, int gi)
     /* 1. The opening: random legal plies from the seed, the same for both games of a pair. */
     g->init(m->st, m->rules, err, sizeof err);
     int first_player = g->to_move(m->st);
-    memcpy(m->work, m->st, g->state_size);
     gv_move opening[128];
-    int nopen = match_random_opening(g, m->work, m->openings, gv_mix64(m->seed ^
+    int nopen = match_random_opening(g, m->st, m->openings, gv_mix64(m->seed ^
                                      (uint64_t)(gi / 2) * 0x9E3779B97F4A7C15ULL), opening);
     int ply = 0;
     for (int i = 0; i < nopen; i++)

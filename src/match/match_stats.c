@@ -57,13 +57,19 @@ static int is_opening_move(const gv_game *g, void *st, gv_move m, gv_move *repli
     return ok;
 }
 
-int match_random_opening(const gv_game *g, void *st, int plies, uint64_t seed, gv_move *out)
+int match_random_opening(const gv_game *g, const void *start, int plies, uint64_t seed,
+                         gv_move *out)
 {
     gv_rng rng;
     gv_rng_seed(&rng, seed);
     gv_move *moves = malloc(2 * GV_MAX_MOVES * sizeof *moves);
-    if (!moves)
+    void *st = malloc(g->state_size);
+    if (!moves || !st) {
+        free(moves);
+        free(st);
         return -1;
+    }
+    memcpy(st, start, g->state_size);
     gv_move *replies = moves + GV_MAX_MOVES;
     int played = 0;
     while (played < plies) {
@@ -82,6 +88,7 @@ int match_random_opening(const gv_game *g, void *st, int plies, uint64_t seed, g
         out[played++] = m;
     }
     free(moves);
+    free(st);
     return played;
 }
 

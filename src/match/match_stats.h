@@ -17,12 +17,13 @@ typedef struct match_score {
 
 void match_score_compute(match_score *s, int wins, int draws, int losses);
 
-/* Plays up to `plies` random legal moves drawn from seed on st (a state of g), skipping
- * moves that resign or pass, end the game or leave the opponent a win in one move. Writes
- * the moves played into out (room for `plies`) and returns their count (fewer when no
- * suitable move turns up). st is left after the last move; returns -1 only when out of
- * memory (st then holds the moves written so far). */
-int match_random_opening(const gv_game *g, void *st, int plies, uint64_t seed, gv_move *out);
+/* Draws up to `plies` random legal moves from seed, played one after another from start (a
+ * state of g, left as it is: they are played on a copy), skipping moves that resign or
+ * pass, end the game or leave the opponent a win in one move. Writes the moves into out
+ * (room for `plies`) and returns their count (fewer when no suitable move turns up), or
+ * -1 when out of memory. */
+int match_random_opening(const gv_game *g, const void *start, int plies, uint64_t seed,
+                         gv_move *out);
 
 /* Reads a time control "BASE+INC" or "BASE" in seconds (decimals allowed; BASE > 0) into
  * milliseconds. Returns 0, or -1 if s is not one. */

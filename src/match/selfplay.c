@@ -47,7 +47,7 @@ static void play_opening(gv_engine *e[2], int plies, uint64_t seed)
     const gv_game *g = gv_engine_game(e[0]);
     gv_move moves[128];
     char err[GV_ERRLEN];
-    int n = match_random_opening(g, gv_engine_scratch(e[0]), plies < 128 ? plies : 128, seed,
+    int n = match_random_opening(g, gv_engine_state(e[0]), plies < 128 ? plies : 128, seed,
                                  moves);
     for (int i = 0; i < n; i++) {
         gv_engine_play_move(e[0], moves[i], err, sizeof err);

@@ -24,7 +24,7 @@ typedef struct usi_session {
     int held;               /* an infinite or ponder search ended by itself: its result
                                waits in held_r for stop or ponderhit */
     gv_search_result held_r;
-    void *scratch;          /* a state for writing moves in callbacks */
+    void *scratch;          /* where `position` is checked before the engine takes it */
 } usi_session;
 
 static void say(usi_session *u, const char *fmt, const char *a, const char *b)

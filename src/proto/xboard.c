@@ -209,7 +209,7 @@ static void on_result(xb_session *x, const gv_search_result *r)
         report_end(x);
         return;
     }
-    if (x->xb->write_move(gv_engine_scratch(x->e), r->best, mv, sizeof mv) < 0 ||
+    if (x->xb->write_move(gv_engine_state(x->e), r->best, mv, sizeof mv) < 0 ||
         gv_engine_play_move(x->e, r->best, err, sizeof err) != 0) {
         proto_printf(x->io, "Error (internal): the search's move could not be played");
         return;
@@ -287,7 +287,7 @@ static void cmd_usermove(xb_session *x, const char *text)
         proto_printf(x->io, "Illegal move (the game is over): %s", text);
         return;
     }
-    if (x->xb->parse_move(gv_engine_scratch(x->e), text, &m, err, sizeof err) != 0 ||
+    if (x->xb->parse_move(gv_engine_state(x->e), text, &m, err, sizeof err) != 0 ||
         gv_engine_play_move(x->e, m, err, sizeof err) != 0) {
         proto_printf(x->io, "Illegal move (%s): %s", err, text);
         return;
@@ -332,7 +332,7 @@ static void cmd_lift(xb_session *x, const char *sqtext)
     }
     char mark[GV_XBOARD_MAX_SIDE][GV_XBOARD_MAX_SIDE];
     memset(mark, 0, sizeof mark);
-    void *st = gv_engine_scratch(x->e);
+    const void *st = gv_engine_state(x->e);
     gv_move legal[GV_MAX_MOVES];
     int k = x->over ? 0 : x->g->legal_moves(st, legal);
     for (int i = 0; i < k; i++) {

@@ -24,10 +24,10 @@ typedef struct gv_xboard_game {
     /* Is there a piece on square sq? */
     int (*occupied)(const void *st, int sq);
     /* Writes legal move m in XBoard's notation; returns its length, or -1. */
-    int (*write_move)(void *st, gv_move m, char *buf, size_t len);
+    int (*write_move)(const void *st, gv_move m, char *buf, size_t len);
     /* Reads a move in XBoard's notation and checks that it is legal; returns 0, or -1 with
      * the reason in err. */
-    int (*parse_move)(void *st, const char *text, gv_move *m, char *err, size_t errlen);
+    int (*parse_move)(const void *st, const char *text, gv_move *m, char *err, size_t errlen);
     /* Writes the position as XBoard's FEN; returns its length, or -1. */
     int (*get_fen)(const void *st, char *buf, size_t len);
     /* Turns XBoard's FEN into the game's position text (for gv_game.set_position, which

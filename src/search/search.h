@@ -72,11 +72,11 @@ typedef struct gv_search_result {
  * hashing still come from the game (gv_game): hooks only evaluate and sort. */
 typedef struct gv_ab_hooks {
     /* Static evaluation of a non-terminal state, centipawns for the side to move. */
-    int (*eval)(void *st);
+    int (*eval)(const void *st);
     /* Noisy legal moves for quiescence (captures; promotions that matter) of a state
      * that is not over: a subset of game->legal_moves. Returns the count (room for
      * GV_MAX_MOVES). */
-    int (*noisy_moves)(void *st, gv_move *out);
+    int (*noisy_moves)(const void *st, gv_move *out);
     /* Ordering: value of everything m captures (0 for a quiet move) and of the piece
      * that moves; both in centipawns, from the state before m. */
     int (*victim_value)(const void *st, gv_move m);
@@ -96,13 +96,13 @@ typedef struct gv_ab_hooks {
      * too costly (optional): returns 1 when the rules core says the state is decided
      * by a test that needs no move generation (a royal captured, a Yachi toppled...),
      * with *result = +1 (side to move won), -1 (lost) or 0 (draw). */
-    int (*quick_end)(void *st, int *result);
+    int (*quick_end)(const void *st, int *result);
     /* Optional speed-ups; NULL = use the game's own functions.
      * moves: the legal moves of a state quick_end found not over -- game->legal_moves
      * without its game-end checks (room for GV_MAX_MOVES; needs quick_end).
      * key_after: the hash game->hash would give after make(st, m) of a legal move m,
      * without making it (the search prefetches table entries with it). */
-    int (*moves)(void *st, gv_move *out);
+    int (*moves)(const void *st, gv_move *out);
     uint64_t (*key_after)(const void *st, gv_move m);
     /* victim_values: victim_value of each of moves[0..n) into out, in one call. */
     void (*victim_values)(const void *st, const gv_move *moves, int n, int *out);
@@ -114,8 +114,8 @@ typedef struct gv_ab_hooks {
      * trusting it. NULL = the plain hooks. */
     size_t cache_size;
     int (*in_check_c)(const void *st, void *cache);
-    int (*eval_c)(void *st, void *cache);
-    int (*noisy_moves_c)(void *st, gv_move *out, void *cache);
+    int (*eval_c)(const void *st, void *cache);
+    int (*noisy_moves_c)(const void *st, gv_move *out, void *cache);
     /* Optional staged move generation (all three or none; needs quick_end and moves):
      * the search tries the table move, then the captures, and generates the other moves
      * only if neither ended the node. move_ok: is m (any value: a table move may come from
@@ -123,8 +123,8 @@ typedef struct gv_ab_hooks {
      * legal moves with victim_value > 0 (cache as for the *_c hooks); quiets: the others.
      * Together they are exactly what moves returns. */
     int (*move_ok)(const void *st, gv_move m);
-    int (*captures)(void *st, gv_move *out, void *cache);
-    int (*quiets)(void *st, gv_move *out);
+    int (*captures)(const void *st, gv_move *out, void *cache);
+    int (*quiets)(const void *st, gv_move *out);
     /* Nonzero when eval costs little next to a table line that has to come from memory
      * (Exac): quiescence and depth-1 nodes, which are mostly new positions, then evaluate
      * before they probe the table, while the line the parent prefetched is on its way.
@@ -153,7 +153,7 @@ typedef struct gv_ai {
                                gv_info_fn info, void *info_ctx);
     /* The 1-ply baseline player ("greedy"), when the game has one of its own; NULL: the
      * move whose position ab->eval likes best. */
-    gv_move (*greedy)(void *st, uint64_t seed);
+    gv_move (*greedy)(const void *st, uint64_t seed);
     /* Self-play adjudication: a game still going after this many plies is a draw (0: the
      * game always ends by itself); a side whose score stays below -resign_cp resigns
      * (0: never). */

@@ -123,14 +123,14 @@ void hub_ai_set_nodes(gv_hub *h, uint64_t nodes);
 void hub_ai_counts(gv_hub *h, long *made, long *rebuilt, long *held);
 
 /* The game as seat (-1: a watcher) may see it. */
-json_t *hub_view(gv_hub *h, room *r, int seat);
+json_t *hub_view(gv_hub *h, const room *r, int seat);
 /* What only seat may see: the view's "you" (its legal moves, and the game's private part). */
-json_t *hub_you(room *r, int seat);
+json_t *hub_you(const room *r, int seat);
 json_t *hub_result_json(const room *r);
 /* A listing entry from a stored row (tokens left out). */
 json_t *hub_listing_json(const gv_stored_game *g);
 /* The record text (malloc'd) in format (a gv_record_format). */
-char *hub_record(room *r, int format, char *err, size_t errlen);
+char *hub_record(const room *r, int format, char *err, size_t errlen);
 
 /* hub_web_view.c: what a game adds to the public view, and to a seat's private part
  * (the game's web view, server/web_view.h). */

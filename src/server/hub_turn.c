@@ -335,7 +335,7 @@ int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t e
 }
 
 /* Has seat a move to make now, other than resigning (which Grav allows at any time)? */
-static int can_act(room *r, int seat)
+static int can_act(const room *r, int seat)
 {
     gv_move *mv = malloc(GV_MAX_MOVES * sizeof *mv), resign = 0;
     if (!mv)

@@ -134,7 +134,7 @@ void hub_put_summary(json_t *o, const room *r)
 }
 
 /* Legal moves of seat in the game's notation (only the moves that seat makes). */
-static json_t *legal_json(room *r, int seat)
+static json_t *legal_json(const room *r, int seat)
 {
     json_t *a = json_array();
     if (r->status != ROOM_LIVE)
@@ -152,7 +152,7 @@ static json_t *legal_json(room *r, int seat)
     return a;
 }
 
-json_t *hub_view(gv_hub *h, room *r, int seat)
+json_t *hub_view(gv_hub *h, const room *r, int seat)
 {
     (void)h;
     json_t *o = json_object();
@@ -182,7 +182,7 @@ json_t *hub_view(gv_hub *h, room *r, int seat)
     return o;
 }
 
-json_t *hub_you(room *r, int seat)
+json_t *hub_you(const room *r, int seat)
 {
     json_t *y = json_object();
     json_object_set_new(y, "seat", json_integer(seat));
@@ -238,7 +238,7 @@ json_t *hub_listing_json(const gv_stored_game *g)
     return o;
 }
 
-char *hub_record(room *r, int format, char *err, size_t errlen)
+char *hub_record(const room *r, int format, char *err, size_t errlen)
 {
     gv_move *mv = malloc(((size_t)r->nmoves + 1) * sizeof *mv);
     if (!mv)

@@ -13,8 +13,8 @@ struct gv_web_view {
      * the position now, last the last move played (NULL: none yet). */
     void (*view)(const void *st, const gv_move *last, json_t *view);
     /* Adds what only seat may see to its "you" object; live: the game is in progress. st
-     * is the room's position, used as legal_moves uses it (left as it was). */
-    void (*you)(void *st, int seat, int live, json_t *you);
+     * is the room's position. */
+    void (*you)(const void *st, int seat, int live, json_t *you);
     /* A private hint for seat about point (the game's notation): fills out and returns 0,
      * or -1 with a message in err when the game, its phase or its options give none. */
     int (*hint)(const void *st, int seat, int live, const char *point, json_t *out,

@@ -286,7 +286,7 @@ static int human_move(play *p, const char *text)
     char norm[256], err[GV_ERRLEN];
     p->view->normalize(p, text, norm, sizeof norm);
     gv_move m;
-    if (p->g->parse_move(gv_engine_scratch(p->e), norm, &m, err, sizeof err) != 0) {
+    if (p->g->parse_move(gv_engine_state(p->e), norm, &m, err, sizeof err) != 0) {
         printf("Illegal move: %s\n", err);
         return -1;
     }
@@ -382,7 +382,7 @@ static int command(play *p, char *line, int over)
     if (!strcmp(word, "moves")) {
         gv_move *buf = malloc(sizeof(gv_move) * GV_MAX_MOVES);
         if (buf) {
-            play_print_moves(p->g, gv_engine_scratch(p->e), buf, "  ");
+            play_print_moves(p->g, gv_engine_state(p->e), buf, "  ");
             free(buf);
         }
         return 1;
@@ -424,7 +424,7 @@ static int command(play *p, char *line, int over)
         gv_move m;
         int side = p->g->to_move(gv_engine_state(p->e));
         /* Games where resigning is a move of their own (Grav) take it as one. */
-        if (p->g->parse_move(gv_engine_scratch(p->e), "resign", &m, NULL, 0) == 0)
+        if (p->g->parse_move(gv_engine_state(p->e), "resign", &m, NULL, 0) == 0)
             return play_move(p, m, NULL) == 0 ? 2 : 1;
         char who[128];
         play_who(p, side, who, sizeof who);
@@ -552,13 +552,9 @@ static int count_players(const play *p)
 }
 
 /* The names of the games with a terminal view, separated by commas. */
-static void known_games(char *buf, size_t len)
+static int has_term(const gv_game *g)
 {
-    size_t n = 0;
-    buf[0] = 0;
-    for (int i = 0; i < gv_game_count() && n < len; i++)
-        if (gv_game_at(i)->term)
-            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", gv_game_at(i)->name);
+    return g->term != NULL;
 }
 
 /* ---- Setting up ------------------------------------------------------------------------ */
@@ -575,7 +571,7 @@ static int setup(play *p, const play_config *a, play_saved *saved)
     const gv_game *g = gv_game_find(game);
     p->view = g ? g->term : NULL;
     if (!p->view) {
-        known_games(known, sizeof known);
+        gv_game_names(known, sizeof known, ", ", 0, has_term);
         return usage("unknown game '%s' (known: %s)", game, known);
     }
     uint64_t seed = a->has_seed ? a->seed

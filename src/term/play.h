@@ -74,15 +74,15 @@ typedef struct play_view {
     /* The side's mark in front of its name (a coloured stone, a triangle). */
     void (*side_mark)(const play *p, int side, char *buf, size_t len);
     /* Draws the board and the game's status lines. */
-    void (*draw)(play *p, FILE *out);
+    void (*draw)(const play *p, FILE *out);
     /* What the player to act must do now ("place a stone or pass"). */
-    void (*ask)(play *p, char *buf, size_t len);
+    void (*ask)(const play *p, char *buf, size_t len);
     /* Rewrites a person's input into the game's notation where the game allows a short
      * form (Grav: a bare number while declaring). out gets a copy otherwise. */
-    void (*normalize)(play *p, const char *in, char *out, size_t len);
+    void (*normalize)(const play *p, const char *in, char *out, size_t len);
     /* Writes how move m (legal in the current state) reads for people, e.g.
      * "7i7h (P-7h)". */
-    void (*describe)(play *p, gv_move m, char *buf, size_t len);
+    void (*describe)(const play *p, gv_move m, char *buf, size_t len);
     /* Called after move m was played: adds what happened to the log (optional). */
     void (*after_move)(play *p, gv_move m, const void *before);
     /* A game's own command (Exac `roles`, Grav `check`): returns 0 when cmd is not one,
@@ -90,7 +90,7 @@ typedef struct play_view {
      * goes through play_note, so that it shows below the new board. */
     int (*command)(play *p, const char *cmd, const char *arg);
     /* May the person to act ask for the AI's suggestion? 1, or 0 with the reason. */
-    int (*hint_ok)(play *p, char *why, size_t len);
+    int (*hint_ok)(const play *p, char *why, size_t len);
     /* What the line shown while the AI thinks says of search report in, best being its
      * best move so far in the game's notation (optional; NULL: depth, best move, score in
      * pawns or mate, nodes -- what alpha-beta reports). */
@@ -138,7 +138,7 @@ gv_move play_last_move(const play *p);
 /* Prints every legal move of st (in g's describe_move or write_move words), sorted as
  * byte strings and separated by sep, then a newline (nothing at all when there is no move
  * and sep is "\n"). buf has room for GV_MAX_MOVES moves. */
-void play_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep);
+void play_print_moves(const gv_game *g, const void *st, gv_move *buf, const char *sep);
 
 /* ---- Saved games (play_save.c) ------------------------------------------------------
  * Game records (record.h, docs/records.md): Chu's USI list, Exaç's PGN-like record,

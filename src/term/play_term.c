@@ -134,7 +134,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void play_print_moves(const gv_game *g, void *st, gv_move *buf, const char *sep)
+void play_print_moves(const gv_game *g, const void *st, gv_move *buf, const char *sep)
 {
     int n = g->legal_moves(st, buf);
     char (*text)[64] = n ? malloc((size_t)n * sizeof *text) : NULL;

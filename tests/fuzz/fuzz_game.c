@@ -60,7 +60,7 @@ static void setup(void)
 }
 
 /* Legal moves exist exactly while the game goes on. */
-static void check_status(void *s)
+static void check_status(const void *s)
 {
     gv_result res;
     int n = game->legal_moves(s, list);

@@ -290,11 +290,11 @@ int chu_rep_filter(const chu_state *s, gv_move *moves, int n);
 int chu_rep_allows(const chu_state *s, gv_move m);
 void chu_make(chu_state *s, gv_move m);
 void chu_unmake(chu_state *s);
-gv_status chu_status(chu_state *s, gv_result *res);
-int chu_legal_moves(chu_state *s, gv_move *out);
+gv_status chu_status(const chu_state *s, gv_result *res);
+int chu_legal_moves(const chu_state *s, gv_move *out);
 /* Decides every ending except "no legal move" (chu_status's order: material, only the two
  * royals, repetition). Returns 1 with res set when the game is over, else 0. */
-int chu_ended_by_rule(chu_state *s, gv_result *res);
+int chu_ended_by_rule(const chu_state *s, gv_result *res);
 /* The key (pos.key) chu_make(s, m) would give, for a move m of chu_gen_moves (passes
  * included), without making it. make computes its key with the same code. */
 uint64_t chu_key_after(const chu_pos *p, gv_move m);
@@ -317,23 +317,23 @@ void chu_unmake_null(chu_pos *p, const chu_null_undo *u);
 
 /* chu_notation.c */
 int chu_write_usi(const chu_pos *p, gv_move m, char *buf, size_t len);
-int chu_parse_usi(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
-int chu_write_tsa(chu_state *s, gv_move m, char *buf, size_t len);
-int chu_parse_tsa(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
-int chu_parse_move(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int chu_parse_usi(const chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int chu_write_tsa(const chu_state *s, gv_move m, char *buf, size_t len);
+int chu_parse_tsa(const chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int chu_parse_move(const chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
 
 /* chu_xboard.c: XBoard's coordinates (a1..l12 from Sente's side), moves (`h4h5+`, lion
  * moves as two legs `c4d5,d5e4`) and FEN (Sente = "w"). Same checks and reasons as USI. */
 int chu_xb_square_name(int sq, char *buf);              /* "l12"; returns length */
 int chu_xb_parse_square(const char *s, int *sq);        /* chars consumed or 0 */
 int chu_write_xboard(const chu_pos *p, gv_move m, char *buf, size_t len);
-int chu_parse_xboard(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int chu_parse_xboard(const chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
 /* WinBoard SAN (chu_xboard.c): Pe5, Bxf6, +Dxf6-g7 (a lion's double move), Pe10+ (promotes),
  * - (a pass); the origin's file or rank only when needed. No drops. write: length or -1;
  * parse: 0, or -1 with the reason. chu_san_shaped: does text look like SAN rather than
  * TSA or USI? */
-int chu_write_san(chu_state *s, gv_move m, char *buf, size_t len);
-int chu_parse_san(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int chu_write_san(const chu_state *s, gv_move m, char *buf, size_t len);
+int chu_parse_san(const chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
 int chu_san_shaped(const char *text);
 int chu_get_xboard_fen(const chu_pos *p, char *buf, size_t len);
 /* XBoard FEN -> SFEN text (checked only when set); 0 or -1 with a reason. */

@@ -243,7 +243,7 @@ static int king_safety(const chu_pos *p, int ks, int side)
  *         slider mobility and the mover's Lions, and the Kings from the royal bits.
  * Step 2. King shelter and danger around each King.
  * Step 3. Lion safety of the side to move. */
-static int chu_eval(void *st)
+static int chu_eval(const void *st)
 {
     const chu_pos *p = &((const chu_state *)st)->pos;
     const uint8_t *b = p->board;
@@ -315,7 +315,7 @@ static int chu_eval(void *st)
 
 /* Captures, plus the quiet promotions of a Kirin (to Lion) or Phoenix (to Queen): the
  * two promotions worth more than most captures. */
-static int chu_noisy(void *st, gv_move *out)
+static int chu_noisy(const void *st, gv_move *out)
 {
     const chu_pos *p = &((const chu_state *)st)->pos;
     int n = chu_gen_captures(p, out);
@@ -378,7 +378,7 @@ static int chu_hook_in_check(const void *st)
 /* Every ending the core decides without move generation (chu_ended_by_rule: a royal
  * captured, a bare king, only the two royals left, repetition), before the node searches
  * any move: the table move alone comes first (staged generation). */
-static int chu_quick_end(void *st, int *result)
+static int chu_quick_end(const void *st, int *result)
 {
     gv_result r;
     if (!chu_ended_by_rule(st, &r))
@@ -389,7 +389,7 @@ static int chu_quick_end(void *st, int *result)
 
 /* The moves of a state chu_quick_end found not over: no end checks left to make (but
  * repetition=strict|jcsa forbid some returns to earlier positions). */
-static int chu_hook_moves(void *st, gv_move *out)
+static int chu_hook_moves(const void *st, gv_move *out)
 {
     const chu_state *s = st;
     int n = chu_gen_moves(&s->pos, out);
@@ -405,13 +405,13 @@ static int chu_move_ok(const void *st, gv_move m)
            (s->pos.opt.repetition < CHU_REP_STRICT || chu_rep_allows(s, m));
 }
 
-static int chu_captures(void *st, gv_move *out, void *cache)
+static int chu_captures(const void *st, gv_move *out, void *cache)
 {
     (void)cache;
     return chu_gen_captures(&((const chu_state *)st)->pos, out);
 }
 
-static int chu_quiets(void *st, gv_move *out)
+static int chu_quiets(const void *st, gv_move *out)
 {
     /* Captures and promotions never return to an earlier position: only quiet moves may
      * be forbidden by the repetition rule. */

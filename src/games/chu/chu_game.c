@@ -166,7 +166,7 @@ static int g_get_position(const void *st, char *buf, size_t len)
     return chu_get_sfen(&((const chu_state *)st)->pos, buf, len);
 }
 
-static int g_legal_moves(void *st, gv_move *out)
+static int g_legal_moves(const void *st, gv_move *out)
 {
     return chu_legal_moves(st, out);
 }
@@ -191,7 +191,7 @@ static int g_to_move(const void *st)
     return ((const chu_state *)st)->pos.stm;
 }
 
-static gv_status g_status(void *st, gv_result *res)
+static gv_status g_status(const void *st, gv_result *res)
 {
     return chu_status(st, res);
 }
@@ -201,14 +201,14 @@ static uint64_t g_hash(const void *st)
     return ((const chu_state *)st)->pos.key;
 }
 
-static int g_parse_move(void *st, const char *text, gv_move *m, char *err, size_t errlen)
+static int g_parse_move(const void *st, const char *text, gv_move *m, char *err, size_t errlen)
 {
     return chu_parse_move(st, text, m, err, errlen);
 }
 
-static int g_write_move(void *st, gv_move m, char *buf, size_t len)
+static int g_write_move(const void *st, gv_move m, char *buf, size_t len)
 {
-    return chu_write_usi(&((chu_state *)st)->pos, m, buf, len);
+    return chu_write_usi(&((const chu_state *)st)->pos, m, buf, len);
 }
 
 const gv_game gv_chu_game = {
@@ -242,4 +242,5 @@ const gv_game gv_chu_game = {
     .usi_variant = "chushogi",
     .xboard = &gv_chu_xboard,
     .records = chu_record_codecs,
+    .usage_note = "positions are SFEN; 'startpos' is the start",
 };

@@ -73,9 +73,9 @@ static const char *side_name(int side)
 }
 
 /* Explains why no legal move has this effect (the move list had none). */
-static int explain(chu_state *s, int from, int mid, int to, int promo, char *err, size_t errlen)
+static int explain(const chu_state *s, int from, int mid, int to, int promo, char *err, size_t errlen)
 {
-    chu_pos *p = &s->pos;
+    const chu_pos *p = &s->pos;
     char a[8], b[8];
     chu_square_name(from, a);
     chu_square_name(to, b);
@@ -135,7 +135,7 @@ static int rep_checked(const chu_state *s, gv_move m, gv_move *out, char *err, s
 }
 
 /* Finds the legal move with this effect (any pass when pass is set). */
-static int find_move(chu_state *s, int from, int mid, int to, int promo, int pass,
+static int find_move(const chu_state *s, int from, int mid, int to, int promo, int pass,
                      gv_move *out, char *err, size_t errlen)
 {
     gv_move legal[GV_MAX_MOVES], all[GV_MAX_MOVES];
@@ -163,7 +163,7 @@ static int find_move(chu_state *s, int from, int mid, int to, int promo, int pas
 }
 
 /* A drop in USI: "L*5e", "S*5c+" (the letter in either case). */
-static int parse_usi_drop(chu_state *s, const char *text, gv_move *out, char *err,
+static int parse_usi_drop(const chu_state *s, const char *text, gv_move *out, char *err,
                           size_t errlen)
 {
     const chu_pos *p = &s->pos;
@@ -204,9 +204,9 @@ static int parse_usi_drop(chu_state *s, const char *text, gv_move *out, char *er
     return rep_checked(s, m, out, err, errlen);
 }
 
-int chu_parse_usi(chu_state *s, const char *text, gv_move *out, char *err, size_t errlen)
+int chu_parse_usi(const chu_state *s, const char *text, gv_move *out, char *err, size_t errlen)
 {
-    chu_pos *p = &s->pos;
+    const chu_pos *p = &s->pos;
     int sq[3], n = 0;
     const char *c = text;
     if (isalpha((unsigned char)text[0]) && text[1] == '*')
@@ -334,7 +334,7 @@ static int tsa_ambiguous(const chu_pos *p, const gv_move *all, int n, gv_move m)
     return 0;
 }
 
-int chu_write_tsa(chu_state *s, gv_move m, char *buf, size_t len)
+int chu_write_tsa(const chu_state *s, gv_move m, char *buf, size_t len)
 {
     gv_move all[GV_MAX_MOVES];
     int n = chu_gen_moves(&s->pos, all);
@@ -379,7 +379,7 @@ static void tsa_normalise(const char *in, char *out, size_t len)
     snprintf(out + o, len - o, "%s", p);
 }
 
-int chu_parse_tsa(chu_state *s, const char *text, gv_move *out, char *err, size_t errlen)
+int chu_parse_tsa(const chu_state *s, const char *text, gv_move *out, char *err, size_t errlen)
 {
     char want[64], have[64], form[48];
     tsa_normalise(text, want, sizeof want);
@@ -430,7 +430,7 @@ int chu_parse_tsa(chu_state *s, const char *text, gv_move *out, char *err, size_
                   "(like P-8f, Px7d=, Lnx!9d, Lnx3hx2i)", text);
 }
 
-int chu_parse_move(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen)
+int chu_parse_move(const chu_state *s, const char *text, gv_move *m, char *err, size_t errlen)
 {
     if (!text || !*text)
         return gv_err(err, errlen, "empty move");

@@ -73,7 +73,7 @@ static void move_label(const chu_state *work, char *buf, size_t len)
 }
 
 /* The legal move of work equal in effect to m, or 0 if m is not legal. */
-static gv_move legal_form(chu_state *work, gv_move m)
+static gv_move legal_form(const chu_state *work, gv_move m)
 {
     gv_move legal[GV_MAX_MOVES];
     int n = chu_legal_moves(work, legal);
@@ -121,7 +121,7 @@ static int is_result(const char *v)
 /* How the game stands after the last move of work, given the stated result ("" or "*":
  * nothing stated). Returns 0 with *out set, or -1 when the statement contradicts the
  * game's end by rule. */
-static int settle(chu_state *work, const char *stated, gv_result *out, char *err,
+static int settle(const chu_state *work, const char *stated, gv_result *out, char *err,
                   size_t errlen)
 {
     gv_result res;
@@ -152,7 +152,7 @@ static int settle(chu_state *work, const char *stated, gv_result *out, char *err
 }
 
 /* After reading: outcome, and the resignation a stated loss of the side to move means. */
-static int finish_read(chu_state *work, gv_record *r, char *err, size_t errlen)
+static int finish_read(const chu_state *work, gv_record *r, char *err, size_t errlen)
 {
     if (settle(work, r->meta.result, &r->outcome, err, errlen) < 0)
         return -1;
@@ -163,7 +163,7 @@ static int finish_read(chu_state *work, gv_record *r, char *err, size_t errlen)
 }
 
 /* The SFEN of work's position, and whether it is the start position (any move number). */
-static int start_text(chu_state *work, char *sfen, size_t len)
+static int start_text(const chu_state *work, char *sfen, size_t len)
 {
     chu_get_sfen(&work->pos, sfen, len);
     const char *a = strrchr(sfen, ' '), *b = strrchr(chu_start_sfen, ' ');
@@ -172,7 +172,7 @@ static int start_text(chu_state *work, char *sfen, size_t len)
 }
 
 /* Fills r->start from work (the record's start): "" for the start position at move 1. */
-static void store_start(chu_state *work, gv_record *r)
+static void store_start(const chu_state *work, gv_record *r)
 {
     char sfen[GV_REC_START];
     int is_start = start_text(work, sfen, sizeof sfen);

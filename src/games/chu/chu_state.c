@@ -568,9 +568,9 @@ int chu_end_by_material(const chu_pos *p, int *winner, const char **reason)
 }
 
 /* Decides every ending except "no legal move". Returns 1 if the game is over. */
-int chu_ended_by_rule(chu_state *s, gv_result *res)
+int chu_ended_by_rule(const chu_state *s, gv_result *res)
 {
-    chu_pos *p = &s->pos;
+    const chu_pos *p = &s->pos;
     int winner;
     const char *why;
     if (chu_end_by_material(p, &winner, &why)) {
@@ -613,14 +613,14 @@ int chu_ended_by_rule(chu_state *s, gv_result *res)
     return 0;
 }
 
-gv_status chu_status(chu_state *s, gv_result *res)
+gv_status chu_status(const chu_state *s, gv_result *res)
 {
     gv_result tmp;
     if (!res)
         res = &tmp;
     memset(res, 0, sizeof *res);
     res->winner = -1;
-    chu_pos *p = &s->pos;
+    const chu_pos *p = &s->pos;
     /* Same order as shogiops: royals, then no legal move, then the other endings. */
     if (p->royals[p->stm] && p->royals[!p->stm]) {
         gv_move buf[GV_MAX_MOVES];
@@ -637,7 +637,7 @@ gv_status chu_status(chu_state *s, gv_result *res)
     return res->status;
 }
 
-int chu_legal_moves(chu_state *s, gv_move *out)
+int chu_legal_moves(const chu_state *s, gv_move *out)
 {
     gv_result r;
     if (chu_ended_by_rule(s, &r))

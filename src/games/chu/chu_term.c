@@ -80,7 +80,7 @@ static void chu_cell(const play *p, int pc, int marked, FILE *out)
     fputs(play_sgr_reset(&p->term), out);
 }
 
-static void chu_draw(play *p, FILE *out)
+static void chu_draw(const play *p, FILE *out)
 {
     const chu_state *s = gv_engine_state(p->e);
     const chu_pos *pos = &s->pos;
@@ -134,10 +134,10 @@ static void chu_draw(play *p, FILE *out)
     }
 }
 
-static void chu_describe(play *p, gv_move m, char *buf, size_t len)
+static void chu_describe(const play *p, gv_move m, char *buf, size_t len)
 {
     char usi[32] = "?", tsa[32] = "";
-    chu_state *s = gv_engine_scratch(p->e);
+    const chu_state *s = gv_engine_state(p->e);
     chu_write_usi(&s->pos, m, usi, sizeof usi);
     if (chu_write_tsa(s, m, tsa, sizeof tsa) > 0)
         snprintf(buf, len, "%s  (%s)", usi, tsa);
@@ -145,7 +145,7 @@ static void chu_describe(play *p, gv_move m, char *buf, size_t len)
         snprintf(buf, len, "%s", usi);
 }
 
-static void chu_ask(play *p, char *buf, size_t len)
+static void chu_ask(const play *p, char *buf, size_t len)
 {
     char who[128];
     const chu_state *s = gv_engine_state(p->e);
@@ -153,7 +153,7 @@ static void chu_ask(play *p, char *buf, size_t len)
     snprintf(buf, len, "%s, your move (like 7i7h or P-7h)", who);
 }
 
-static void chu_normalize(play *p, const char *in, char *out, size_t len)
+static void chu_normalize(const play *p, const char *in, char *out, size_t len)
 {
     (void)p;
     snprintf(out, len, "%s", in);

@@ -70,7 +70,7 @@ int chu_write_xboard(const chu_pos *p, gv_move m, char *buf, size_t len)
     return gv_text_out(buf, len, tmp, n);
 }
 
-int chu_parse_xboard(chu_state *s, const char *text, gv_move *m, char *err, size_t errlen)
+int chu_parse_xboard(const chu_state *s, const char *text, gv_move *m, char *err, size_t errlen)
 {
     const char *c = text;
     int sq[4], k = 0, comma = 0;
@@ -196,12 +196,12 @@ static int xb_occupied(const void *st, int sq)
     return pc && pc != CHU_EDGE;
 }
 
-static int xb_write_move(void *st, gv_move m, char *buf, size_t len)
+static int xb_write_move(const void *st, gv_move m, char *buf, size_t len)
 {
     return chu_write_xboard(&((const chu_state *)st)->pos, m, buf, len);
 }
 
-static int xb_parse_move(void *st, const char *text, gv_move *m, char *err, size_t errlen)
+static int xb_parse_move(const void *st, const char *text, gv_move *m, char *err, size_t errlen)
 {
     return chu_parse_xboard(st, text, m, err, errlen);
 }
@@ -296,7 +296,7 @@ static int san_level(const chu_pos *p, const gv_move *legal, int n, gv_move m)
     return 3;
 }
 
-int chu_write_san(chu_state *s, gv_move m, char *buf, size_t len)
+int chu_write_san(const chu_state *s, gv_move m, char *buf, size_t len)
 {
     gv_move *legal = malloc(GV_MAX_MOVES * sizeof *legal);
     if (!legal)
@@ -324,7 +324,7 @@ int chu_san_shaped(const char *text)
     return k > 1 && isdigit((unsigned char)text[k - 1]);
 }
 
-int chu_parse_san(chu_state *s, const char *text, gv_move *out, char *err, size_t errlen)
+int chu_parse_san(const chu_state *s, const char *text, gv_move *out, char *err, size_t errlen)
 {
     char want[48];
     size_t k = strlen(text);

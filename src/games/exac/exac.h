@@ -140,8 +140,8 @@ void exac_unmake(exac_state *s);
  * before it, which exac_unmake_null restores. */
 void exac_make_null(exac_state *s, exac_pos *undo);
 void exac_unmake_null(exac_state *s, const exac_pos *undo);
-gv_status exac_status(exac_state *s, gv_result *res);
-int exac_legal_moves(exac_state *s, gv_move *out);
+gv_status exac_status(const exac_state *s, gv_result *res);
+int exac_legal_moves(const exac_state *s, gv_move *out);
 /* Decides every ending but "no legal move", in exac.md's order (the mover's win by rules
  * 1-3, repetition, the quiet limit), without generating moves. Returns 1 with res set
  * when the game is over, else 0. */
@@ -173,54 +173,64 @@ static inline int exac_mover_win_code(const exac_pos *p)
     return EXAC_END_NONE;
 }
 
-/* Third occurrence of the position (board and side to move) since it was set. Only the
- * plies since the last capture can repeat, and there are at most pos.quiet of them in the
- * history (a capture sets it to 0, every other move and a null move add 1, a set-up
- * position may start above 0): the loop stops at the same entry as without this bound,
- * sooner after a capture (most nodes of a search). */
-static inline int exac_threefold(const exac_state *s)
+/* Third occurrence of position p since the state was set: s's own position (p is &s->pos,
+ * ahead 0), or the position p one non-capturing move after s (ahead 1; the move is not
+ * played, so not in s's history: the history entry it would add is never compared, being
+ * the other side's). Only the plies since the last capture can repeat, and there are at
+ * most p->quiet of them in the history (a capture sets it to 0, every other move and a
+ * null move add 1, a set-up position may start above 0): the loop stops at the same entry
+ * as without this bound, sooner after a capture (most nodes of a search). */
+static inline int exac_repeats(const exac_state *s, const exac_pos *p, uint32_t ahead)
 {
-    uint32_t avail = s->ply < EX_HIST - 1 ? s->ply : EX_HIST - 1;
-    if (avail > s->pos.quiet)
-        avail = s->pos.quiet;
+    uint32_t ply = s->ply + ahead;
+    uint32_t avail = ply < EX_HIST - 1 ? ply : EX_HIST - 1;
+    if (avail > p->quiet)
+        avail = p->quiet;
     int seen = 1;
-    for (uint32_t back = 1; back <= avail; back++) {
-        const exac_hist *h = &s->hist[(s->ply - back) % EX_HIST];
+    for (uint32_t back = 1 + ahead; back <= avail; back++) {
+        const exac_hist *h = &s->hist[(ply - back) % EX_HIST];
         if (h->captured)
             break;
-        if (!(back & 1) && h->key == s->pos.key && ++seen >= 3)
+        if (!(back & 1) && h->key == p->key && ++seen >= 3)
             return 1;
     }
     return 0;
 }
 
-/* exac_ended_by_rule's decision as a code: EXAC_END_NONE while the game goes on. */
-static inline int exac_end_code(const exac_state *s)
+/* The ending of position p as a code, EXAC_END_NONE while the game goes on: p is s's own
+ * position (ahead 0), or the position after a move of s not played (ahead 1, p from that
+ * move; see exac_repeats). */
+static inline int exac_end_code_of(const exac_state *s, const exac_pos *p, uint32_t ahead)
 {
-    const exac_pos *p = &s->pos;
     int win = exac_mover_win_code(p);
     if (win)
         return win;
-    if (p->opt.repetition && exac_threefold(s))
+    if (p->opt.repetition && exac_repeats(s, p, ahead))
         return EXAC_END_REPETITION;
     if (p->opt.quiet_limit && p->quiet >= p->opt.quiet_limit)
         return EXAC_END_QUIET;
     return EXAC_END_NONE;
 }
 
+/* exac_ended_by_rule's decision as a code: EXAC_END_NONE while the game goes on. */
+static inline int exac_end_code(const exac_state *s)
+{
+    return exac_end_code_of(s, &s->pos, 0);
+}
+
 /* exac_notation.c */
 /* Writes legal move m of s in the spec's notation (`role boost disambiguator capture
- * destination suffix`, e.g. "Hgxm5+"). s is played on and restored: unchanged on return.
+ * destination suffix`, e.g. "Hgxm5+").
  * Returns the length, or -1 if m is not a move of the side to move or len is too small. */
-int exac_write_move(exac_state *s, gv_move m, char *buf, size_t len);
+int exac_write_move(const exac_state *s, gv_move m, char *buf, size_t len);
 /* Reads a move of the side to move: the spec's notation (any role that makes the move; the
  * `*` must match unless nothing matches with it; `x` must be right; `+`/`#` not checked;
  * a superfluous disambiguator is accepted) or plain from-to (`m6-m5`, `m6m5`, `m6xm5`).
  * Returns 0 with *m set, or -1 with the reason in err (s unchanged either way). */
-int exac_parse_move(exac_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int exac_parse_move(const exac_state *s, const char *text, gv_move *m, char *err, size_t errlen);
 /* The line `gravulien moves exac` prints for legal move m: "<from>-<to> <notation>".
  * Returns the length, or -1 if m is not a move of the side to move or len is too small. */
-int exac_describe_move(exac_state *s, gv_move m, char *buf, size_t len);
+int exac_describe_move(const exac_state *s, gv_move m, char *buf, size_t len);
 
 /* ---- XBoard's terms (exac_xboard.c) ---------------------------------------------------
  * Squares a1..g7 (files a..g = g n m s d v z, ranks 1..7 from First's side), moves
@@ -230,7 +240,7 @@ int exac_describe_move(exac_state *s, gv_move m, char *buf, size_t len);
 int exac_xb_square_name(int sq, char *buf);             /* "a1"; returns 2 */
 int exac_xb_parse_square(const char *s, int *sq);       /* chars consumed or 0 */
 int exac_write_xboard(gv_move m, char *buf, size_t len);
-int exac_parse_xboard(exac_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int exac_parse_xboard(const exac_state *s, const char *text, gv_move *m, char *err, size_t errlen);
 int exac_get_xboard_fen(const exac_pos *p, char *buf, size_t len);
 /* XBoard FEN -> the game's position text (checked only when set); 0 or -1 with a reason. */
 int exac_xboard_fen_to_text(const char *fen, char *out, size_t len, char *err, size_t errlen);

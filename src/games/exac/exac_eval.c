@@ -198,12 +198,12 @@ int gv_exac_eval(const exac_pos *p, const gv_exac_weights *w)
 
 /* ---- Hooks ----------------------------------------------------------------------------- */
 
-static int h_eval(void *st)
+static int h_eval(const void *st)
 {
     return gv_exac_eval(&((const exac_state *)st)->pos, &gv_exac_weights_default);
 }
 
-GV_CLONES static int h_eval_c(void *st, void *cache)
+GV_CLONES static int h_eval_c(const void *st, void *cache)
 {
     return eval_cached(&((const exac_state *)st)->pos, &gv_exac_weights_default, cache);
 }
@@ -243,14 +243,14 @@ EXAC_INLINE int noisy_cached(const exac_pos *p, gv_move *out, exac_cache *c)
     return k;
 }
 
-static int h_noisy_moves(void *st, gv_move *out)
+static int h_noisy_moves(const void *st, gv_move *out)
 {
     exac_cache c;
     cache_clear(&c);
     return noisy_cached(&((const exac_state *)st)->pos, out, &c);
 }
 
-GV_CLONES static int h_noisy_moves_c(void *st, gv_move *out, void *cache)
+GV_CLONES static int h_noisy_moves_c(const void *st, gv_move *out, void *cache)
 {
     return noisy_cached(&((const exac_state *)st)->pos, out, cache);
 }
@@ -376,7 +376,7 @@ static void h_unmake_null(void *st, const void *undo)
 
 /* Every ending but "no legal move" (which needs move generation and never happens while
  * the mover has a piece), as the rules core decides it. */
-static int h_quick_end(void *st, int *result)
+static int h_quick_end(const void *st, int *result)
 {
     int code = exac_end_code(st);
     if (!code)
@@ -387,7 +387,7 @@ static int h_quick_end(void *st, int *result)
 }
 
 /* Moves of a state h_quick_end found not over: no end checks left to make. */
-static int h_moves(void *st, gv_move *out)
+static int h_moves(const void *st, gv_move *out)
 {
     return exac_gen_moves(&((const exac_state *)st)->pos, out);
 }
@@ -399,7 +399,7 @@ static int h_move_ok(const void *st, gv_move m)
 
 /* The captures, generated only onto the enemy pieces the mover's pieces reach (from the
  * cache): none at all, often, without a look at any move. */
-GV_CLONES static int h_captures(void *st, gv_move *out, void *cache)
+GV_CLONES static int h_captures(const void *st, gv_move *out, void *cache)
 {
     const exac_pos *p = &((const exac_state *)st)->pos;
     const exac_cache *bi = both_info(p, cache);
@@ -410,7 +410,7 @@ GV_CLONES static int h_captures(void *st, gv_move *out, void *cache)
     return exac_gen_captures_roles(p, &mine, bi->reach[0], out);
 }
 
-static int h_quiets(void *st, gv_move *out)
+static int h_quiets(const void *st, gv_move *out)
 {
     return exac_gen_quiets(&((const exac_state *)st)->pos, out);
 }

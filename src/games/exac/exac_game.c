@@ -66,7 +66,7 @@ static int g_get_position(const void *st, char *buf, size_t len)
     return exac_get_text(&((const exac_state *)st)->pos, buf, len);
 }
 
-static int g_legal_moves(void *st, gv_move *out)
+static int g_legal_moves(const void *st, gv_move *out)
 {
     return exac_legal_moves(st, out);
 }
@@ -86,7 +86,7 @@ static int g_to_move(const void *st)
     return ((const exac_state *)st)->pos.stm;
 }
 
-static gv_status g_status(void *st, gv_result *res)
+static gv_status g_status(const void *st, gv_result *res)
 {
     return exac_status(st, res);
 }
@@ -96,17 +96,17 @@ static uint64_t g_hash(const void *st)
     return ((const exac_state *)st)->pos.key;
 }
 
-static int g_parse_move(void *st, const char *text, gv_move *m, char *err, size_t errlen)
+static int g_parse_move(const void *st, const char *text, gv_move *m, char *err, size_t errlen)
 {
     return exac_parse_move(st, text, m, err, errlen);
 }
 
-static int g_write_move(void *st, gv_move m, char *buf, size_t len)
+static int g_write_move(const void *st, gv_move m, char *buf, size_t len)
 {
     return exac_write_move(st, m, buf, len);
 }
 
-static int g_describe_move(void *st, gv_move m, char *buf, size_t len)
+static int g_describe_move(const void *st, gv_move m, char *buf, size_t len)
 {
     return exac_describe_move(st, m, buf, len);
 }
@@ -144,4 +144,5 @@ const gv_game gv_exac_game = {
     .xboard = &gv_exac_xboard,
     .web = &gv_exac_web,
     .records = exac_record_codecs,
+    .usage_note = "positions like 1SSSSS1/SSSSSSS/7/7/7/FFFFFFF/1FFFFF1 f 0 1",
 };

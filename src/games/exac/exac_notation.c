@@ -156,21 +156,18 @@ static int threatens(const exac_pos *after)
     return 0;
 }
 
-/* '#', '+' or 0 for move m of s. Plays m on s and takes it back; the history slot that
- * make overwrites and unmake clears is restored, so s is unchanged byte for byte. */
-static char suffix(exac_state *s, gv_move m)
+/* '#', '+' or 0 for legal move m of s: the ending (exac_status) of the position after m,
+ * judged on a copy of the position and s's history without playing m, then the threat. */
+static char suffix(const exac_state *s, gv_move m)
 {
-    exac_hist saved = s->hist[s->ply % EX_HIST];
-    exac_make(s, m);
-    gv_status st = exac_status(s, NULL);
-    char c = 0;
-    if (st == GV_WIN)
-        c = '#';
-    else if (st == GV_ONGOING && threatens(&s->pos))
-        c = '+';
-    exac_unmake(s);
-    s->hist[s->ply % EX_HIST] = saved;
-    return c;
+    exac_pos q;
+    pos_after(&s->pos, m, &q);
+    int code = exac_end_code_of(s, &q, 1);
+    if (code == EXAC_END_REPETITION || code == EXAC_END_QUIET)
+        return 0;
+    if (code != EXAC_END_NONE || !side_has_move(&q))
+        return '#';
+    return threatens(&q) ? '+' : 0;
 }
 
 /* ---- Writing ------------------------------------------------------------------------- */
@@ -199,7 +196,7 @@ static int disambiguator(const exac_pos *p, int from, int to, int role, int star
     return 2;
 }
 
-int exac_write_move(exac_state *s, gv_move m, char *buf, size_t len)
+int exac_write_move(const exac_state *s, gv_move m, char *buf, size_t len)
 {
     const exac_pos *p = &s->pos;
     int from = EX_FROM(m), to = EX_TO(m), star;
@@ -228,7 +225,7 @@ int exac_write_move(exac_state *s, gv_move m, char *buf, size_t len)
     return n;
 }
 
-int exac_describe_move(exac_state *s, gv_move m, char *buf, size_t len)
+int exac_describe_move(const exac_state *s, gv_move m, char *buf, size_t len)
 {
     char from[3], to[3], text[16];
     if (exac_write_move(s, m, text, sizeof text) < 0)
@@ -472,7 +469,7 @@ static int check_capture(const exac_pos *p, const char *text, int to, int writte
     return 0;
 }
 
-int exac_parse_move(exac_state *s, const char *text, gv_move *out, char *err, size_t errlen)
+int exac_parse_move(const exac_state *s, const char *text, gv_move *out, char *err, size_t errlen)
 {
     const exac_pos *p = &s->pos;
     int from, to, cap;

@@ -61,7 +61,7 @@ static void describe_outcome(const gv_result *res, char *buf, size_t len)
 /* The outcome after the last move of work: by rule, or by `-` (the side to move loses).
  * A stated result other than "" or "*" must agree with an ending. Returns 0 with *out set,
  * or -1 with a message. */
-static int settle(exac_state *work, int dash, const char *stated, gv_result *out, char *err,
+static int settle(const exac_state *work, int dash, const char *stated, gv_result *out, char *err,
                   size_t errlen)
 {
     gv_result res;

@@ -103,7 +103,7 @@ int exac_ended_by_rule(const exac_state *s, gv_result *res)
     return 1;
 }
 
-gv_status exac_status(exac_state *s, gv_result *res)
+gv_status exac_status(const exac_state *s, gv_result *res)
 {
     gv_result tmp;
     if (!res)
@@ -123,7 +123,7 @@ gv_status exac_status(exac_state *s, gv_result *res)
     return GV_ONGOING;
 }
 
-int exac_legal_moves(exac_state *s, gv_move *out)
+int exac_legal_moves(const exac_state *s, gv_move *out)
 {
     gv_result r;
     if (exac_ended_by_rule(s, &r))

@@ -53,7 +53,7 @@ static void role_letters(const exac_pos *pos, int sq, char *buf)
     buf[n] = 0;
 }
 
-static void exac_draw(play *p, FILE *out)
+static void exac_draw(const play *p, FILE *out)
 {
     const exac_pos *pos = cur(p);
     char sgr[24];
@@ -130,10 +130,10 @@ static void exac_draw(play *p, FILE *out)
         fprintf(out, "  Last move: %s\n", p->ply[p->nplies - 1].text);
 }
 
-static void exac_describe(play *p, gv_move m, char *buf, size_t len)
+static void exac_describe(const play *p, gv_move m, char *buf, size_t len)
 {
     char note[32] = "?", from[4], to[4];
-    exac_write_move(gv_engine_scratch(p->e), m, note, sizeof note);
+    exac_write_move(gv_engine_state(p->e), m, note, sizeof note);
     exac_square_name(EX_FROM(m), from);
     exac_square_name(EX_TO(m), to);
     snprintf(buf, len, "%s  (%s-%s)", note, from, to);
@@ -146,14 +146,14 @@ static void exac_after_move(play *p, gv_move m, const void *before)
     p->view_state[MARKED] = 0;
 }
 
-static void exac_ask(play *p, char *buf, size_t len)
+static void exac_ask(const play *p, char *buf, size_t len)
 {
     char who[128];
     play_who(p, cur(p)->stm, who, sizeof who);
     snprintf(buf, len, "%s, your move (like m5, Hxd3 or m6-m5)", who);
 }
 
-static void exac_normalize(play *p, const char *in, char *out, size_t len)
+static void exac_normalize(const play *p, const char *in, char *out, size_t len)
 {
     (void)p;
     snprintf(out, len, "%s", in);

@@ -60,9 +60,9 @@ static void exac_view(const void *st, const gv_move *last, json_t *view)
     json_object_set_new(view, "exac", o);
 }
 
-static void exac_you(void *st, int seat, int live, json_t *you)
+static void exac_you(const void *st, int seat, int live, json_t *you)
 {
-    exac_state *s = st;
+    const exac_state *s = st;
     json_t *a = json_array();
     if (live && s->pos.stm == seat) {
         gv_move mv[GV_MAX_MOVES];

@@ -37,7 +37,7 @@ int exac_write_xboard(gv_move m, char *buf, size_t len)
     return 4;
 }
 
-int exac_parse_xboard(exac_state *s, const char *text, gv_move *m, char *err, size_t errlen)
+int exac_parse_xboard(const exac_state *s, const char *text, gv_move *m, char *err, size_t errlen)
 {
     int from, to;
     if (!text || !exac_xb_parse_square(text, &from) || !exac_xb_parse_square(text + 2, &to) ||
@@ -117,13 +117,13 @@ static int xb_occupied(const void *st, int sq)
     return ((p->bb[0] | p->bb[1]) & EX_BIT(sq)) != 0;
 }
 
-static int xb_write_move(void *st, gv_move m, char *buf, size_t len)
+static int xb_write_move(const void *st, gv_move m, char *buf, size_t len)
 {
     (void)st;
     return exac_write_xboard(m, buf, len);
 }
 
-static int xb_parse_move(void *st, const char *text, gv_move *m, char *err, size_t errlen)
+static int xb_parse_move(const void *st, const char *text, gv_move *m, char *err, size_t errlen)
 {
     return exac_parse_xboard(st, text, m, err, errlen);
 }

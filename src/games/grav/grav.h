@@ -129,7 +129,7 @@ uint64_t grav_hash(const grav_pos *p);
 /* Sets up an empty board with the given size, players, parameters and options. */
 int grav_setup(grav_pos *p, int n, int players, const grav_params *prm, const grav_options *opt,
                uint64_t seed, char *err, size_t errlen);
-int grav_legal_moves(grav_state *s, gv_move *out);
+int grav_legal_moves(const grav_state *s, gv_move *out);
 /* Applies a legal move; the automatic events it caused are written to autos (room for
  * GR_MAX_AUTO; may be NULL) and counted in the return value. */
 int grav_make(grav_state *s, gv_move m, grav_auto *autos);
@@ -140,13 +140,13 @@ int grav_reference(const grav_pos *p);      /* point of the reference stone or -
 int grav_next_active(const grav_pos *p, int pl);
 /* Violations of p's player-to-act placing on q (for hints and AI players only). */
 unsigned grav_placement_violations(const grav_pos *p, int q);
-gv_status grav_status(grav_state *s, gv_result *res);
+gv_status grav_status(const grav_state *s, gv_result *res);
 
 /* Text (grav_text.c) */
 int grav_point_name(const grav_pos *p, int q, char *buf);   /* buf: 4 bytes */
 int grav_parse_point(const grav_pos *p, const char *s, int *q);   /* chars read or 0 */
 int grav_write_move(const grav_pos *p, gv_move m, char *buf, size_t len);
-int grav_parse_move(grav_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+int grav_parse_move(const grav_state *s, const char *text, gv_move *m, char *err, size_t errlen);
 int grav_get_text(const grav_pos *p, char *buf, size_t len);
 int grav_set_text(grav_pos *p, const char *text, char *err, size_t errlen);
 

@@ -94,7 +94,7 @@ static int g_get_position(const void *st, char *buf, size_t len)
     return grav_get_text(&((const grav_state *)st)->pos, buf, len);
 }
 
-static int g_legal_moves(void *st, gv_move *out)
+static int g_legal_moves(const void *st, gv_move *out)
 {
     return grav_legal_moves(st, out);
 }
@@ -115,7 +115,7 @@ static int g_move_player(const void *st, gv_move m)
     return GR_PLAYER(m) - 1;
 }
 
-static int g_resign_move(void *st, int player, gv_move *m)
+static int g_resign_move(const void *st, int player, gv_move *m)
 {
     gv_move all[GV_MAX_MOVES], want = GR_MOVE(GA_RESIGN, player + 1, 0);
     int n = grav_legal_moves(st, all);
@@ -132,7 +132,7 @@ static int g_to_move(const void *st)
     return grav_to_move(&((const grav_state *)st)->pos) - 1;
 }
 
-static gv_status g_status(void *st, gv_result *res)
+static gv_status g_status(const void *st, gv_result *res)
 {
     return grav_status(st, res);
 }
@@ -142,14 +142,14 @@ static uint64_t g_hash(const void *st)
     return grav_hash(&((const grav_state *)st)->pos);
 }
 
-static int g_parse_move(void *st, const char *text, gv_move *m, char *err, size_t errlen)
+static int g_parse_move(const void *st, const char *text, gv_move *m, char *err, size_t errlen)
 {
     return grav_parse_move(st, text, m, err, errlen);
 }
 
-static int g_write_move(void *st, gv_move m, char *buf, size_t len)
+static int g_write_move(const void *st, gv_move m, char *buf, size_t len)
 {
-    return grav_write_move(&((grav_state *)st)->pos, m, buf, len);
+    return grav_write_move(&((const grav_state *)st)->pos, m, buf, len);
 }
 
 const gv_game gv_grav_game = {
@@ -182,4 +182,5 @@ const gv_game gv_grav_game = {
     .web = &gv_grav_web,
     .records = grav_record_codecs,
     .vectors = grav_vectors,
+    .usage_note = "options size=13,players=2,seed=0,...; see 'gravulien games'",
 };

@@ -29,7 +29,7 @@ static int parse_long(const char *t, long lo, long hi, long *out)
 
 /* The game's part of a session. */
 typedef struct grav_gtp {
-    grav_state work;                /* a copy of the engine's state to ask the core on */
+    grav_state work;                /* a copy of the engine's state to play moves on */
     gv_move moves[GV_MAX_MOVES];
     int size;
     uint64_t game_seed;
@@ -42,12 +42,18 @@ static grav_gtp *gd(gv_gtp *s)
     return gv_gtp_data(s);
 }
 
-static const grav_pos *pos(gv_gtp *s)
+/* The current state, for the core's questions that only read it. */
+static const grav_state *state(gv_gtp *s)
 {
-    return &((const grav_state *)gv_engine_state(gv_gtp_engine(s)))->pos;
+    return gv_engine_state(gv_gtp_engine(s));
 }
 
-/* A private copy of the current state, to ask the core questions on. */
+static const grav_pos *pos(gv_gtp *s)
+{
+    return &state(s)->pos;
+}
+
+/* A private copy of the current state, to play moves on. */
 static grav_state *work_copy(gv_gtp *s)
 {
     grav_state *w = &gd(s)->work;
@@ -222,7 +228,7 @@ static int cmd_play(gv_gtp *s, int argc, char **argv, gv_gtp_buf *r)
         snprintf(text, sizeof text, "%d place %s", pl, pt);
     }
     gv_move m;
-    if (grav_parse_move(work_copy(s), text, &m, err, sizeof err) != 0 ||
+    if (grav_parse_move(state(s), text, &m, err, sizeof err) != 0 ||
         do_move(s, m, 0, err, sizeof err) != 0) {
         gv_gtp_end_change(s, mark, 0);
         return FAIL("illegal move: %s", err);
@@ -428,7 +434,7 @@ static int cmd_grav_declare(gv_gtp *s, int argc, char **argv, gv_gtp_buf *r)
         m = GR_ARG(mv);
     } else {
         snprintf(text, sizeof text, "%d declare %ld", who, m);
-        if (grav_parse_move(work_copy(s), text, &mv, err, sizeof err) != 0)
+        if (grav_parse_move(state(s), text, &mv, err, sizeof err) != 0)
             return FAIL("illegal move: %s", err);
     }
     int mark = gv_gtp_begin_change(s);
@@ -450,7 +456,7 @@ static int cmd_grav_resign(gv_gtp *s, int argc, char **argv, gv_gtp_buf *r)
     char err[GV_ERRLEN], text[16];
     gv_move m;
     snprintf(text, sizeof text, "%d resign", pl);
-    if (grav_parse_move(work_copy(s), text, &m, err, sizeof err) != 0)
+    if (grav_parse_move(state(s), text, &m, err, sizeof err) != 0)
         return FAIL("illegal move: %s", err);
     int mark = gv_gtp_begin_change(s);
     if (do_move(s, m, 0, err, sizeof err) != 0) {
@@ -488,7 +494,7 @@ static int cmd_grav_legal(gv_gtp *s, int argc, char **argv, gv_gtp_buf *r)
 {
     (void)argv;
     NEED_ARGS(0);
-    grav_state *w = work_copy(s);
+    const grav_state *w = state(s);
     int n = grav_legal_moves(w, gd(s)->moves), k = 0;
     for (int i = 0; i < n; i++) {
         gv_move m = gd(s)->moves[i];

@@ -795,7 +795,7 @@ static gv_search_result ai_search(void *st, const gv_limits *lim, gv_search_ctl 
     return gv_grav_mcts(st, lim, ctl, info, info_ctx);
 }
 
-static gv_move ai_greedy(void *st, uint64_t seed)
+static gv_move ai_greedy(const void *st, uint64_t seed)
 {
     return gv_grav_greedy(st, seed);
 }

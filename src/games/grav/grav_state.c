@@ -419,7 +419,7 @@ static int add_placements(const grav_pos *p, int pl, gv_move *out, int n)
     return n;
 }
 
-int grav_legal_moves(grav_state *s, gv_move *out)
+int grav_legal_moves(const grav_state *s, gv_move *out)
 {
     const grav_pos *p = &s->pos;
     const grav_ctl *c = &p->c;
@@ -545,7 +545,7 @@ uint64_t grav_hash(const grav_pos *p)
     return p->key ^ h;
 }
 
-gv_status grav_status(grav_state *s, gv_result *res)
+gv_status grav_status(const grav_state *s, gv_result *res)
 {
     gv_result tmp;
     if (!res)

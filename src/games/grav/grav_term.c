@@ -61,7 +61,7 @@ static void point_name(const grav_pos *pos, int q, char *buf)
     grav_point_name(pos, q, buf);
 }
 
-static void grav_draw(play *p, FILE *out)
+static void grav_draw(const play *p, FILE *out)
 {
     const grav_pos *pos = cur(p);
     const grav_ctl *c = &pos->c;
@@ -134,7 +134,7 @@ static void grav_draw(play *p, FILE *out)
                 c->owed == 1 ? "" : "s");
 }
 
-static void grav_describe(play *p, gv_move m, char *buf, size_t len)
+static void grav_describe(const play *p, gv_move m, char *buf, size_t len)
 {
     const grav_pos *pos = cur(p);
     char pt[8];
@@ -203,17 +203,17 @@ static void grav_after_move(play *p, gv_move m, const void *before)
 
 /* Whether the rules let the player asked in the window place a stone instead of answering
  * (placing then counts as accepting): asked of the core's legal moves. */
-static int window_allows_placing(play *p)
+static int window_allows_placing(const play *p)
 {
     gv_move mv[GV_MAX_MOVES];
-    int n = p->g->legal_moves(gv_engine_scratch(p->e), mv);
+    int n = p->g->legal_moves(gv_engine_state(p->e), mv);
     for (int i = 0; i < n; i++)
         if (GR_ACT(mv[i]) == GA_PLACE)
             return 1;
     return 0;
 }
 
-static void grav_ask(play *p, char *buf, size_t len)
+static void grav_ask(const play *p, char *buf, size_t len)
 {
     const grav_pos *pos = cur(p);
     const grav_ctl *c = &pos->c;
@@ -249,7 +249,7 @@ static void grav_ask(play *p, char *buf, size_t len)
 }
 
 /* Short forms: a bare number while declaring, a bare point while removing, "grav!". */
-static void grav_normalize(play *p, const char *in, char *out, size_t len)
+static void grav_normalize(const play *p, const char *in, char *out, size_t len)
 {
     const grav_pos *pos = cur(p);
     char w[64];
@@ -320,7 +320,7 @@ static int grav_command(play *p, const char *cmd, const char *arg)
     return 1;
 }
 
-static int grav_hint_ok(play *p, char *why, size_t len)
+static int grav_hint_ok(const play *p, char *why, size_t len)
 {
     const grav_pos *pos = cur(p);
     if (pos->c.phase == GR_WINDOW) {

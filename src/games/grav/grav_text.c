@@ -62,7 +62,7 @@ int grav_write_move(const grav_pos *p, gv_move m, char *buf, size_t len)
     return gv_text_out(buf, len, tmp, n);
 }
 
-int grav_parse_move(grav_state *s, const char *text, gv_move *out, char *err, size_t errlen)
+int grav_parse_move(const grav_state *s, const char *text, gv_move *out, char *err, size_t errlen)
 {
     const grav_pos *p = &s->pos;
     char word[16];

@@ -87,7 +87,7 @@ static int placing(const grav_pos *p, int seat, int live)
            live;
 }
 
-static void grav_you(void *st, int seat, int live, json_t *you)
+static void grav_you(const void *st, int seat, int live, json_t *you)
 {
     const grav_pos *p = &((const grav_state *)st)->pos;
     json_object_set_new(you, "can_hint", json_boolean(p->opt.hints && placing(p, seat, live)));
