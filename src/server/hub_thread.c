@@ -393,6 +393,12 @@ static void *run(void *arg)
             handle(t, todo);
             free(todo);
             todo = next;
+            /* What this request made goes out now, not after the rest of the batch (each
+             * may wait for a commit). */
+            if (t->out_new) {
+                t->out_new = 0;
+                t->c.wake_loop(t->c.ctx);
+            }
         }
         now = gv_now_ms();
         int tick = now >= next_tick;
