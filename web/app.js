@@ -20,7 +20,13 @@ async function route() {
   }
   const m = /^\/play\/([A-Za-z0-9]{1,40})\/?$/.exec(location.pathname);
   if (m) {
-    page = new GamePage(root, m[1], new URLSearchParams(location.search), meta);
+    // A join link holds its seat and token in the fragment (#seat=S&token=T), which the
+    // browser never sends; an older link in the query. Either is taken, then the address
+    // bar shows the game's plain address.
+    const params = new URLSearchParams(location.search);
+    for (const [k, v] of new URLSearchParams(location.hash.slice(1))) params.set(k, v);
+    if (params.has('token')) history.replaceState(null, '', `/play/${m[1]}`);
+    page = new GamePage(root, m[1], params, meta);
   } else {
     document.title = 'Gravülien';
     page = new Lobby(root, meta, navigate);

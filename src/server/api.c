@@ -357,7 +357,9 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
         char link[128];
         json_object_set_new(l, "seat", json_integer(i));
         json_object_set_new(l, "token", json_string(r->seats[i].token));
-        snprintf(link, sizeof link, "/play/%s?seat=%d&token=%s", r->id, i, r->seats[i].token);
+        /* The token is in the link's fragment, which a browser never sends: no server or
+         * proxy log ever holds it. */
+        snprintf(link, sizeof link, "/play/%s#seat=%d&token=%s", r->id, i, r->seats[i].token);
         json_object_set_new(l, "link", json_string(link));
         json_object_set_new(l, "you", json_boolean(r->seats[i].joined));
         json_array_append_new(links, l);

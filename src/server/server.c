@@ -75,6 +75,7 @@ typedef struct http_req {
     char path[256];
     char query[2048];
     char bearer[72];          /* the token of "Authorization: Bearer TOKEN" ("": none) */
+    char location[2400];      /* a redirect's target ("": not a redirect) */
     int post;
     int64_t started;          /* monotonic ms the request's headers were read */
     char *body;
@@ -545,6 +546,11 @@ static int http_send(struct lws *wsi, pss *p)
         atomic_fetch_add_explicit(&s->metrics.http_replies[rp->status / 100 - 1], 1,
                                   memory_order_relaxed);
     access_log(s, wsi, hr);
+    if (hr->location[0] &&
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"location:",
+                                    (const unsigned char *)hr->location,
+                                    (int)strlen(hr->location), &q, end))
+        return -1;
     if (rp->filename[0]) {
         char cd[160];
         int n = snprintf(cd, sizeof cd, "attachment; filename=\"%s\"", rp->filename);
@@ -600,6 +606,9 @@ static const char *mime_of(const char *path)
             return map[i][1];
     return "application/octet-stream";
 }
+
+/* What a game id (and a join link's seat and token) are made of. */
+#define ID_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 /* A file name of the page: letters, digits, '.', '-', '_' only, not starting with '.'
  * (nothing outside the web directory). */
@@ -743,6 +752,24 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
     }
     if (s->draining) {
         http_reply_error(wsi, p, 503, "shutting_down", "the server is restarting: try again");
+        return;
+    }
+    if (!hr->post && !strncmp(hr->path, "/play/", 6) && strstr(hr->query, "token=") &&
+        strspn(hr->path + 6, ID_CHARS) == strlen(hr->path + 6) &&
+        strspn(hr->query, ID_CHARS "=&%-_.") == strlen(hr->query)) {
+        /* A join link of the older form, its token in the query (which the proxy in front
+         * may have logged already): the page's address without it, the seat and token
+         * moved to the fragment, which the browser keeps and never sends again. */
+        snprintf(hr->location, sizeof hr->location, "%s#%s", hr->path, hr->query);
+        free(hr->reply.body);
+        memset(&hr->reply, 0, sizeof hr->reply);
+        hr->reply.status = 303;
+        hr->reply.body = strdup("");
+        hr->reply.content_type = "text/plain; charset=utf-8";
+        if (!hr->reply.body)
+            http_reply_error(wsi, p, 500, "internal", "out of memory");
+        else
+            http_send(wsi, p);
         return;
     }
     if (strncmp(hr->path, "/api/", 5) && strcmp(hr->path, "/metrics")) {

@@ -611,6 +611,15 @@ async function bearer() {
   check(r.status === 409, `bearer: the header's seat is held to its turn (${r.status})`);
   r = await post(`/api/games/${id}/resign`, {});
   check(isErr(r, 403, 'no_token'), `bearer: without header or token, an action is 403 (${r.status})`);
+  // Join links keep the token in the fragment, which browsers never send; an older link
+  // with it in the query is redirected to that form.
+  check(g.json.tokens.every((t) => t.link === `/play/${id}#seat=${t.seat}&token=${t.token}`),
+        `join links hold seat and token in the fragment (${g.json.tokens[0].link.replace(/[0-9a-f]{32}/, 'T')})`);
+  const old = await fetch(`${S.url}/play/${id}?seat=1&token=${t1}`, { redirect: 'manual' });
+  check(old.status === 303 && old.headers.get('location') === `/play/${id}#seat=1&token=${t1}`,
+        `an older join link is redirected, its token moved to the fragment (${old.status})`);
+  const odd = await fetch(`${S.url}/play/${id}%0d%0aX-Injected:%201?seat=1&token=${t1}`, { redirect: 'manual' });
+  check(odd.status !== 303 && !odd.headers.get('x-injected'), `a path that is no game id is not redirected (${odd.status})`);
 }
 
 async function clocks() {

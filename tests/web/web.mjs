@@ -399,10 +399,15 @@ await step('exac: a friend by link, moves live both ways, draw offer accepted', 
   await createFromLobby(A.page, 'exac', [{ type: 'you' }, { type: 'friend' }]);
   exacId = gameId(A.page);
   const link = await A.page.locator('.link-row input').nth(1).inputValue();
-  check(/\/play\/[a-z0-9]+\?seat=1&token=[0-9a-f]{32}$/.test(link), 'join link shown');
-  const joins = [];
-  B.page.on('request', (rq) => { if (rq.url().endsWith('/join')) joins.push(rq.postData()); });
+  check(/\/play\/[a-z0-9]+#seat=1&token=[0-9a-f]{32}$/.test(link), 'join link shown (the token in its fragment)');
+  const joins = [], urls = [];
+  B.page.on('request', (rq) => {
+    urls.push(rq.url());
+    if (rq.url().endsWith('/join')) joins.push(rq.postData());
+  });
   await B.page.goto(link);
+  await B.page.waitForFunction(() => !location.hash && !location.search);
+  check(/^\/play\/[a-z0-9]+$/.test(await B.page.evaluate(() => location.pathname)), 'the address bar shows the plain game address');
   await B.page.locator('form.join').waitFor();
   // Live updates (the WebSocket's first state, a refresh) must not rebuild the form under
   // someone typing: moving a focused field drops the focus and the keys typed next.
@@ -440,6 +445,8 @@ await step('exac: a friend by link, moves live both ways, draw offer accepted', 
   await B.page.locator('.actions button', { hasText: 'Accept draw' }).click();
   await A.page.locator('.banner:not([hidden])').waitFor();
   check((await A.page.locator('.banner').textContent()).includes('Draw'), 'draw by agreement on both pages');
+  const leaked = urls.filter((u) => /token=/.test(u));
+  check(leaked.length === 0, `no URL the joining page requests holds a token (${leaked.slice(0, 2).join(' ')})`);
   await A.context.close();
   await B.context.close();
 });
