@@ -52,6 +52,9 @@ typedef struct gv_hub_config {
     /* A game nobody has asked for or watched in this long leaves memory when nothing runs
      * in it (0: two minutes). */
     int64_t idle_ms;
+    /* When not NULL: how long each AI turn waited for a thread, added from the AI threads
+     * (metrics.h). */
+    struct gv_histo *ai_wait;
     /* Wakes the event loop from a worker thread (it then calls gv_hub_poll). */
     void (*wake)(void *ctx);
     /* Sends text to each of the n watchers in w: one event, the same bytes for all (the

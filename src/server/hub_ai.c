@@ -9,6 +9,7 @@
 #include "core/gv_core.h"
 #include "engine/engine.h"
 #include "server/hub_private.h"
+#include "server/metrics.h"
 
 /* The least an AI search is given when many wait for the threads (share_time). */
 enum { HUB_MIN_THINK_MS = 50 };
@@ -36,6 +37,7 @@ typedef struct ai_job {
     uint64_t seed;
     gv_go go;
     int background;                 /* a game of AI players only: served after the others */
+    int64_t queued_at;              /* monotonic ms the turn was queued */
     gv_move best;
     int ok;
     char err[GV_ERRLEN + 64];
@@ -200,6 +202,8 @@ static void *ai_worker(void *arg)
         if (!h->ai.todo[k])
             h->ai.todo_tail[k] = NULL;
         h->ai.waiting--;
+        if (h->cfg.ai_wait)
+            gv_histo_add(h->cfg.ai_wait, (gv_now_ms() - j->queued_at) * 1000);
         hub_share_time(&j->go, h->cfg.ai_movetime_ms > 0 ? h->cfg.ai_movetime_ms : 1000, h->ai.waiting,
                    h->ai.nworkers);
         pthread_mutex_unlock(&h->ai.mu);
@@ -259,6 +263,7 @@ void hub_start_ai(gv_hub *h, room *r)
     j->go.nodes = h->ai.nodes;
     r->ai_pending = 1;
     int k = j->background = hub_ai_only(r);
+    j->queued_at = gv_now_ms();
     pthread_mutex_lock(&h->ai.mu);
     if (h->ai.todo_tail[k])
         h->ai.todo_tail[k]->next = j;

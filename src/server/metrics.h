@@ -28,6 +28,8 @@ typedef struct gv_metrics {
     /* The store: every call the games' thread makes, and those that failed. */
     gv_histo store_call;
     _Atomic uint64_t store_errors;
+    /* AI turns: how long each waited for a thread. */
+    gv_histo ai_wait;
     /* Moves stored (people's and AI's), and HTTP replies by status class (1xx..5xx). */
     _Atomic uint64_t moves;
     _Atomic uint64_t http_replies[5];

@@ -725,6 +725,8 @@ static void metrics_reply(server *s, gv_reply *out)
     }
     gv_histo_write(&b, "gravulien_store_call_seconds", "time of each store call (games' thread)",
                    &m->store_call);
+    gv_histo_write(&b, "gravulien_ai_wait_seconds", "how long each AI turn waited for a thread",
+                   &m->ai_wait);
     gv_histo_write(&b, "gravulien_loop_pass_seconds",
                    "time of each pass of the event loop (what any request waited behind it)",
                    &m->loop_pass);
@@ -1538,7 +1540,8 @@ int gv_serve(const gv_serve_opts *o)
                         .ctx = s};
     s->ht = gv_ht_new(&htc, err, sizeof err);
     gv_hub_config hc = {.store = store, .ai_threads = o->ai_threads, .ai_hash_mb = o->ai_hash_mb,
-                        .ai_movetime_ms = o->ai_movetime_ms, .max_ai_games = o->max_ai_games};
+                        .ai_movetime_ms = o->ai_movetime_ms, .max_ai_games = o->max_ai_games,
+                        .ai_wait = &s->metrics.ai_wait};
     if (s->ht) {
         gv_ht_hub_config(s->ht, &hc);
         s->hub = gv_hub_new(&hc, err, sizeof err);

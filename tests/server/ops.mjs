@@ -36,7 +36,8 @@ async function main() {
   const ok0 = metric(m.text, 'gravulien_http_replies_total{code="2xx"}');
   check(moves0 === 0 && ok0 >= 1, `counters start (${moves0} moves, ${ok0} 2xx)`);
   for (const name of ['gravulien_websockets', 'gravulien_games_in_memory', 'gravulien_ai_turns_waiting',
-    'gravulien_store_errors_total', 'gravulien_loop_pass_seconds_count', 'gravulien_store_call_seconds_count']) {
+    'gravulien_store_errors_total', 'gravulien_loop_pass_seconds_count', 'gravulien_store_call_seconds_count',
+    'gravulien_ai_wait_seconds_count']) {
     check(Number.isFinite(metric(m.text, name)), `/metrics has ${name}`);
   }
   const lines = m.text.split('\n').filter((l) => l && !l.startsWith('#'));
