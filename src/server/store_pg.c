@@ -734,6 +734,11 @@ gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen)
         return gv_err(err, errlen, "out of memory"), NULL;
     }
     s->base.ops = &pg_ops;
+    /* A database that does not answer (a host gone, packets dropped) must not hold a
+     * connection attempt, and with it the games' thread, for the minutes TCP would wait:
+     * 5 s unless the URL (connect_timeout=) or the environment says otherwise. Set before
+     * any thread runs. */
+    setenv("PGCONNECT_TIMEOUT", "5", 0);
     s->db = connect_url(url, err, errlen);
     if (!s->db || migrate(s, err, errlen) || prepare(s, err, errlen)) {
         if (s->db) {
