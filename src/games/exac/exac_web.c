@@ -126,10 +126,10 @@ static const struct {
                    "slides away from each edge it stands on, straight across the board",
                    "one step each way along the edge"},
     [EX_ADRIB] = {"a friendly piece on at least one of the 4 orthogonally adjacent squares",
-                  "for each such friend, a knight's leap to the two squares two away in the "
-                  "friend's direction and one to the side",
-                  "from a knight square that is empty, one more step on along the friend's "
-                  "direction or the sideways step"},
+                  "towards each orthogonally adjacent friend, a knight's leap: two squares that "
+                  "way and one to the side",
+                  "from a knight square that is empty, one more step on in the friend's "
+                  "direction or to the side"},
     [EX_POTERSIN] = {"at least 3 friendly pieces on the 8 surrounding squares",
                      "one step in any of the 8 directions",
                      "the 12 squares two away that are not on a diagonal, through an empty "
