@@ -85,7 +85,8 @@ function exacRoleCard(r) {
       cell: 18, label: `${r.name} on ${e.square}${e.boosted ? ', boosted' : ''}: ${e.base.concat(e.boost).join(' ')}` }),
     h('figcaption', { class: 'small' }, e.boosted ? `boosted (the Yachi on ${e.yachis.join(', ')})` : `on ${e.square}`)));
   return h('article', { class: 'pp-card panel pp-role', id: `exac-${r.name.toLowerCase()}`, 'data-role': r.name },
-    h('h3', {}, r.name, r.letter ? h('span', { class: 'pc-abbr' }, ` ${r.letter}`) : h('span', { class: 'muted small' }, ' (no letter)')),
+    h('h3', {}, r.name, ' ', r.letter ? h('span', { class: 'pc-abbr', title: 'its letter on the board and in moves' }, r.letter)
+      : h('span', { class: 'muted small' }, '(no letter)')),
     h('dl', { class: 'pp-role-text' },
       h('dt', {}, 'When'), h('dd', {}, r.condition),
       h('dt', {}, 'Moves'), h('dd', {}, r.moves),
