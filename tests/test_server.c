@@ -1818,12 +1818,15 @@ static void test_api_meta_pieces(void)
     json_t *pieces = jp(o, "exac.pieces"), *p;
     CHECK_EQ_INT(json_array_size(pieces), 24);
     json_array_foreach(pieces, i, p) {
-        json_t *all = json_array(), *roles_of = json_array(), *br;
-        json_array_foreach(json_object_get(p, "by_role"), j, br) {
-            json_array_append(roles_of, json_object_get(br, "role"));
-            json_array_extend(all, json_object_get(br, "base"));
-            json_array_extend(all, json_object_get(br, "boost"));
+        json_t *all = json_array(), *roles_of = json_array(), *sqs;
+        const char *role;
+        json_object_foreach(json_object_get(p, "by_role"), role, sqs) {
+            json_array_append_new(roles_of, json_string(role));
+            json_array_extend(all, sqs);
         }
+        json_object_foreach(json_object_get(p, "boost_by_role"), role, sqs)
+            json_array_extend(all, sqs);
+        CHECK(json_is_true(json_object_get(p, "boosted")) == (json_object_get(p, "boost_by_role") != NULL));
         char a[256], b[256];
         set_text(all, a, sizeof a);
         set_text(json_object_get(p, "reach"), b, sizeof b);

@@ -64,8 +64,9 @@ export function exacDiagram(o) {
     shade: (r) => campRows.includes(o.flipped ? N - 1 - r : r) });
 }
 
-// The popover's content for a piece of the view (view.exac.pieces: roles, by_role, boosted),
-// on board (parseExac's), with the Yachis among pieces.
+// The popover's content for a piece of the view (view.exac.pieces: roles, boosted, by_role
+// and boost_by_role, the squares each role gives it), on board (parseExac's), with the
+// Yachis among pieces.
 export function exacCard(p, board, pieces, flipped) {
   const friends = [], enemies = [], yachis = [];
   for (let r = 0; r < N; r++) {
@@ -79,7 +80,8 @@ export function exacCard(p, board, pieces, flipped) {
   }
   const side = p.side ? 'Second' : 'First';
   const figs = [], lines = [];
-  for (const br of p.by_role) {
+  for (const [role, base] of Object.entries(p.by_role)) {
+    const br = { role, base, boost: (p.boost_by_role && p.boost_by_role[role]) || [] };
     const meta = exacRole(br.role);
     const letter = ROLE_LETTER[br.role];
     const name = `${br.role}${letter ? ` (${letter})` : ''}`;

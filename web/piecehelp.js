@@ -134,7 +134,7 @@ export function chuDiagram(kind, cell = 24, label = '') {
 // The symbols of the diagrams, explained.
 export function chuLegend() {
   const item = (kind, text) => h('span', { class: 'legend-item' },
-    chuDiagram(kind, 14, ''), text);
+    chuDiagram(kind, 11, ''), text);
   const one = (move, dx = 0, dy = 1) => ({ name: '', moves: [{ dx, dy, move }] });
   return h('p', { class: 'diagram-legend small' },
     item(one('step'), 'one step'), item(one('jump', 0, 2), 'jump (over anything)'),

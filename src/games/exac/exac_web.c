@@ -26,16 +26,15 @@ static json_t *square_list(uint64_t b)
     return a;
 }
 
-/* Each role the piece holds with its squares: [{"role", "base", "boost"}]. */
-static json_t *role_moves(const exac_dests *d)
+/* The squares each role the piece holds gives it, {"Polus": ["m5"], ...} (boost 0), or
+ * those only its boost adds, for the roles it adds some to (boost 1). */
+static json_t *role_squares(const exac_dests *d, int boost)
 {
-    json_t *a = json_array();
+    json_t *o = json_object();
     for (int k = 0; k < EX_NROLES; k++)
-        if (d->has_role[k])
-            json_array_append_new(a, json_pack("{ss so so}", "role", exac_role_names[k], "base",
-                                               square_list(d->base[k]), "boost",
-                                               square_list(d->boost[k])));
-    return a;
+        if (d->has_role[k] && (!boost || d->boost[k]))
+            json_object_set_new(o, exac_role_names[k], square_list(boost ? d->boost[k] : d->base[k]));
+    return o;
 }
 
 static void exac_view(const void *st, const gv_move *last, json_t *view)
@@ -67,7 +66,9 @@ static void exac_view(const void *st, const gv_move *last, json_t *view)
                 json_array_append_new(dests, json_string(name));
             }
         json_object_set_new(o, "reach", dests);
-        json_object_set_new(o, "by_role", role_moves(&d));
+        json_object_set_new(o, "by_role", role_squares(&d, 0));
+        if (d.boosted)
+            json_object_set_new(o, "boost_by_role", role_squares(&d, 1));
         json_array_append_new(pieces, o);
     }
     json_t *o = json_object();
