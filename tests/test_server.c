@@ -1661,6 +1661,187 @@ static void test_api_meta_health_and_routes(void)
     env_end(&e);
 }
 
+/* The strings of a JSON array sorted, each once, space-separated (a set to compare). */
+static void set_text(json_t *a, char *out, size_t len)
+{
+    const char *v[64];
+    size_t n = 0, i;
+    json_t *x;
+    json_array_foreach(a, i, x)
+        if (n < 64 && json_is_string(x))
+            v[n++] = json_string_value(x);
+    for (size_t k = 1; k < n; k++)
+        for (size_t j = k; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
+            const char *t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    out[0] = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!k || strcmp(v[k - 1], v[k]))
+            snprintf(out + strlen(out), len - strlen(out), "%s%s", k ? " " : "", v[k]);
+}
+
+/* The move of `kind` (an entry of "pieces.kinds") towards (dx, dy), or NULL. */
+static const char *chu_kind_move(json_t *kind, int dx, int dy)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(kind, "moves"), i, m)
+        if (jint(m, "dx") == dx && jint(m, "dy") == dy)
+            return jstr(m, "move");
+    return NULL;
+}
+
+/* GET /api/meta's "pieces": Chu's kinds with their moves from the rules core's table,
+ * Exaç's roles with examples the core computes; a piece's squares by role in Exaç's view. */
+static void test_api_meta_pieces(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    gv_hub *h = e.h;
+    json_t *o = NULL;
+    CHECK_EQ_INT(call(h, "GET", "/api/meta", NULL, NULL, &o), 200);
+    json_t *chu = NULL, *exac = NULL;
+    size_t i, j;
+    json_t *g;
+    json_array_foreach(json_object_get(o, "games"), i, g) {
+        if (!strcmp(jstr(g, "name"), "chu"))
+            chu = json_object_get(g, "pieces");
+        else if (!strcmp(jstr(g, "name"), "exac"))
+            exac = json_object_get(g, "pieces");
+        else
+            CHECK(json_object_get(g, "pieces") == NULL);   /* Grav has no pieces */
+    }
+    CHECK(chu && exac);
+    if (!chu || !exac) {
+        json_decref(o);
+        env_end(&e);
+        return;
+    }
+    /* Chu: the 21 kinds of the start and the 8 met only promoted (White Horse, Prince,
+     * Whale, Flying Stag, Free Boar, Flying Ox, Horned Falcon, Soaring Eagle). */
+    json_t *kinds = json_object_get(chu, "kinds"), *k;
+    CHECK_EQ_INT(json_array_size(kinds), 29);
+    int promoted_only = 0, codes = 0;
+    json_t *by_name = json_object();
+    json_array_foreach(kinds, i, k) {
+        CHECK(strlen(jstr(k, "name")) > 0 && strlen(jstr(k, "kanji")) >= 3 &&
+              strlen(jstr(k, "abbr")) >= 1 && strlen(jstr(k, "sfen")) >= 1);
+        CHECK(json_array_size(json_object_get(k, "moves")) >= 1);
+        promoted_only += json_is_true(json_object_get(k, "promoted_only"));
+        json_object_set(by_name, jstr(k, "name"), k);
+        json_t *c;
+        json_array_foreach(json_object_get(k, "codes"), j, c)
+            codes++;
+        /* What it promotes to is one of the kinds. */
+        json_t *to = json_object_get(k, "promotes_to");
+        if (json_is_string(to)) {
+            int found = 0;
+            json_t *k2;
+            size_t i2;
+            json_array_foreach(kinds, i2, k2)
+                found += !strcmp(jstr(k2, "sfen"), json_string_value(to));
+            CHECK_EQ_INT(found, 1);
+        }
+    }
+    CHECK_EQ_INT(promoted_only, 8);
+    CHECK_EQ_INT(codes, 21 + 18);   /* every piece type: 21 base, 18 promoted */
+    json_t *lion = json_object_get(by_name, "Lion"), *rook = json_object_get(by_name, "Rook"),
+           *kirin = json_object_get(by_name, "Kirin"), *falcon = json_object_get(by_name, "Horned Falcon"),
+           *eagle = json_object_get(by_name, "Soaring Eagle"), *gold = json_object_get(by_name, "Gold General");
+    CHECK(lion && rook && kirin && falcon && eagle && gold);
+    if (lion && rook && kirin && falcon && eagle && gold) {
+        CHECK_EQ_INT(jint(lion, "area"), 2);
+        CHECK_STR(jstr(lion, "abbr"), "Ln");
+        CHECK_STR(jstr(lion, "kanji"), "獅子");
+        CHECK(json_is_null(json_object_get(lion, "promotes_to")));
+        CHECK_STR(jstr(lion, "codes.1.sfen"), "+o");
+        CHECK_STR(jstr(lion, "codes.1.promoted_from"), "o");
+        CHECK_STR(chu_kind_move(rook, 0, 1), "slide");
+        CHECK_STR(chu_kind_move(rook, -1, 0), "slide");
+        CHECK(chu_kind_move(rook, 1, 1) == NULL);
+        CHECK_STR(jstr(rook, "promotes_to"), "d");
+        CHECK_STR(jstr(rook, "codes.1.sfen"), "+g");
+        CHECK_STR(jstr(rook, "codes.1.abbr"), "+G");
+        CHECK_STR(chu_kind_move(kirin, 0, 2), "jump");
+        CHECK_STR(chu_kind_move(kirin, 1, 1), "step");
+        CHECK(chu_kind_move(kirin, 0, 1) == NULL);
+        CHECK_STR(jstr(kirin, "promotes_to"), "n");
+        CHECK_STR(chu_kind_move(falcon, 0, 1), "lion");
+        CHECK_STR(chu_kind_move(falcon, 0, -1), "slide");
+        CHECK(json_object_get(falcon, "area") == NULL);
+        CHECK_STR(jstr(falcon, "abbr"), "+DH");
+        CHECK_STR(chu_kind_move(eagle, 1, 1), "lion");
+        CHECK_STR(chu_kind_move(eagle, -1, 1), "lion");
+        CHECK_STR(chu_kind_move(eagle, 0, 1), "slide");
+        CHECK_STR(jstr(gold, "codes.1.sfen"), "+p");
+        CHECK(json_is_true(json_object_get(json_object_get(by_name, "King"), "royal")));
+        CHECK(json_is_true(json_object_get(json_object_get(by_name, "Prince"), "royal")));
+    }
+    json_decref(by_name);
+    /* Exaç: six roles, each with a plain example and (but the Yachi) a boosted one; the
+     * Adrib's are shared/rules/exac.md's worked example. */
+    json_t *roles = json_object_get(exac, "roles"), *r;
+    CHECK_EQ_INT(json_array_size(roles), 6);
+    char set[256];
+    json_array_foreach(roles, i, r) {
+        CHECK(strlen(jstr(r, "condition")) > 0 && strlen(jstr(r, "moves")) > 0);
+        CHECK_EQ_INT(json_array_size(json_object_get(r, "examples")),
+                     !strcmp(jstr(r, "name"), "Yachi") ? 1 : 2);
+        CHECK(json_array_size(jp(r, "examples.0.base")) >= 1);
+        if (!strcmp(jstr(r, "name"), "Adrib")) {
+            CHECK_STR(jstr(r, "letter"), "H");
+            CHECK_STR(jstr(r, "examples.0.square"), "m4");
+            set_text(jp(r, "examples.0.base"), set, sizeof set);
+            CHECK_STR(set, "d3 d5 n2 s2");
+            CHECK(json_is_false(jp(r, "examples.0.boosted")));
+            CHECK(json_is_true(jp(r, "examples.1.boosted")));
+            set_text(jp(r, "examples.1.boost"), set, sizeof set);
+            CHECK_STR(set, "d2 d6 g2 n1 s1 v3 v5");
+            set_text(jp(r, "examples.1.yachis"), set, sizeof set);
+            CHECK_STR(set, "n5");
+        }
+    }
+    CHECK_EQ_INT(json_array_size(json_object_get(exac, "squares")), 49);
+    set_text(jp(exac, "squares.0.first"), set, sizeof set);     /* g1: a corner, Second's camp */
+    CHECK_STR(set, "Lapah Perits Polus");
+    set_text(jp(exac, "squares.24.second"), set, sizeof set);   /* s4: the centre */
+    CHECK_STR(set, "Polus");
+    json_decref(o);
+    /* Exaç's view: each piece's squares by role, whose union is its reach. */
+    json_t *c = create(h, json_pack("{ss}", "game", "exac"), 201);
+    char path[80];
+    snprintf(path, sizeof path, "/api/games/%s", jstr(c, "id"));
+    CHECK_EQ_INT(call(h, "GET", path, NULL, NULL, &o), 200);
+    json_t *pieces = jp(o, "exac.pieces"), *p;
+    CHECK_EQ_INT(json_array_size(pieces), 24);
+    json_array_foreach(pieces, i, p) {
+        json_t *all = json_array(), *roles_of = json_array(), *sqs;
+        const char *role;
+        json_object_foreach(json_object_get(p, "by_role"), role, sqs) {
+            json_array_append_new(roles_of, json_string(role));
+            json_array_extend(all, sqs);
+        }
+        json_object_foreach(json_object_get(p, "boost_by_role"), role, sqs)
+            json_array_extend(all, sqs);
+        CHECK(json_is_true(json_object_get(p, "boosted")) == (json_object_get(p, "boost_by_role") != NULL));
+        char a[256], b[256];
+        set_text(all, a, sizeof a);
+        set_text(json_object_get(p, "reach"), b, sizeof b);
+        CHECK_STR(a, b);
+        set_text(roles_of, a, sizeof a);
+        set_text(json_object_get(p, "roles"), b, sizeof b);
+        CHECK_STR(a, b);
+        json_decref(all);
+        json_decref(roles_of);
+    }
+    json_decref(o);
+    json_decref(c);
+    env_end(&e);
+}
+
 /* ---- the API: one game through its life ------------------------------------------- */
 
 static void api_flow(const char *game)
@@ -4770,6 +4951,7 @@ WRAP(test_store_heartbeats_pg)
 WRAP(test_store_pg_races)
 WRAP(test_store_pg_notifications)
 WRAP(test_api_meta_health_and_routes)
+WRAP(test_api_meta_pieces)
 WRAP(test_api_chu_flow)
 WRAP(test_api_exac_flow)
 WRAP(test_api_grav_flow)
@@ -4813,6 +4995,7 @@ const t_case server_tests[] = {
     TC(test_store_pg_races),
     TC(test_store_pg_notifications),
     TC(test_api_meta_health_and_routes),
+    TC(test_api_meta_pieces),
     TC(test_api_chu_flow),
     TC(test_api_exac_flow),
     TC(test_api_grav_flow),

@@ -1,7 +1,10 @@
-// Gravülien's web page: a tiny router between the lobby (/) and a game (/play/ID).
+// Gravülien's web page: a tiny router between the lobby (/), a game (/play/ID) and the
+// pieces' help (/pieces).
 import { h, api, put } from './util.js';
 import { Lobby } from './lobby.js';
 import { GamePage } from './game.js';
+import { PiecesPage } from './pieces.js';
+import { setPieceMeta, hidePopover } from './piecehelp.js';
 
 const root = document.getElementById('app');
 let page = null;
@@ -10,9 +13,11 @@ let meta = null;
 async function route() {
   if (page && page.destroy) page.destroy();
   page = null;
+  hidePopover();
   if (!meta) {
     try {
       meta = await api('/api/meta');
+      setPieceMeta(meta);
     } catch (e) {
       put(root, h('p', { class: 'message' }, `The server cannot be reached: ${e.message}`));
       return;
@@ -27,11 +32,17 @@ async function route() {
     for (const [k, v] of new URLSearchParams(location.hash.slice(1))) params.set(k, v);
     if (params.has('token')) history.replaceState(null, '', `/play/${m[1]}`);
     page = new GamePage(root, m[1], params, meta);
+  } else if (/^\/pieces$/.test(location.pathname)) {
+    document.title = 'Pieces — Gravülien';
+    page = new PiecesPage(root, meta);
   } else {
     document.title = 'Gravülien';
     page = new Lobby(root, meta, navigate);
   }
-  window.scrollTo(0, 0);
+  // a link to a part of a page (/pieces#exac) scrolls to it
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target) target.scrollIntoView();
+  else window.scrollTo(0, 0);
 }
 
 export function navigate(path) {

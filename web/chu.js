@@ -5,6 +5,7 @@
 // is dropped by clicking it, then a marked square. Every legal move comes from the server
 // (you.legal_moves, drops as L*5e or L*5e+); a click only picks among them.
 import { s, gridNav, put } from './util.js';
+import { attachPopover, hidePopover, chuCard, pieceData } from './piecehelp.js';
 
 const LETTERS = '?lfcsgkeabtxomvrhdqnpi';
 const KANJI = [null, '香', '豹', '銅', '銀', '金', '王', '象', '反', '角', '虎', '鳳', '麒', '横', '竪',
@@ -32,6 +33,15 @@ const STW = 160;                    // width of a reserve column
 const SQ_ONE = /^\d{1,2}[a-l]$/;
 
 export function chuSquare(row, col) { return `${N - col}${RANKS[row]}`; }
+
+// The one character a board shows for a piece's SFEN code ("r", "+r"), as a board draws it.
+export function chuGlyph(code) {
+  const promo = code[0] === '+', t = LETTERS.indexOf(code[promo ? 1 : 0]);
+  return (promo ? KANJI_P[t] : KANJI[t]) || '?';
+}
+
+// The SFEN code of a piece {t, promo} ("r", "+r").
+const codeOf = (p) => (p.promo ? '+' : '') + LETTERS[p.t];
 
 export function pieceName(p) {
   if (!p) return '';
@@ -179,6 +189,8 @@ export class ChuBoard {
       lines.append(s('circle', { cx: x * CELL, cy: y * CELL, r: 7, class: 'star' }));
     svg.insertBefore(lines, svg.querySelector('.sq'));
     gridNav(svg, N, N, (el) => this.click(el.dataset.sq));
+    hidePopover();
+    attachPopover(svg, (el) => this.pieceHelp(el), '[data-sq], .stand-piece');
     this.stands = this.heisei ? [this.buildStand(svg, 0), this.buildStand(svg, 1)] : null;
     this.svg = svg;
     this.container.classList.toggle('heisei', this.heisei);
@@ -224,6 +236,14 @@ export class ChuBoard {
     this.draw();
   }
 
+  // The help shown over a square's piece or a reserve piece (piecehelp.js), or null.
+  pieceHelp(el) {
+    if (!this.board) return null;
+    const p = el.dataset.sq ? this.pieceAt(el.dataset.sq)
+      : { t: LETTERS.indexOf(RESERVE_BOARD[el.dataset.piece]), promo: false, side: Number(el.dataset.side) };
+    return p && p.t > 0 ? chuCard(codeOf(p), (p.side === 1) !== this.flipped) : null;
+  }
+
   pieceAt(name) {
     const m = /^(\d{1,2})([a-l])$/.exec(name);
     if (!m) return null;
@@ -259,8 +279,9 @@ export class ChuBoard {
       if (name === cs) label += ', the counter-strike square';
       if (mk) label += ', a legal destination';
       g.setAttribute('aria-label', label);
+      // a piece's name and moves are in its popover (piecehelp.js) when the server gave them
       const title = p ? `${name}: ${p.side ? 'Gote ☖' : 'Sente ☗'} ${pieceName(p)}` : name;
-      if (!same) content.append(s('title', {}, title));
+      if (!same && !(p && pieceData('chu'))) content.append(s('title', {}, title));
     }
     if (this.stands) for (const st of this.stands) this.drawStand(st);
   }
@@ -289,7 +310,7 @@ export class ChuBoard {
       g.append(s('rect', { width: CELL, height: CELL, rx: 8, class: 'bg' }));
       g.append(this.pieceSvg(p));
       g.append(s('text', { x: CELL + 25, y: CELL / 2 + 12, class: 'count' }, `×${n}`));
-      g.append(s('title', {}, `${name}: ${n} in reserve`));
+      if (!pieceData('chu')) g.append(s('title', {}, `${name}: ${n} in reserve`));
       const act = (e) => { e.preventDefault(); e.stopPropagation(); this.clickStand(st.side, l); };
       g.addEventListener('click', act);
       g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') act(e); });

@@ -1,7 +1,8 @@
 // The Exaç board: 7x7 SVG with the Gravülien coordinates (files g n m s d v z, ranks 1..7
 // from the top; First starts at the bottom). A piece's roles, boost and reach come from
 // the server (view.exac.pieces); its legal moves from you.moves [{move, from, to}].
-import { s, gridNav, put } from './util.js';
+import { h, s, gridNav, put } from './util.js';
+import { attachPopover, hidePopover, gridDiagram, pieceData } from './piecehelp.js';
 
 export const FILES = 'gnmsdvz';
 const N = 7, CELL = 100, M = 40;
@@ -39,6 +40,66 @@ export function describePiece(p) {
   const roles = p.roles.map((r) => `${r} (${ROLE_HELP[r] || ''})`).join('; ');
   return `${p.square}: ${side}'s piece${p.boosted ? ', boosted by a friendly Yachi' : ''}. ` +
     `Roles: ${roles}. Reaches: ${p.reach.length ? p.reach.join(' ') : 'nothing'}.`;
+}
+
+// 'm4' -> [row, col] (row 0 = rank 1, col 0 = file g).
+export function exacRC(name) { return [Number(name.slice(1)) - 1, FILES.indexOf(name[0])]; }
+
+// What the server says about a role (GET /api/meta's pieces.roles), or null.
+export function exacRole(name) {
+  const d = pieceData('exac');
+  return (d && d.roles.find((r) => r.name === name)) || null;
+}
+
+// One role of a piece as a diagram of the whole board: the piece (ringed), its friends
+// and enemies, friendly Yachis (dashed), the squares the role gives it (dots) and those
+// only the boost gives (stars). o: {square, side, base, boost, friends, enemies, yachis:
+// square names; flipped; cell; label}. The opponent's camp is shaded.
+export function exacDiagram(o) {
+  const f = (name) => { const [r, c] = exacRC(name); return o.flipped ? [N - 1 - r, N - 1 - c] : [r, c]; };
+  const list = (a) => (a || []).map(f);
+  const campRows = o.side === 0 ? [0, 1, 2] : [4, 5, 6];
+  return gridDiagram({ n: N, cell: o.cell || 16, at: f(o.square), side: o.side, friends: list(o.friends),
+    enemies: list(o.enemies), yachis: list(o.yachis), base: list(o.base), boost: list(o.boost), label: o.label,
+    shade: (r) => campRows.includes(o.flipped ? N - 1 - r : r) });
+}
+
+// The popover's content for a piece of the view (view.exac.pieces: roles, boosted, by_role
+// and boost_by_role, the squares each role gives it), on board (parseExac's), with the
+// Yachis among pieces.
+export function exacCard(p, board, pieces, flipped) {
+  const friends = [], enemies = [], yachis = [];
+  for (let r = 0; r < N; r++) {
+    for (let c = 0; c < N; c++) {
+      const v = board[r][c], name = exacSquare(r, c);
+      if (!v || name === p.square) continue;
+      (v === p.side + 1 ? friends : enemies).push(name);
+      const q = pieces.get(name);
+      if (v === p.side + 1 && q && q.roles.includes('Yachi')) yachis.push(name);
+    }
+  }
+  const side = p.side ? 'Second' : 'First';
+  const figs = [], lines = [];
+  for (const [role, base] of Object.entries(p.by_role)) {
+    const br = { role, base, boost: (p.boost_by_role && p.boost_by_role[role]) || [] };
+    const meta = exacRole(br.role);
+    const letter = ROLE_LETTER[br.role];
+    const name = `${br.role}${letter ? ` (${letter})` : ''}`;
+    const label = `${br.role}: ${br.base.concat(br.boost).join(' ') || 'no square'}`;
+    figs.push(h('figure', { class: 'role-fig', 'data-role': br.role },
+      exacDiagram({ square: p.square, side: p.side, base: br.base, boost: br.boost, friends, enemies, yachis, flipped, label }),
+      h('figcaption', {}, h('strong', {}, name))));
+    const words = [meta ? meta.moves : ROLE_HELP[br.role]];
+    if (p.boosted && meta && br.boost.length) words.push(`boosted, ${meta.boosted}`);
+    lines.push(h('li', {}, h('strong', {}, br.role), `: ${words.join('; ')}.`));
+  }
+  return h('div', { class: 'pc-card exac-card' },
+    h('div', { class: 'pc-head' }, h('strong', { class: 'pc-name' }, `${side}'s piece on ${p.square}`),
+      p.boosted ? h('span', { class: 'pc-boost' }, '★ boosted by a friendly Yachi') : null),
+    h('p', { class: 'small pc-sub' }, `Its roles here: ${p.roles.join(', ')}. Dots: where each role moves it` +
+      (p.boosted ? '; stars: only because it is boosted.' : '.')),
+    h('div', { class: 'pc-diagrams roles' }, figs),
+    h('ul', { class: 'pc-lines' }, lines));
 }
 
 export class ExacBoard {
@@ -90,6 +151,8 @@ export class ExacBoard {
     svg.append(s('line', { x1: 0, y1: 3 * CELL, x2: N * CELL, y2: 3 * CELL, class: 'campline' }));
     svg.append(s('line', { x1: 0, y1: 4 * CELL, x2: N * CELL, y2: 4 * CELL, class: 'campline' }));
     gridNav(svg, N, N, (el) => this.click(el.dataset.sq));
+    hidePopover();
+    attachPopover(svg, (el) => this.pieceHelp(el));
     this.svg = svg;
     put(this.container, svg);
   }
@@ -103,6 +166,12 @@ export class ExacBoard {
     if (!data.legal || (prev && JSON.stringify(prev) !== JSON.stringify(data.legal))) this.sel = null;
     this.legal = data.legal || [];
     this.draw();
+  }
+
+  // The popover over a piece: each of its roles on its square as a diagram (piecehelp.js).
+  pieceHelp(el) {
+    const p = this.pieces && this.pieces.get(el.dataset.sq);
+    return p && p.by_role ? exacCard(p, this.board, this.pieces, this.flipped) : null;
   }
 
   hover(sq) {
@@ -149,7 +218,8 @@ export class ExacBoard {
         : s('circle', { cx: 50, cy: 50, r: 13, class: 'dot' }));
       else if (reach.has(name)) content.append(s('circle', { cx: 50, cy: 50, r: 8, class: 'reach-dot' }));
       const desc = p ? describePiece(p) : `${name}, empty`;
-      content.append(s('title', {}, desc));
+      // a piece's roles are in its popover when the server gave them by role
+      if (!(p && p.by_role)) content.append(s('title', {}, desc));
       g.setAttribute('aria-label', targets.has(name) ? `${desc} A legal destination.` : desc);
     }
   }

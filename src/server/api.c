@@ -11,6 +11,7 @@
 #include "core/gv_core.h"
 #include "record/record.h"
 #include "server/hub_internal.h"
+#include "server/web_view.h"
 
 enum { API_MAX_BODY = 64 * 1024, API_MAX_LIST = 200, API_MAX_POSITIONS = 200 };
 
@@ -453,6 +454,11 @@ static void meta(gv_reply *out)
         for (const gv_record_codec *const *c = g->records; c && *c; c++)
             json_array_append_new(fmts, json_string((*c)->name));
         json_object_set_new(o, "record_formats", fmts);
+        if (g->web && g->web->pieces) {
+            json_t *pc = json_object();
+            g->web->pieces(pc);
+            json_object_set_new(o, "pieces", pc);
+        }
         json_array_append_new(games, o);
     }
     json_t *o = json_object();

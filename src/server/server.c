@@ -670,12 +670,13 @@ static void free_web(server *s)
     s->nfiles = 0;
 }
 
-/* The page's files: "/" and "/play/..." are index.html; "/static/NAME" a file of the web
- * directory. */
+/* The page's files: "/", "/play/..." and "/pieces" are index.html; "/static/NAME" a file
+ * of the web directory. */
 static int serve_file(server *s, struct lws *wsi, pss *p, const char *uri)
 {
     const char *name = NULL;
-    if (!strcmp(uri, "/") || !strncmp(uri, "/play/", 6) || !strcmp(uri, "/index.html"))
+    if (!strcmp(uri, "/") || !strncmp(uri, "/play/", 6) || !strcmp(uri, "/index.html") ||
+        !strcmp(uri, "/pieces"))
         name = "index.html";
     else if (!strncmp(uri, "/static/", 8))
         name = uri + 8;

@@ -19,6 +19,10 @@ struct gv_web_view {
      * or -1 with a message in err when the game, its phase or its options give none. */
     int (*hint)(const void *st, int seat, int live, const char *point, json_t *out,
                 char *err, size_t errlen);
+    /* The game's pieces for a page's help (GET /api/meta's "pieces"): fills out, an empty
+     * object, with what the pieces are and how they move, read from the rules core's own
+     * tables. The shape is the game's (docs/api.md describes each). */
+    void (*pieces)(json_t *out);
 };
 
 #endif

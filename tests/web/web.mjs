@@ -3,7 +3,8 @@
 // lobby and played by clicking; two browser contexts play each other by link and see each
 // other's moves live; Grav's wrong and correct "Grav!" calls; a record is downloaded and
 // checked with 'gravulien record'; replay; Heisei Chu's reserves and drops and a handicap game
-// from the lobby; any console error fails the test.
+// from the lobby; the pieces' help (popovers over the pieces, the Pieces page); any console
+// error fails the test.
 // Usage: node web.mjs <path-to-gravulien>. Screenshots go to tests/web/artifacts/.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
@@ -350,6 +351,144 @@ await step('exac: against the AI by clicking, roles on hover', async () => {
   const c2 = await page.locator('.clock.running').textContent();
   check(c1 !== c2 || (await page.locator('.clock.running').count()) === 0, `clock counts down (${c1} -> ${c2})`);
   await shot(page, 'exac.png');
+  await context.close();
+});
+
+// ---- piece help: popovers over the pieces, the Pieces page ---------------------------------
+
+const apiPost = async (path, body) => (await fetch(base + path, { method: 'POST',
+  headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+const popover = (page) => page.locator('#piece-pop:not([hidden])');
+// Hovers a square and waits for its popover (the pointer first leaves the board).
+async function hoverHelp(page, name) {
+  await page.mouse.move(2, 2);
+  await page.locator('#piece-pop').waitFor({ state: 'hidden' });
+  await sq(page, name).hover();
+  await popover(page).waitFor();
+  return popover(page);
+}
+const popName = async (page) => (await popover(page).locator('.pc-name').textContent()).trim();
+const inDiagram = (pop, k, sel) => pop.locator('svg.move-diagram').nth(k).locator(sel).count();
+
+await step('chu: piece help over the board (hover, keyboard, long press): Lion, Rook, Kirin, Horned Falcon', async () => {
+  // Sente: Horned Falcon (promoted only) 9h, Lion 6h, Rook 10i, Kirin 3i; Gote: Dragon Horse 4c
+  const start = '6k5/12/8h3/12/12/12/12/3+H2N5/2R6O2/12/12/5K6 b - 1';
+  const g = await apiPost('/api/games', { game: 'chu', start, seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const { page, context } = await newPage('chu-help');
+  await page.goto(base + g.tokens[0].link);
+  await page.locator('.your-move').waitFor();
+
+  let pop = await hoverHelp(page, '6h');
+  check(await popName(page) === 'Lion', 'hovering the Lion names it');
+  check((await pop.locator('.pc-kanji').textContent()) === '獅子' && (await pop.locator('.pc-abbr').textContent()) === 'Ln',
+    'the Lion\'s kanji and TSA abbreviation');
+  check(await pop.locator('svg.move-diagram').count() === 1, 'the Lion never promotes: one diagram');
+  check(await inDiagram(pop, 0, '.lion1') === 8 && await inDiagram(pop, 0, '.lion2') === 16,
+    'the Lion\'s diagram: the 8 first steps and the 16 squares two away');
+  check((await pop.textContent()).includes('igui'), 'the Lion\'s igui is explained');
+  await shot(page, 'chu-help-lion.png');
+
+  pop = await hoverHelp(page, '10i');
+  check(await popName(page) === 'Rook', 'hovering the Rook names it');
+  check(await inDiagram(pop, 0, '.slide') === 4 && await inDiagram(pop, 0, '.step') === 0, 'the Rook slides four ways');
+  check((await pop.locator('figure.promoted figcaption').textContent()).includes('Dragon King') &&
+    await inDiagram(pop, 1, '.slide') === 4 && await inDiagram(pop, 1, '.step') === 4,
+    'the Rook\'s promotion: the Dragon King\'s diagram beside it');
+
+  pop = await hoverHelp(page, '3i');
+  check(await popName(page) === 'Kirin', 'hovering the Kirin names it');
+  check(await inDiagram(pop, 0, '.jump') === 4 && await inDiagram(pop, 0, '.step') === 4, 'the Kirin jumps orthogonally, steps diagonally');
+  check((await pop.locator('.pc-promo').textContent()).includes('Lion'), 'the Kirin promotes to a Lion');
+
+  pop = await hoverHelp(page, '9h');
+  check(await popName(page) === 'Horned Falcon', 'a promoted-only kind: the Horned Falcon');
+  check((await pop.locator('.pc-abbr').textContent()) === '+DH', 'its abbreviation as TSA writes it (+DH)');
+  check(await inDiagram(pop, 0, '.lion1') === 1 && await inDiagram(pop, 0, '.lion2') === 1 && await inDiagram(pop, 0, '.slide') === 7,
+    'the Falcon: lion power forward, slides the seven other ways');
+  check((await pop.locator('.pc-promo').textContent()).includes('never promotes again'), 'a promoted piece does not promote again');
+  await shot(page, 'chu-help-falcon.png');
+
+  pop = await hoverHelp(page, '4c');
+  check(await popName(page) === 'Dragon Horse' && await pop.locator('svg.move-diagram.down').count() === 2,
+    'Gote\'s Dragon Horse: the diagrams turned as it points');
+  await page.mouse.move(2, 2);
+  await page.locator('#piece-pop').waitFor({ state: 'hidden' });
+  check(await sq(page, '5e').getAttribute('aria-describedby') === null, 'the popover is gone once the pointer leaves');
+
+  // keyboard: the arrow keys reach the Lion, whose help shows while it has the focus
+  await sq(page, '7h').focus();
+  await page.keyboard.press('ArrowRight');
+  await popover(page).waitFor();
+  check(await popName(page) === 'Lion' && (await sq(page, '6h').getAttribute('aria-describedby')) === 'piece-pop',
+    'keyboard focus on the Lion shows its help (described by it)');
+  await page.keyboard.press('Escape');
+  await page.locator('#piece-pop').waitFor({ state: 'hidden' });
+
+  // a long press (touch) shows the help, and the tap that ends it does not pick the piece
+  const box = await sq(page, '10i').boundingBox();
+  const at = { pointerType: 'touch', isPrimary: true, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 };
+  await sq(page, '10i').dispatchEvent('pointerdown', at);
+  await sleep(700);
+  await sq(page, '10i').dispatchEvent('pointerup', at);
+  await sq(page, '10i').dispatchEvent('click', at);
+  check(await popover(page).count() === 1 && await popName(page) === 'Rook', 'a long press shows the Rook\'s help');
+  check(await page.locator('svg.board .sq.sel').count() === 0, 'the long press did not select the piece');
+  await sq(page, '10i').click();
+  check(await page.locator('svg.board .sq.sel').count() === 1, 'a plain click still selects it');
+  await context.close();
+});
+
+await step('exac: piece help names the roles of a piece on its square', async () => {
+  const g = await apiPost('/api/games', { game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const view = await apiGet(base, `/api/games/${g.id}`);
+  const m6 = view.exac.pieces.find((p) => p.square === 'm6');
+  const { page, context } = await newPage('exac-help');
+  await page.goto(base + g.tokens[0].link);
+  await page.locator('.your-move').waitFor();
+  const pop = await hoverHelp(page, 'm6');
+  check(await popName(page) === "First's piece on m6", 'the popover names the piece and its square');
+  const shown = await pop.locator('figure.role-fig').evaluateAll((fs) => fs.map((f) => f.dataset.role));
+  check(JSON.stringify(shown) === JSON.stringify(m6.roles), `one diagram per role it has there (${shown.join(' ')})`);
+  check(shown.includes('Adrib') && (await pop.textContent()).includes('knight'), 'm6 is an Adrib there: its leap explained');
+  check(await pop.locator('figure[data-role="Adrib"] .step').count() === m6.by_role.Adrib.length, 'the Adrib\'s squares are the view\'s');
+  await shot(page, 'exac-help.png');
+  // an edge piece is a Perits there
+  await hoverHelp(page, 'g6');
+  check((await popover(page).locator('figure.role-fig').evaluateAll((fs) => fs.map((f) => f.dataset.role))).includes('Perits'),
+    'g6, on the edge, is a Perits');
+  await context.close();
+});
+
+await step('pieces page: every Chu kind and the Exaç roles, from /api/meta', async () => {
+  const meta = await apiGet(base, '/api/meta');
+  const chu = meta.games.find((x) => x.name === 'chu').pieces, exac = meta.games.find((x) => x.name === 'exac').pieces;
+  check(chu.kinds.length === 29, `29 Chu kinds in /api/meta (${chu.kinds.length})`);
+  const { page, context } = await newPage('pieces');
+  await page.goto(base + '/');
+  await page.locator('form.create').waitFor();
+  await page.locator('header nav a', { hasText: 'Pieces' }).click();
+  await page.waitForURL(/\/pieces$/);
+  await page.locator('#chu .pp-card').first().waitFor();
+  const kinds = await page.locator('#chu .pp-card').evaluateAll((cs) => cs.map((c) => c.dataset.kind));
+  check(JSON.stringify(kinds) === JSON.stringify(chu.kinds.map((k) => k.sfen)), `every Chu kind has a card (${kinds.length})`);
+  check(await page.locator('#chu .pp-card svg.move-diagram').count() === 29, 'each with its move diagram');
+  for (const [sfen, name, abbr] of [['n', 'Lion', 'Ln'], ['+h', 'Horned Falcon', '+DH'], ['+e', 'Prince', '+DE'], ['o', 'Kirin', 'Ky']]) {
+    const card = page.locator(`#chu .pp-card[data-kind="${sfen}"]`);
+    check((await card.locator('h3').textContent()) === name && (await card.locator('.pc-abbr').textContent()) === abbr,
+      `${name} (${abbr}) listed`);
+  }
+  check((await page.locator('#chu .pp-card[data-kind="r"] .pc-promo').textContent()).includes('Dragon King'), 'the Rook promotes to a Dragon King');
+  const roles = await page.locator('#exac .pp-role').evaluateAll((cs) => cs.map((c) => c.dataset.role));
+  check(JSON.stringify(roles) === JSON.stringify(exac.roles.map((r) => r.name)) && roles.length === 6,
+    `the Exaç roles (${roles.join(' ')})`);
+  check(await page.locator('#exac .pp-squares').count() === 2, 'the roles by square, for each side');
+  check(await page.locator('#exac .pp-role[data-role="Adrib"] svg.move-diagram').count() === 2, 'the Adrib: a plain and a boosted example');
+  await shot(page, 'pieces.png', true);
+  await page.locator('#exac').screenshot({ path: join(artifacts, 'pieces-exac.png') });
+  // the page's address is served as the page itself
+  await page.goto(base + '/pieces');
+  await page.locator('#exac .pp-role').first().waitFor();
+  check(await page.locator('#chu .pp-card').count() === 29, '/pieces opened directly');
   await context.close();
 });
 

@@ -321,6 +321,9 @@ int chu_parse_usi(const chu_state *s, const char *text, gv_move *m, char *err, s
 int chu_write_tsa(const chu_state *s, gv_move m, char *buf, size_t len);
 int chu_parse_tsa(const chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
 int chu_parse_move(const chu_state *s, const char *text, gv_move *m, char *err, size_t errlen);
+/* The TSA abbreviation of piece type t as TSA moves write it ("DK"; "+R" for a promoted
+ * Rook) into buf (8 bytes); returns its length. */
+int chu_tsa_piece(int t, char *buf);
 
 /* chu_xboard.c: XBoard's coordinates (a1..l12 from Sente's side), moves (`h4h5+`, lion
  * moves as two legs `c4d5,d5e4`) and FEN (Sente = "w"). Same checks and reasons as USI. */

@@ -10,6 +10,7 @@
 #include "games/chu/chu_term.h"
 #include "games/chu/chu_xboard.h"
 #include "games/chu/chu_record.h"
+#include "games/chu/chu_web.h"
 
 _Static_assert(sizeof(chu_pos) <= 1024, "a Chu position must fit in 1 KB");
 
@@ -243,4 +244,5 @@ const gv_game gv_chu_game = {
     .xboard = &gv_chu_xboard,
     .records = chu_record_codecs,
     .usage_note = "positions are SFEN; 'startpos' is the start",
+    .web = &gv_chu_web,
 };

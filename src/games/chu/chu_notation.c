@@ -262,7 +262,7 @@ static const char *const tsa_abbr[22] = {
     "Ky", "SM", "VM", "R", "DH", "DK", "FK", "Ln", "P", "GB",
 };
 
-static int tsa_piece(int t, char *buf)
+int chu_tsa_piece(int t, char *buf)
 {
     if (t > CHU_PROMO)
         return sprintf(buf, "+%s", tsa_abbr[t - CHU_PROMO]);
@@ -278,7 +278,7 @@ static int tsa_format(const chu_pos *p, gv_move m, int with_origin, int promo_ch
     if (fl & CHU_MF_PASS)
         return sprintf(buf, "pass");
     if (fl & CHU_MF_DROP) {
-        int k = tsa_piece(mid, buf);
+        int k = chu_tsa_piece(mid, buf);
         buf[k++] = '*';
         k += chu_square_name(to, buf + k);
         if (promo_choice)
@@ -286,7 +286,7 @@ static int tsa_format(const chu_pos *p, gv_move m, int with_origin, int promo_ch
         buf[k] = 0;
         return k;
     }
-    int n = tsa_piece(CHU_TYPE(p->board[from]), buf);
+    int n = chu_tsa_piece(CHU_TYPE(p->board[from]), buf);
     if (with_origin)
         n += chu_square_name(from, buf + n);
     if (mid) {
