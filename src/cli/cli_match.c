@@ -43,7 +43,7 @@ static const char match_usage[] =
     "       [--games N] [--seed S] [--tc BASE+INC | --st SECONDS]\n"
     "       [--tc1|--tc2 BASE+INC] [--st1|--st2 SECONDS] (one engine's own time: odds)\n"
     "       [--openings PLIES] [--max-plies N] [--rules k=v,...] [--memory MB] [--refused loss|void]\n"
-    "       [--handshake SECONDS] [--log FILE] [--quiet]";
+    "       [--handshake SECONDS] [--log FILE] [--quiet] [--verbose]";
 
 int cli_match(int argc, char **argv)
 {
@@ -62,6 +62,10 @@ int cli_match(int argc, char **argv)
         long n;
         if (!strcmp(a, "--quiet")) {
             m.quiet = 1;
+            continue;
+        }
+        if (!strcmp(a, "--verbose")) {
+            m.verbose = 1;
             continue;
         }
         if (!v)

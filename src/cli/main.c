@@ -90,7 +90,7 @@ static void usage(FILE *f)
           "        [--seed S] [--tc BASE+INC | --st SECONDS] [--tc1|--tc2 BASE+INC] [--st1|--st2 S]\n"
           "        [--openings PLIES] [--max-plies N]\n"
           "        [--rules k=v,...] [--memory MB] [--refused loss|void] [--handshake SECONDS]\n"
-          "        [--log FILE] [--quiet]\n"
+          "        [--log FILE] [--quiet] [--verbose]\n"
           "        engine processes against each other, judged by our rules; see docs/match.md\n"
           "  usi [--level 1..10] [--hash MB] [--rules k=v,...]\n"
           "        Chu Shogi engine speaking USI (as lishogi drives engines) on stdin/stdout\n"
