@@ -167,8 +167,11 @@ static int play_game(match_run *m, int gi)
                                      (uint64_t)(gi / 2) * 0x9E3779B97F4A7C15ULL), opening);
     int ply = 0;
     for (int i = 0; i < nopen; i++)
-        if (record_move(m, ply, opening[i]) == 0)
+        if (record_move(m, ply, opening[i]) == 0) {
+            if (m->verbose)
+                printf("  game %d, ply %d: opening %s\n", gi + 1, ply + 1, m->txt[TXT_OURS][ply]);
             ply++;
+        }
 
     /* 2. Both engines ready for a new game. */
     for (int i = 0; i < 2; i++)
