@@ -202,9 +202,10 @@ run 2 "unknown game" go --e1 x --e2 y && expect "unknown game" "unknown game" "$
 # against HaChu, and Exac ours against ours; every move of both sides legal by our rules.
 run 0 "ours (xboard) vs hachu" chu --e1 "$BIN xboard --rules $HACHU_RULES --hash 16" \
     --e2 "$HACHU" --o2 'Allow repeats=1' --games 2 --tc 2+0.05 --max-plies 80 \
-    --rules "$HACHU_RULES" &&
+    --rules "$HACHU_RULES" --verbose &&
     {
         expect "ours vs hachu" '^Score of e1 (Gravulien [0-9.]*) vs e2 (HaChu [0-9.]*): .* 2 games'
+        expect "ours vs hachu, verbose" '^  game 1, ply 5: e1 [^ ]* in [0-9.]* s; clocks e1 [0-9.]* s, e2 [0-9.]* s$'
         expect "ours vs hachu" '^Rule differences: 0 '
         expect "ours vs hachu" 'engine failures: 0; no results: 0$'
     }

@@ -255,6 +255,44 @@ static void test_engine_time_limits_stay_within_the_clock(void)
     gv_engine_free(e);
 }
 
+/* A clock with no moves-to-go is spread over the moves the game expects: 40 for Exaç
+ * (no estimate of its own), more for Chu's long games, and fewer as its pieces go. A
+ * smaller moves-to-go from the protocol wins. */
+static gv_limits clock_limits(gv_engine *e, int64_t left, int movestogo)
+{
+    gv_go go;
+    memset(&go, 0, sizeof go);
+    go.has_time = 1;
+    go.time_ms[0] = go.time_ms[1] = left;
+    go.inc_ms[0] = go.inc_ms[1] = 100;
+    go.movestogo = movestogo;
+    gv_limits lim;
+    gv_engine_limits(e, &go, &lim);
+    return lim;
+}
+
+static void test_engine_time_spread_over_the_game_s_moves(void)
+{
+    char err[GV_ERRLEN];
+    gv_engine *ex = gv_engine_new("exac", NULL, err, sizeof err);
+    gv_engine *chu = gv_engine_new("chu", NULL, err, sizeof err);
+    int64_t avail = 10000 - GV_ENGINE_MOVE_OVERHEAD_MS;
+    CHECK_EQ_INT(clock_limits(ex, 10000, 0).soft_ms, avail / 40 + 75);
+    CHECK_EQ_INT(clock_limits(ex, 10000, 100).soft_ms, avail / 40 + 75);
+    CHECK_EQ_INT(clock_limits(ex, 10000, 5).soft_ms, avail / 5 + 75);
+    int64_t chu_start = clock_limits(chu, 10000, 0).soft_ms;
+    CHECK(chu_start < avail / 40 + 75);
+    CHECK(chu_start > avail / 200 + 75);
+    CHECK_EQ_INT(clock_limits(chu, 10000, 5).soft_ms, avail / 5 + 75);
+    /* Kings and a few pieces: fewer moves expected, more time each. */
+    CHECK(gv_engine_set_position(chu, "5k6/12/3g1p2g3/4pn1p4/5I6/3N1b6/6P5/2+H9/12/12/4+D7/5K6 b - 1",
+                                 err, sizeof err) == 0);
+    int64_t chu_end = clock_limits(chu, 10000, 0).soft_ms;
+    CHECK(chu_end > chu_start && chu_end < avail / 40 + 75);
+    gv_engine_free(ex);
+    gv_engine_free(chu);
+}
+
 /* Games at 1 s + 0.1 s per side: no engine ever runs out of time. */
 static void test_engine_never_loses_on_time_at_1s_plus_100ms(void)
 {
@@ -420,6 +458,7 @@ const t_case engine_tests[] = {
     T(test_engine_infinite_ignores_level_cap),
     T(test_engine_fixed_nodes_is_deterministic),
     T(test_engine_time_limits_stay_within_the_clock),
+    T(test_engine_time_spread_over_the_game_s_moves),
     T(test_engine_never_loses_on_time_at_1s_plus_100ms),
     T(test_engine_several_engines_at_once),
     T(test_engine_levels_and_greedy_play_legal_moves),

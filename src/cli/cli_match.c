@@ -34,7 +34,7 @@ int cli_match(int argc, char **argv)
             "       [--tc1|--tc2 BASE+INC] [--st1|--st2 SECONDS] (one engine's own time: odds)\n"
             "       [--openings PLIES] [--max-plies N] [--rules k=v,...] [--memory MB] "
             "[--refused loss|void]\n"
-            "       [--handshake SECONDS] [--log FILE] [--quiet]",
+            "       [--handshake SECONDS] [--log FILE] [--quiet] [--verbose]",
             cli_game_arg(list, sizeof list, match_game_ok));
     const gv_game *g = gv_game_find(argv[0]);
     if (!match_game_ok(g)) {
@@ -48,6 +48,10 @@ int cli_match(int argc, char **argv)
         long n;
         if (!strcmp(a, "--quiet")) {
             m.quiet = 1;
+            continue;
+        }
+        if (!strcmp(a, "--verbose")) {
+            m.verbose = 1;
             continue;
         }
         if (!v)

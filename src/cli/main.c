@@ -145,7 +145,7 @@ static void usage(FILE *f)
             "[--st1|--st2 S]\n"
             "        [--openings PLIES] [--max-plies N]\n"
             "        [--rules k=v,...] [--memory MB] [--refused loss|void] [--handshake SECONDS]\n"
-            "        [--log FILE] [--quiet]\n"
+            "        [--log FILE] [--quiet] [--verbose]\n"
             "        engine processes against each other, judged by our rules; see docs/match.md\n"
             "  usi [--level 1..10] [--hash MB] [--rules k=v,...]\n"
             "        %s engine speaking USI (as lishogi drives engines) on stdin/stdout\n"

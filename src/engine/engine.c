@@ -24,8 +24,17 @@ static const uint64_t level_nodes_ab[10] = {0, 150, 400, 1100, 3000, 8000, 22000
                                             160000, 600000};
 static const uint64_t level_playouts[10] = {0, 20, 200, 700, 2500, 8000, 25000, 60000,
                                             150000, 400000};
-/* Moves the clock is spread over when the protocol gives no moves-to-go. */
-enum { MOVES_TO_GO_DEFAULT = 40, MAX_SHARE_PERCENT = 40, HARD_FACTOR = 4 };
+/* Moves the clock is spread over when the protocol gives no moves-to-go: the game's
+ * estimate of the moves still to come (gv_ai.plies_left, kept within MOVES_TO_GO_MIN and
+ * MOVES_TO_GO_MAX), or MOVES_TO_GO_DEFAULT. A moves-to-go the protocol gives is used when
+ * it is smaller. */
+enum {
+    MOVES_TO_GO_DEFAULT = 40,
+    MOVES_TO_GO_MIN = 10,
+    MOVES_TO_GO_MAX = 200,
+    MAX_SHARE_PERCENT = 40,
+    HARD_FACTOR = 4,
+};
 
 struct gv_engine {
     const gv_game *g;
@@ -276,6 +285,16 @@ gv_status gv_engine_status(gv_engine *e, gv_result *res)
 
 /* ---- Time management and levels ------------------------------------------------------ */
 
+/* The moves of the side to move the clock is spread over: half the plies the game
+ * expects still to come. */
+static int moves_to_go(const gv_engine *e)
+{
+    if (!e->ai || !e->ai->plies_left)
+        return MOVES_TO_GO_DEFAULT;
+    int mtg = (e->ai->plies_left(e->st) + 1) / 2;
+    return mtg < MOVES_TO_GO_MIN ? MOVES_TO_GO_MIN : mtg > MOVES_TO_GO_MAX ? MOVES_TO_GO_MAX : mtg;
+}
+
 void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out)
 {
     memset(out, 0, sizeof *out);
@@ -309,9 +328,9 @@ void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out)
         }
         if (avail < 1)
             avail = 1;
-        int mtg = go->movestogo > 0 ? go->movestogo : MOVES_TO_GO_DEFAULT;
-        if (mtg > MOVES_TO_GO_DEFAULT)
-            mtg = MOVES_TO_GO_DEFAULT;
+        int mtg = moves_to_go(e);
+        if (go->movestogo > 0 && go->movestogo < mtg)
+            mtg = go->movestogo;
         int64_t target = avail / mtg + inc * 3 / 4 + (byo > 0 ? byo / 2 : 0);
         /* Never spend more than a share of what is left (plus byoyomi, which is not
          * lost by spending it). */

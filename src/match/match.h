@@ -47,6 +47,7 @@ typedef struct match_spec {
         int64_t tc_base_ms, tc_inc_ms, st_ms;
     } time[2];
     int games, openings, max_plies, quiet, refused_is_loss;
+    int verbose;                   /* a line per move: its time and both clocks */
     uint64_t seed;
     const char *log_path;          /* the engines' transcript, or NULL */
 } match_spec;

@@ -23,7 +23,7 @@ typedef struct match_run {
     const gv_match_game *mg;
     match_engine e[2];
     me_config mc[2];                /* what each engine is told (its own time control) */
-    int games, openings, max_plies, quiet, refused_is_loss;
+    int games, openings, max_plies, quiet, refused_is_loss, verbose;
     uint64_t seed;
     FILE *log;
     /* Per game: the moves and their texts (room for max_plies). */
@@ -108,6 +108,20 @@ static void print_position(match_run *m, int ply)
     printf("\n");
 }
 
+/* The --verbose line of a move: who played it, the time it took and both clocks after
+ * it (increment included); an engine on a fixed time per move has no clock. */
+static void print_move_time(const match_run *m, int gi, int ply, int who, int64_t spent_ms,
+                            const int64_t clock[2])
+{
+    printf("  game %d, ply %d: %s %s in %.3f s", gi + 1, ply + 1, m->e[who].label,
+           m->txt[TXT_OURS][ply], spent_ms / 1000.0);
+    for (int k = 0; k < 2; k++)
+        if (m->mc[k].tc_base_ms)
+            printf("%s %s %.3f s", k ? "," : "; clocks", m->e[k].label, clock[k] / 1000.0);
+    printf("\n");
+    fflush(stdout);
+}
+
 /* ---- Engines -------------------------------------------------------------------------- */
 
 /* Makes sure engine i runs and is ready for a game; restarts it when it is not. Returns
@@ -153,8 +167,11 @@ static int play_game(match_run *m, int gi)
                                      (uint64_t)(gi / 2) * 0x9E3779B97F4A7C15ULL), opening);
     int ply = 0;
     for (int i = 0; i < nopen; i++)
-        if (record_move(m, ply, opening[i]) == 0)
+        if (record_move(m, ply, opening[i]) == 0) {
+            if (m->verbose)
+                printf("  game %d, ply %d: opening %s\n", gi + 1, ply + 1, m->txt[TXT_OURS][ply]);
             ply++;
+        }
 
     /* 2. Both engines ready for a new game. */
     for (int i = 0; i < 2; i++)
@@ -255,6 +272,8 @@ static int play_game(match_run *m, int gi)
             snprintf(reason, sizeof reason, "cannot write move %s", r.text);
             break;
         }
+        if (m->verbose)
+            print_move_time(m, gi, ply, who, r.spent_ms, clock);
         ply++;
     }
 
@@ -388,6 +407,7 @@ int match_main(match_spec *s)
     m.openings = s->openings;
     m.max_plies = s->max_plies;
     m.quiet = s->quiet;
+    m.verbose = s->verbose;
     m.refused_is_loss = s->refused_is_loss;
     m.seed = s->seed;
     const char *log_path = s->log_path;

@@ -159,6 +159,11 @@ typedef struct gv_ai {
      * (0: never). */
     int selfplay_plies;
     int resign_cp;
+    /* Time management (optional): about how many more plies -- both sides' moves -- the
+     * game in state st may still last. A clock with no moves-to-go is spread over the
+     * mover's half of them. NULL: 80 plies, 40 moves each, for games that end sooner than
+     * that or not much later. */
+    int (*plies_left)(const void *st);
     /* The bench positions, ended by one with depth == 0 and playouts == 0. */
     const gv_bench_pos *bench;
 } gv_ai;

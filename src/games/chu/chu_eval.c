@@ -479,8 +479,26 @@ static const gv_bench_pos chu_bench[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Time management: the plies a game may still last. Chu games are long and their end is
+ * hard to foresee from the board: in games against HaChu at 10+0.1 s the plies still to
+ * come stayed near 150-250 (median) whatever the material, as long endgames with few
+ * pieces are common. So the estimate leans only a little on the pieces left, on the
+ * board and in hand: TM_PLIES_BASE plus one ply per piece (92 at the start: 192 plies,
+ * 96 moves each; 20 pieces: 120). */
+enum { TM_PLIES_BASE = 100 };
+
+static int chu_plies_left(const void *st)
+{
+    const chu_pos *p = &((const chu_state *)st)->pos;
+    int pieces = p->count[0] + p->count[1];
+    for (int k = 0; k < CHU_HAND_KINDS; k++)
+        pieces += p->hand[0][k] + p->hand[1][k];
+    return TM_PLIES_BASE + pieces;
+}
+
 const gv_ai gv_chu_ai = {
     .ab = &gv_chu_hooks,
+    .plies_left = chu_plies_left,
     .bench = chu_bench,
     .selfplay_plies = 500,
     .resign_cp = 2500,
