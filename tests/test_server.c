@@ -616,6 +616,63 @@ static void test_store_conflicts_updates_and_listing(void)
         CHECK_STR(rows.g[2].id, "tc");
     }
     rows_free(&rows);
+    /* An abandoned game is listed by its status only, never with the games in progress. */
+    gv_stored_game ab = {.id = "g7", .game = "chu", .status = "abandoned", .config = "{}",
+                         .created = 500};
+    CHECK_EQ_INT(s->ops->create_game(s, &ab, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(s->ops->list_games(s, "abandoned", 0, 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 1);
+    if (rows.n == 1)
+        CHECK_STR(rows.g[0].id, "g7");
+    rows_free(&rows);
+    CHECK_EQ_INT(s->ops->list_games(s, NULL, 0, 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 7);   /* g6 g5 g4 g1 and ta tb tc */
+    for (int i = 0; i < rows.n && i < 16; i++)
+        CHECK(strcmp(rows.g[i].id, "g7") != 0);
+    rows_free(&rows);
+    /* Idle games: open or live, written before a time, oldest first, a page at a time. */
+    CHECK_EQ_INT(s->ops->list_idle(s, 5000, 0, "", 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 2);
+    if (rows.n == 2) {
+        CHECK_STR(rows.g[0].id, "g1");
+        CHECK_STR(rows.g[1].id, "g4");
+    }
+    rows_free(&rows);
+    static const char *const idle_all[] = {"g1", "g4", "g5", "g6", "ta", "tb", "tc"};
+    CHECK_EQ_INT(s->ops->list_idle(s, 1000000000, 0, NULL, 0, collect_games, &rows, err,
+                                   sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 7);
+    for (int i = 0; i < rows.n && i < 7; i++)
+        CHECK_STR(rows.g[i].id, idle_all[i]);
+    rows_free(&rows);
+    /* The pages of two, each after the last row of the one before, walk them all once. */
+    int64_t after_updated = 0;
+    char after_id[GV_STORE_ID] = "";
+    int seen = 0;
+    for (int page = 0; page < 5; page++) {
+        CHECK_EQ_INT(s->ops->list_idle(s, 1000000000, after_updated, after_id, 2, collect_games,
+                                       &rows, err, sizeof err), GV_STORE_OK);
+        CHECK(rows.n <= 2);
+        for (int i = 0; i < rows.n && i < 2; i++, seen++)
+            if (seen < 7)
+                CHECK_STR(rows.g[i].id, idle_all[seen]);
+        if (rows.n > 0 && rows.n <= 2) {
+            after_updated = rows.g[rows.n - 1].updated;
+            snprintf(after_id, sizeof after_id, "%s", rows.g[rows.n - 1].id);
+        }
+        int last = rows.n < 2;
+        rows_free(&rows);
+        if (last)
+            break;
+    }
+    CHECK_EQ_INT(seen, 7);
+    k = 0;
+    CHECK_EQ_INT(s->ops->list_idle(s, 1000000000, 0, "", 0, stop_after_two, &k, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(k, 2);
     s->ops->close(s);
     /* Everything survives a reopen. */
     s = store_open(path);
