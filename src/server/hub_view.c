@@ -11,7 +11,13 @@
 
 const char *hub_status_name(room_status s)
 {
-    return s == ROOM_OPEN ? "open" : s == ROOM_LIVE ? "live" : "finished";
+    return s == ROOM_OPEN ? "open" : s == ROOM_LIVE ? "live"
+         : s == ROOM_FINISHED ? "finished" : "abandoned";
+}
+
+int hub_over(const room *r)
+{
+    return r->status == ROOM_FINISHED || r->status == ROOM_ABANDONED;
 }
 
 static const char *seat_side(const room *r, int seat, char *buf, size_t len)
