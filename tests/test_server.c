@@ -5030,6 +5030,78 @@ static void test_abandoned_games(void)
         json_decref(c[i]);
 }
 
+/* A seat goes by one name everywhere: the one given, else "Guest" for a person and
+ * "AI level N" for an AI seat, in the view, the events, the listing and the records. */
+static void test_one_name_everywhere(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    gv_hub *h = e.h;
+    json_t *o = NULL;
+    static const struct {
+        const char *game, *format, *names[2];
+    } cases[] = {
+        {"chu", "kif", {"先手：Guest", "後手：AI level 3"}},
+        {"chu", "usi", {NULL, NULL}},
+        {"exac", "pgn", {"\"Guest\"", "\"AI level 3\""}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        json_t *c = create(h, json_pack("{ss s[{ss sb}{ss si}]}", "game", cases[k].game, "seats",
+                                        "type", "human", "you", 1, "type", "ai", "level", 3), 201);
+        const char *id = jstr(c, "id");
+        CHECK_STR(jstr(c, "seats.0.name"), "Guest");
+        CHECK_STR(jstr(c, "seats.1.name"), "AI level 3");
+        json_t *v = get_view(h, id, NULL);
+        CHECK_STR(jstr(v, "seats.0.name"), "Guest");
+        CHECK_STR(jstr(v, "seats.1.name"), "AI level 3");
+        json_decref(v);
+        CHECK_EQ_INT(call(h, "GET", "/api/games", "status=live", NULL, &o), 200);
+        size_t i;
+        json_t *x;
+        int found = 0;
+        json_array_foreach(json_object_get(o, "games"), i, x)
+            if (!strcmp(jstr(x, "id"), id)) {
+                found = 1;
+                CHECK_STR(jstr(x, "seats.0.name"), "Guest");
+                CHECK_STR(jstr(x, "seats.1.name"), "AI level 3");
+            }
+        CHECK(found);
+        json_decref(o);
+        char path[128], q[32];
+        snprintf(path, sizeof path, "/api/games/%s/record", id);
+        snprintf(q, sizeof q, "format=%s", cases[k].format);
+        gv_reply rep;
+        gv_api_handle(h, "GET", path, q, NULL, 0, &rep);
+        CHECK_EQ_INT(rep.status, 200);
+        for (int s = 0; s < 2; s++)
+            if (cases[k].names[s] && !(rep.body && strstr(rep.body, cases[k].names[s]))) {
+                CHECK(0);
+                fprintf(stderr, "  %s record: no %s in\n%.400s\n", cases[k].format,
+                        cases[k].names[s], rep.body ? rep.body : "");
+            }
+        free(rep.body);
+        json_decref(c);
+    }
+    /* A name given is the name everywhere, and a join names the seat. */
+    json_t *c = create(h, json_pack("{ss s[{ss sb ss}{ss}]}", "game", "exac", "seats", "type",
+                                    "human", "you", 1, "name", "Ann", "type", "human"), 201);
+    char id[16];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    CHECK_STR(jstr(c, "seats.1.name"), "Guest");
+    CHECK_EQ_INT(action(h, id, "join", json_pack("{ssss}", "token", token_of(c, 1), "name",
+                                                 "Bob"), &o), 200);
+    CHECK_STR(jstr(o, "seats.0.name"), "Ann");
+    CHECK_STR(jstr(o, "seats.1.name"), "Bob");
+    json_decref(o);
+    CHECK_EQ_INT(call(h, "GET", "/api/games", "status=live", NULL, &o), 200);
+    CHECK_STR(jstr(o, "games.0.seats.0.name"), "Ann");
+    CHECK_STR(jstr(o, "games.0.seats.1.name"), "Bob");
+    json_decref(o);
+    json_decref(c);
+    env_end(&e);
+}
+
 WRAP(test_store_moves_are_numbered_and_kept)
 WRAP(test_store_schema_migrates_once)
 WRAP(test_store_conflicts_updates_and_listing)
@@ -5069,6 +5141,7 @@ WRAP(test_watch_catch_up_batched)
 WRAP(test_watch_unwatch_many)
 WRAP(test_events_carry_the_view)
 WRAP(test_abandoned_games)
+WRAP(test_one_name_everywhere)
 
 #define TC(fn) {NULL, #fn, fn##_counted}
 
@@ -5112,5 +5185,6 @@ const t_case server_tests[] = {
     TC(test_watch_unwatch_many),
     TC(test_events_carry_the_view),
     TC(test_abandoned_games),
+    TC(test_one_name_everywhere),
     {0},
 };

@@ -111,6 +111,9 @@ int64_t hub_clock_left(const room *r, int seat);
 const char *hub_status_name(room_status s);
 /* Is the game over (finished or abandoned): nothing more can be done in it? */
 int hub_over(const room *r);
+/* The name a seat goes by everywhere (views, listings, events, records): the name given,
+ * else "AI level N" for an AI seat and "Guest" for a person. Returns buf. */
+const char *hub_player_name(int ai, int level, const char *name, char *buf, size_t len);
 gv_store *hub_store(gv_hub *h);
 uint64_t hub_random_u64(void);   /* from the system's entropy; 0 when it fails */
 
