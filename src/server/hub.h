@@ -67,8 +67,8 @@ typedef struct gv_hub_config {
     void *ctx;
 } gv_hub_config;
 
-/* Creates the hub and loads every unfinished game from the store (their AI turns are
- * started). NULL with a message on error. */
+/* Creates the hub and loads every game in progress (open or live) from the store (their
+ * AI turns are started). NULL with a message on error. */
 gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen);
 void gv_hub_free(gv_hub *h);
 /* Stops the AI threads (a search running is stopped); nothing wakes the loop afterwards.
