@@ -4,7 +4,8 @@
 // Covers: games against the AI (chu, exac, grav), two humans (open/join/turns/refusals),
 // watchers (live moves, reconnect with since=K), Grav's call window and what it must not
 // reveal, resign/draw, listings, record downloads checked by 'gravulien record check',
-// clocks, bad input (HTTP and WebSocket), rate limiting, and a restart on the same db.
+// clocks, bad input (HTTP and WebSocket), rate limiting, a restart on the same db, and
+// games left alone marked abandoned (a restart with --abandon-after 2).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
