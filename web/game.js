@@ -270,7 +270,7 @@ export class GamePage {
     el.share = h('div', { class: 'share panel' });
     put(this.root, h('section', { class: 'game' },
       h('div', { class: 'game-head' }, el.title,
-        h('span', { class: 'head-item' }, h('span', { class: 'head-label', id: 'game-status-label' }, 'Game'), el.status),
+        h('span', { class: 'head-item' }, h('span', { class: 'head-label' }, 'Game'), el.status),
         h('span', { class: 'head-item head-conn' }, h('span', { class: 'head-label' }, 'Connection'), el.conn)),
       el.banner,
       h('div', { class: 'game-body' },

@@ -98,9 +98,9 @@ void gv_hub_free(gv_hub *h)
     free(h);
 }
 
-/* May r leave memory when idle? Finished, abandoned and open games may, and live games without a
- * clock waiting for a person (nothing happens in them until that person comes back);
- * not a game with watchers, an AI turn, or a running clock (whose flag must fall). */
+/* May r leave memory when idle? Finished, abandoned and open games may, and live games
+ * without a clock waiting for a person (nothing happens in them until that person comes
+ * back); not a game with watchers, an AI turn, or a running clock (whose flag must fall). */
 static int may_leave(const room *r)
 {
     if (r->watchers.n || r->ai_pending || r->ai_retry_at)
