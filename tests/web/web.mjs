@@ -194,8 +194,8 @@ await step('game page: the game status and the connection are two labelled items
 });
 
 await step('lobby: abandoned games leave the lists, and their page says so', async () => {
-  // A server of its own that abandons games left a second.
-  const S = await startServer(join(dir, 'abandon.db'), 0, ['--abandon-after', '1']);
+  // A server of its own that abandons games left three seconds.
+  const S = await startServer(join(dir, 'abandon.db'), 0, ['--abandon-after', '3']);
   try {
     const open = await postTo(S.url, '/api/games', { game: 'chu', seats: [{ type: 'human', you: true }, { type: 'human' }] });
     const live = await postTo(S.url, '/api/games', { game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
@@ -203,7 +203,12 @@ await step('lobby: abandoned games leave the lists, and their page says so', asy
     await page.goto(S.url + '/');
     await page.locator('.list-live .game-row').first().waitFor();
     check(await lobbyNames(page, open.id) !== null && await lobbyNames(page, live.id) !== null, 'new games are listed');
-    await sleep(1800);
+    // the server looks every 0.75 s: wait until it has marked both (at most 10 s)
+    for (let i = 0; i < 40; i++) {
+      await sleep(250);
+      const inProgress = (await apiGet(S.url, '/api/games')).games.map((x) => x.id);
+      if (!inProgress.includes(open.id) && !inProgress.includes(live.id)) break;
+    }
     await page.goto(S.url + '/');
     await page.locator('.list-live').waitFor();
     check(await lobbyNames(page, open.id) === null, 'an open game nobody joined is no longer listed');
