@@ -616,6 +616,63 @@ static void test_store_conflicts_updates_and_listing(void)
         CHECK_STR(rows.g[2].id, "tc");
     }
     rows_free(&rows);
+    /* An abandoned game is listed by its status only, never with the games in progress. */
+    gv_stored_game ab = {.id = "g7", .game = "chu", .status = "abandoned", .config = "{}",
+                         .created = 500};
+    CHECK_EQ_INT(s->ops->create_game(s, &ab, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(s->ops->list_games(s, "abandoned", 0, 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 1);
+    if (rows.n == 1)
+        CHECK_STR(rows.g[0].id, "g7");
+    rows_free(&rows);
+    CHECK_EQ_INT(s->ops->list_games(s, NULL, 0, 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 7);   /* g6 g5 g4 g1 and ta tb tc */
+    for (int i = 0; i < rows.n && i < 16; i++)
+        CHECK(strcmp(rows.g[i].id, "g7") != 0);
+    rows_free(&rows);
+    /* Idle games: open or live, written before a time, oldest first, a page at a time. */
+    CHECK_EQ_INT(s->ops->list_idle(s, 5000, 0, "", 0, collect_games, &rows, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 2);
+    if (rows.n == 2) {
+        CHECK_STR(rows.g[0].id, "g1");
+        CHECK_STR(rows.g[1].id, "g4");
+    }
+    rows_free(&rows);
+    static const char *const idle_all[] = {"g1", "g4", "g5", "g6", "ta", "tb", "tc"};
+    CHECK_EQ_INT(s->ops->list_idle(s, 1000000000, 0, NULL, 0, collect_games, &rows, err,
+                                   sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(rows.n, 7);
+    for (int i = 0; i < rows.n && i < 7; i++)
+        CHECK_STR(rows.g[i].id, idle_all[i]);
+    rows_free(&rows);
+    /* The pages of two, each after the last row of the one before, walk them all once. */
+    int64_t after_updated = 0;
+    char after_id[GV_STORE_ID] = "";
+    int seen = 0;
+    for (int page = 0; page < 5; page++) {
+        CHECK_EQ_INT(s->ops->list_idle(s, 1000000000, after_updated, after_id, 2, collect_games,
+                                       &rows, err, sizeof err), GV_STORE_OK);
+        CHECK(rows.n <= 2);
+        for (int i = 0; i < rows.n && i < 2; i++, seen++)
+            if (seen < 7)
+                CHECK_STR(rows.g[i].id, idle_all[seen]);
+        if (rows.n > 0 && rows.n <= 2) {
+            after_updated = rows.g[rows.n - 1].updated;
+            snprintf(after_id, sizeof after_id, "%s", rows.g[rows.n - 1].id);
+        }
+        int last = rows.n < 2;
+        rows_free(&rows);
+        if (last)
+            break;
+    }
+    CHECK_EQ_INT(seen, 7);
+    k = 0;
+    CHECK_EQ_INT(s->ops->list_idle(s, 1000000000, 0, "", 0, stop_after_two, &k, err, sizeof err),
+                 GV_STORE_OK);
+    CHECK_EQ_INT(k, 2);
     s->ops->close(s);
     /* Everything survives a reopen. */
     s = store_open(path);
@@ -4937,6 +4994,297 @@ static void test_events_carry_the_view(void)
     env_end(&e);
 }
 
+/* ---- abandoned games and players' names ------------------------------------------- */
+
+/* A hub on e's store (e->path: a new temporary one when empty) that abandons games left
+ * abandon_ms, lets idle games leave memory after idle_ms (0: the default) and sends its
+ * events to log (NULL: none). */
+static int env_abandon(env *e, int64_t abandon_ms, int64_t idle_ms, tw_log *log)
+{
+    char err[GV_ERRLEN];
+    if (!e->path[0])
+        temp_db(e->path, sizeof e->path);
+    e->h = NULL;
+    e->s = gv_store_open(e->path, err, sizeof err);
+    CHECK(e->s != NULL);
+    if (!e->s)
+        return -1;
+    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20,
+                         .idle_ms = idle_ms, .abandon_ms = abandon_ms,
+                         .broadcast = log ? tw_broadcast : NULL, .ctx = log};
+    e->h = gv_hub_new(&cfg, err, sizeof err);
+    CHECK(e->h != NULL);
+    if (!e->h)
+        fprintf(stderr, "  hub: %s\n", err);
+    return e->h ? 0 : -1;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static const char *status_of(gv_hub *h, const char *id, char *buf, size_t len)
+{
+    json_t *v = get_view(h, id, NULL);
+    snprintf(buf, len, "%s", jstr(v, "status"));
+    json_decref(v);
+    return buf;
+}
+
+/* The listing of ?query, checked to hold (want = 1) or not (0) game id. */
+static void check_listed(gv_hub *h, const char *query, const char *id, int want)
+{
+    json_t *o = NULL;
+    CHECK_EQ_INT(call(h, "GET", "/api/games", query, NULL, &o), 200);
+    CHECK_EQ_INT(listing_has(o, id), want);
+    if (listing_has(o, id) != want)
+        fprintf(stderr, "  listing ?%s: game %s %s\n", query ? query : "", id,
+                want ? "missing" : "listed");
+    json_decref(o);
+}
+
+/* Open games nobody joins and live games without a clock nobody moves in are abandoned
+ * after abandon_ms: in memory, and only in the store (found by the sweep); games with a
+ * clock, and games where someone moved meanwhile, are not. An abandoned game leaves the
+ * listings of games in progress, stays readable with its record, takes no action, and its
+ * watchers are told. Two hubs on one store (two processes) never abandon a game the other
+ * has just moved in: the row's revision refuses the stale write. */
+static void test_abandoned_games(void)
+{
+    /* Long enough that creating the games below never takes a noticeable part of it,
+     * even on a loaded machine under the sanitizers. */
+    enum { AFTER = 1000 };
+    tw_log log = {0};
+    env e;
+    memset(&e, 0, sizeof e);
+    if (env_abandon(&e, AFTER, 0, &log)) {
+        env_end(&e);
+        return;
+    }
+    gv_hub *h = e.h;
+    char st[16], err[GV_ERRLEN];
+    json_t *o = NULL, *v;
+    json_t *c[5] = {
+        /* 0: open, a friend's seat never taken */
+        create(h, json_pack("{ss s[{ss sb ss}{ss}]}", "game", "chu", "seats", "type", "human",
+                            "you", 1, "name", "Ann", "type", "human"), 201),
+        /* 1: live between two people without a clock; a move, then nothing */
+        create(h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "exac", "seats", "type", "human",
+                            "you", 1, "type", "human", "you", 1), 201),
+        /* 2: live against the AI, the person to move */
+        create(h, json_pack("{ss}", "game", "chu"), 201),
+        /* 3: live with a clock: it ends on time instead */
+        create(h, json_pack("{ss s[{ss sb}{ss sb}] s{si}}", "game", "exac", "seats", "type",
+                            "human", "you", 1, "type", "human", "you", 1, "clock", "initial",
+                            600), 201),
+        /* 4: live without a clock, a move made meanwhile */
+        create(h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "chu", "seats", "type", "human",
+                            "you", 1, "type", "human", "you", 1), 201),
+    };
+    char id[5][16];
+    for (int i = 0; i < 5; i++)
+        snprintf(id[i], sizeof id[i], "%s", jstr(c[i], "id"));
+    v = get_view(h, id[1], token_of(c[1], 0));
+    CHECK_EQ_INT(play(h, id[1], token_of(c[1], 0), jstr(v, "you.legal_moves.0"), 1, NULL), 200);
+    json_decref(v);
+    tw wt = {0};
+    CHECK_EQ_INT(gv_hub_watch(h, id[1], 0, &wt.w, tw_send_none, err, sizeof err), 0);
+    sleep_ms(AFTER / 2);
+    gv_hub_poll(h);
+    for (int i = 0; i < 5; i++)
+        CHECK_STR(status_of(h, id[i], st, sizeof st), i ? "live" : "open");
+    v = get_view(h, id[4], token_of(c[4], 0));
+    CHECK_EQ_INT(play(h, id[4], token_of(c[4], 0), jstr(v, "you.legal_moves.0"), 1, NULL), 200);
+    json_decref(v);
+    sleep_ms(AFTER * 6 / 10);
+    gv_hub_poll(h);
+    static const char *const want[5] = {"abandoned", "abandoned", "abandoned", "live", "live"};
+    for (int i = 0; i < 5; i++)
+        CHECK_STR(status_of(h, id[i], st, sizeof st), want[i]);
+    /* The watcher was told. */
+    CHECK(wt.events >= 1);
+    CHECK_STR(jstr(log.last, "type"), "end");
+    CHECK_STR(jstr(log.last, "status"), "abandoned");
+    CHECK(json_is_null(jp(log.last, "result")));
+    gv_hub_unwatch(h, &wt.w);
+    /* Listings: gone from the games in progress, listed as abandoned. */
+    for (int i = 0; i < 5; i++) {
+        int gone = i < 3;
+        check_listed(h, NULL, id[i], !gone);
+        check_listed(h, "status=open", id[i], 0);
+        check_listed(h, "status=live", id[i], !gone);
+        check_listed(h, "status=finished", id[i], 0);
+        check_listed(h, "status=abandoned", id[i], gone);
+    }
+    CHECK_EQ_INT(call(h, "GET", "/api/games", "status=abandoned", NULL, &o), 200);
+    CHECK_EQ_INT(json_array_size(json_object_get(o, "games")), 3);
+    CHECK_STR(jstr(o, "games.0.status"), "abandoned");
+    CHECK(json_is_null(jp(o, "games.0.result")));
+    json_decref(o);
+    /* Readable by id, with the moves and the record; nothing more can be done. */
+    v = get_view(h, id[1], NULL);
+    CHECK_EQ_INT(jint(v, "n"), 1);
+    CHECK(json_is_null(jp(v, "to_move")) && json_is_null(jp(v, "result")));
+    json_decref(v);
+    v = get_view(h, id[0], NULL);
+    CHECK_STR(jstr(v, "seats.0.name"), "Ann");
+    json_decref(v);
+    check_record(h, id[1], NULL, NULL);
+    check_record(h, id[2], NULL, NULL);
+    char *before = snap(h, id[1]);
+    CHECK_EQ_INT(action(h, id[0], "join", json_pack("{ss}", "token", token_of(c[0], 1)), &o), 422);
+    CHECK(strstr(jstr(o, "error"), "abandoned") != NULL);
+    json_decref(o);
+    v = get_view(h, id[1], token_of(c[1], 1));
+    CHECK_EQ_INT(json_array_size(jp(v, "you.legal_moves")), 0);
+    json_decref(v);
+    CHECK_EQ_INT(play(h, id[1], token_of(c[1], 1), "d5", 2, NULL), 422);
+    CHECK_EQ_INT(action(h, id[1], "resign", json_pack("{ss}", "token", token_of(c[1], 1)), &o),
+                 422);
+    json_decref(o);
+    CHECK_EQ_INT(action(h, id[1], "draw", json_pack("{ssss}", "token", token_of(c[1], 0),
+                                                      "action", "offer"), &o), 422);
+    json_decref(o);
+    CHECK_SAME_SNAP(h, id[1], before);
+    free(before);
+    /* A restart loads the games in progress only; the abandoned ones stay readable. */
+    env_shut(&e);
+    if (env_abandon(&e, AFTER, 30, NULL) == 0) {
+        h = e.h;
+        CHECK_EQ_INT(gv_hub_rooms(h), 2);
+        CHECK_STR(status_of(h, id[2], st, sizeof st), "abandoned");
+        /* Only in the store: an open game that left memory is found by the sweep. */
+        json_t *c5 = create(h, json_pack("{ss s[{ss sb}{ss}]}", "game", "grav", "seats",
+                                         "type", "human", "you", 1, "type", "human"), 201);
+        char id5[16];
+        snprintf(id5, sizeof id5, "%s", jstr(c5, "id"));
+        sleep_ms(60);
+        gv_hub_poll(h);
+        CHECK_EQ_INT(gv_hub_rooms(h), 1);   /* the clocked game only */
+        check_listed(h, "status=open", id5, 1);
+        sleep_ms(AFTER);
+        check_listed(h, "status=open", id5, 1);   /* nothing but the sweep marks it */
+        gv_hub_poll(h);
+        check_listed(h, "status=open", id5, 0);
+        check_listed(h, "status=abandoned", id5, 1);
+        CHECK_STR(status_of(h, id5, st, sizeof st), "abandoned");
+        CHECK_STR(status_of(h, id[3], st, sizeof st), "live");   /* its clock runs on */
+        json_decref(c5);
+    }
+    env_shut(&e);
+    /* Two hubs on one store. b holds the game from before a's move, which it has not heard
+     * of: its abandonment is refused (the row's revision), and it catches up instead. */
+    env a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    snprintf(a.path, sizeof a.path, "%s", e.path);
+    snprintf(b.path, sizeof b.path, "%s", e.path);
+    if (env_abandon(&a, AFTER, 0, NULL) == 0 && env_abandon(&b, AFTER, 0, NULL) == 0) {
+        json_t *g = create(a.h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "chu", "seats",
+                                          "type", "human", "you", 1, "type", "human", "you", 1),
+                           201);
+        char gid[16];
+        snprintf(gid, sizeof gid, "%s", jstr(g, "id"));
+        CHECK_STR(status_of(b.h, gid, st, sizeof st), "live");
+        sleep_ms(AFTER * 6 / 10);
+        CHECK_EQ_INT(play(a.h, gid, token_of(g, 0), "7i7h", 1, NULL), 200);
+        sleep_ms(AFTER * 6 / 10);
+        gv_hub_poll(b.h);
+        gv_hub_poll(a.h);
+        CHECK_STR(status_of(a.h, gid, st, sizeof st), "live");
+        v = get_view(b.h, gid, NULL);
+        CHECK_STR(jstr(v, "status"), "live");
+        CHECK_EQ_INT(jint(v, "n"), 1);
+        json_decref(v);
+        /* Both then find it left: one abandons it, the other reads that. */
+        sleep_ms(AFTER + 100);
+        gv_hub_poll(a.h);
+        gv_hub_poll(b.h);
+        CHECK_STR(status_of(a.h, gid, st, sizeof st), "abandoned");
+        CHECK_STR(status_of(b.h, gid, st, sizeof st), "abandoned");
+        json_decref(g);
+    }
+    env_shut(&b);
+    env_end(&a);
+    json_decref(log.last);
+    for (int i = 0; i < 5; i++)
+        json_decref(c[i]);
+}
+
+/* A seat goes by one name everywhere: the one given, else "Guest" for a person and
+ * "AI level N" for an AI seat, in the view, the events, the listing and the records. */
+static void test_one_name_everywhere(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    gv_hub *h = e.h;
+    json_t *o = NULL;
+    static const struct {
+        const char *game, *format, *names[2];
+    } cases[] = {
+        {"chu", "kif", {"先手：Guest", "後手：AI level 3"}},
+        {"chu", "usi", {NULL, NULL}},
+        {"exac", "pgn", {"\"Guest\"", "\"AI level 3\""}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        json_t *c = create(h, json_pack("{ss s[{ss sb}{ss si}]}", "game", cases[k].game, "seats",
+                                        "type", "human", "you", 1, "type", "ai", "level", 3), 201);
+        const char *id = jstr(c, "id");
+        CHECK_STR(jstr(c, "seats.0.name"), "Guest");
+        CHECK_STR(jstr(c, "seats.1.name"), "AI level 3");
+        json_t *v = get_view(h, id, NULL);
+        CHECK_STR(jstr(v, "seats.0.name"), "Guest");
+        CHECK_STR(jstr(v, "seats.1.name"), "AI level 3");
+        json_decref(v);
+        CHECK_EQ_INT(call(h, "GET", "/api/games", "status=live", NULL, &o), 200);
+        size_t i;
+        json_t *x;
+        int found = 0;
+        json_array_foreach(json_object_get(o, "games"), i, x)
+            if (!strcmp(jstr(x, "id"), id)) {
+                found = 1;
+                CHECK_STR(jstr(x, "seats.0.name"), "Guest");
+                CHECK_STR(jstr(x, "seats.1.name"), "AI level 3");
+            }
+        CHECK(found);
+        json_decref(o);
+        char path[128], q[32];
+        snprintf(path, sizeof path, "/api/games/%s/record", id);
+        snprintf(q, sizeof q, "format=%s", cases[k].format);
+        gv_reply rep;
+        gv_api_handle(h, "GET", path, q, NULL, 0, &rep);
+        CHECK_EQ_INT(rep.status, 200);
+        for (int s = 0; s < 2; s++)
+            if (cases[k].names[s] && !(rep.body && strstr(rep.body, cases[k].names[s]))) {
+                CHECK(0);
+                fprintf(stderr, "  %s record: no %s in\n%.400s\n", cases[k].format,
+                        cases[k].names[s], rep.body ? rep.body : "");
+            }
+        free(rep.body);
+        json_decref(c);
+    }
+    /* A name given is the name everywhere, and a join names the seat. */
+    json_t *c = create(h, json_pack("{ss s[{ss sb ss}{ss}]}", "game", "exac", "seats", "type",
+                                    "human", "you", 1, "name", "Ann", "type", "human"), 201);
+    char id[16];
+    snprintf(id, sizeof id, "%s", jstr(c, "id"));
+    CHECK_STR(jstr(c, "seats.1.name"), "Guest");
+    CHECK_EQ_INT(action(h, id, "join", json_pack("{ssss}", "token", token_of(c, 1), "name",
+                                                 "Bob"), &o), 200);
+    CHECK_STR(jstr(o, "seats.0.name"), "Ann");
+    CHECK_STR(jstr(o, "seats.1.name"), "Bob");
+    json_decref(o);
+    CHECK_EQ_INT(call(h, "GET", "/api/games", "status=live", NULL, &o), 200);
+    CHECK_STR(jstr(o, "games.0.seats.0.name"), "Ann");
+    CHECK_STR(jstr(o, "games.0.seats.1.name"), "Bob");
+    json_decref(o);
+    json_decref(c);
+    env_end(&e);
+}
+
 WRAP(test_store_moves_are_numbered_and_kept)
 WRAP(test_store_schema_migrates_once)
 WRAP(test_store_conflicts_updates_and_listing)
@@ -4976,6 +5324,8 @@ WRAP(test_api_fuzz)
 WRAP(test_watch_catch_up_batched)
 WRAP(test_watch_unwatch_many)
 WRAP(test_events_carry_the_view)
+WRAP(test_abandoned_games)
+WRAP(test_one_name_everywhere)
 
 #define TC(fn) {NULL, #fn, fn##_counted}
 
@@ -5019,5 +5369,7 @@ const t_case server_tests[] = {
     TC(test_watch_catch_up_batched),
     TC(test_watch_unwatch_many),
     TC(test_events_carry_the_view),
+    TC(test_abandoned_games),
+    TC(test_one_name_everywhere),
     {0},
 };

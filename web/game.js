@@ -7,6 +7,9 @@ import { ExacBoard } from './exac.js';
 import { GravBoard, stoneIcon, parsePoint, PLAYERS } from './grav.js';
 
 const RESULT_WORDS = { win: 'wins', draw: 'Draw' };
+// The game's status as the page names it, and whether nothing more can happen in it.
+const STATUS_WORDS = { open: 'waiting for players', live: 'live', finished: 'finished', abandoned: 'abandoned' };
+const isOver = (v) => v.status === 'finished' || v.status === 'abandoned';
 
 export class GamePage {
   constructor(root, id, query, meta) {
@@ -241,7 +244,7 @@ export class GamePage {
   setConn(state) {
     this.conn = state;
     if (this.el.conn) {
-      this.el.conn.textContent = state === 'live' ? '● live' : '○ reconnecting…';
+      this.el.conn.textContent = state === 'live' ? '● connected' : '○ reconnecting…';
       this.el.conn.className = 'conn ' + state;
     }
   }
@@ -251,8 +254,9 @@ export class GamePage {
   build() {
     const el = this.el = {};
     el.title = h('h2', { class: 'game-title' }, 'Loading…');
-    el.status = h('span', { class: 'status' });
-    el.conn = h('span', { class: 'conn', title: 'live updates' });
+    // The game's status and the connection that brings its moves: two labelled items.
+    el.status = h('span', { class: 'status', id: 'game-status' });
+    el.conn = h('span', { class: 'conn', id: 'game-conn', title: 'the connection that brings the moves as they are made' });
     el.banner = h('div', { class: 'banner', role: 'status', hidden: true });
     el.boardWrap = h('div', { class: 'board-wrap' });
     el.tools = h('div', { class: 'board-tools' });
@@ -265,7 +269,9 @@ export class GamePage {
     el.replay = h('div', { class: 'replay', role: 'toolbar', 'aria-label': 'replay' });
     el.share = h('div', { class: 'share panel' });
     put(this.root, h('section', { class: 'game' },
-      h('div', { class: 'game-head' }, el.title, el.status, el.conn),
+      h('div', { class: 'game-head' }, el.title,
+        h('span', { class: 'head-item' }, h('span', { class: 'head-label' }, 'Game'), el.status),
+        h('span', { class: 'head-item head-conn' }, h('span', { class: 'head-label' }, 'Connection'), el.conn)),
       el.banner,
       h('div', { class: 'game-body' },
         h('div', { class: 'board-col' }, el.boardWrap, el.info, el.tools),
@@ -340,7 +346,7 @@ export class GamePage {
     if (first) {
       this.makeBoard(v.game);
       document.title = `${gameTitle(v.game)} — Gravülien`;
-      if (v.status === 'finished') this.loadPositions().catch(() => {});
+      if (isOver(v)) this.loadPositions().catch(() => {});
     }
     if (v.n !== prevN) { this.passMove = null; if (this.choice) this.resolveChoice(null); }
     if (v.game === 'grav' && this.prevGrav && v.n > prevN) this.announceCall(v, prevN);
@@ -377,7 +383,7 @@ export class GamePage {
     if (!v) return;
     const opt = v.options || {};
     this.el.title.textContent = `${gameTitle(v.game)}${v.game === 'chu' && opt.variant === 'heisei' ? ' (Heisei)' : ''} · ${v.id}`;
-    this.el.status.textContent = { open: 'waiting for players', live: 'live', finished: 'finished' }[v.status] || v.status;
+    this.el.status.textContent = STATUS_WORDS[v.status] || v.status;
     this.el.status.className = 'status ' + v.status;
     this.renderBanner();
     this.renderBoard();
@@ -396,6 +402,12 @@ export class GamePage {
 
   renderBanner() {
     const v = this.view, b = this.el.banner;
+    if (v.status === 'abandoned') {
+      b.textContent = v.seats.some((st) => !st.joined) ? 'Abandoned: the seats were not all taken in time. No result.'
+        : 'Abandoned: no move came in time. No result.';
+      b.hidden = false;
+      return;
+    }
     if (v.status !== 'finished' || !v.result) { b.hidden = true; return; }
     const r = v.result;
     let text;
@@ -441,7 +453,7 @@ export class GamePage {
     const v = this.view, held = this.heldSeats();
     this.clockEls = [];
     const rows = v.seats.map((st, i) => {
-      const who = st.type === 'ai' ? `AI level ${st.level}` : st.joined ? (st.name || 'guest') : 'waiting for a player';
+      const who = st.type === 'ai' || st.joined ? st.name : 'waiting for a player';   // the server's name for the seat
       const toMove = v.status === 'live' && v.to_move === i;
       const clock = h('span', { class: 'clock' + (toMove ? ' running' : '') });
       this.clockEls[i] = clock;
@@ -510,7 +522,7 @@ export class GamePage {
   renderJoin() {
     const v = this.view;
     const unjoined = v ? this.heldSeats().filter((s) => v.seats[s] && !v.seats[s].joined) : [];
-    const offer = v && unjoined.length && v.status !== 'finished'
+    const offer = v && unjoined.length && !isOver(v)
       ? unjoined.map((s) => v.seats[s].side).join(' and ') : '';
     if (offer === this.joinOffer) return;
     this.joinOffer = offer;
@@ -666,7 +678,7 @@ export class GamePage {
   // a reply older than what is shown is not shown.
   setReply(v) {
     if (this.view && (v.n < this.view.n || (v.n === this.view.n && v.status !== this.view.status &&
-        this.view.status === 'finished'))) {
+        isOver(this.view)))) {
       this.refreshYou();
       return;
     }
@@ -782,7 +794,7 @@ export class GamePage {
       h('span', { class: 'ply' }, `${cur} / ${v.n}`),
       b('▶', 'next move (→)', cur + 1, cur >= v.n), b('▶|', 'last move (End)', v.n, cur >= v.n),
       slider,
-      this.replayN !== null && v.status !== 'finished' ? this.button('Back to the live game', () => this.goto(null), 'primary') : null);
+      this.replayN !== null && !isOver(v) ? this.button('Back to the live game', () => this.goto(null), 'primary') : null);
   }
 
   async loadPositions() {

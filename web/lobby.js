@@ -322,7 +322,8 @@ export class Lobby {
       const games = results[i].games;
       const rows = games.map((g) => {
         const mine = Object.keys(seats.all(g.id)).length > 0;
-        const who = g.seats.map((s) => s.type === 'ai' ? `AI ${s.level}` : (s.name || (s.joined ? 'someone' : '…'))).join(' vs ');
+        // the server's name for each seat, as the game page shows it
+        const who = g.seats.map((s) => s.type === 'ai' || s.joined ? s.name : 'waiting for a player').join(' vs ');
         let extra = '';
         // the listing gives the options as an object (older servers: "k=v,k=v")
         const opts = g.options && typeof g.options === 'object' ? g.options

@@ -12,7 +12,8 @@
 static const char serve_usage[] =
     "usage: gravulien serve [--config FILE] [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
     "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--max-ai-games 32]\n"
-    "       [--rate N] [--trust-proxy [ADDR,...]] [--access-log FILE] [--name NAME] [--verbose]\n"
+    "       [--abandon-after 86400] [--rate N] [--trust-proxy [ADDR,...]] [--access-log FILE]\n"
+    "       [--name NAME] [--verbose]\n"
     "  --config FILE    options from FILE first, one a line: 'db = postgres://...', 'port 8081',\n"
     "                   'trust-proxy' ('#' starts a comment); the command line's come after\n"
     "  --port N         port to listen on (0: any free port; the URL is printed)\n"
@@ -29,6 +30,9 @@ static const char serve_usage[] =
     "  --max-ai-games N live games with an AI player, at most (0: no limit); more are\n"
     "                   refused (503 busy). AI turns share the threads: games with people\n"
     "                   first, and each search thinks less while others wait\n"
+    "  --abandon-after SECONDS  an open game nobody joins, or a live game without a clock\n"
+    "                   nobody moves in, for this long is marked abandoned and leaves the\n"
+    "                   lists of games in progress (default 86400, a day; 0: never)\n"
     "  --rate N         HTTP requests per second one client address may make (0: no limit;\n"
     "                   bursts of 4 N are allowed); more get 429\n"
     "  --trust-proxy [ADDR,...]  behind reverse proxies (nginx) at these addresses (IPs,\n"
@@ -137,6 +141,8 @@ static int parse_opts(gv_serve_opts *o, int argc, char **argv, const char *where
             o->ai_movetime_ms = n;
         else if (!strcmp(a, "--max-ai-games") && gv_parse_int(v, 0, 100000, &n, NULL, 0) == 0)
             o->max_ai_games = (int)n;
+        else if (!strcmp(a, "--abandon-after") && gv_parse_int(v, 0, 100000000, &n, NULL, 0) == 0)
+            o->abandon_ms = (int64_t)n * 1000;
         else if (!strcmp(a, "--rate") && gv_parse_int(v, 0, 1000000, &n, NULL, 0) == 0)
             o->rate = (double)n;
         else if (!strcmp(a, "--access-log") && *v)
@@ -234,7 +240,7 @@ int cli_serve(int argc, char **argv)
 {
     gv_serve_opts o = {.host = "127.0.0.1", .port = 8080, .db = "gravulien.db",
                        .ai_threads = 2, .ai_hash_mb = 16, .ai_movetime_ms = 1000, .max_ai_games = 32,
-                       .rate = 50};
+                       .abandon_ms = 86400 * 1000LL, .rate = 50};
     /* --config FILE first (its options), then the rest of the command line over them. */
     char **cw = NULL, *ctext = NULL;
     int ncw = 0, rc;

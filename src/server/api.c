@@ -381,8 +381,9 @@ static void list_games(gv_hub *h, const char *query, gv_reply *out)
 {
     char status[16], num[16];
     if (query_get(query, "status", status, sizeof status) < 0 ||
-        (status[0] && strcmp(status, "open") && strcmp(status, "live") && strcmp(status, "finished"))) {
-        reply_error(out, 400, "bad_request", "status must be open, live or finished");
+        (status[0] && strcmp(status, "open") && strcmp(status, "live") &&
+         strcmp(status, "finished") && strcmp(status, "abandoned"))) {
+        reply_error(out, 400, "bad_request", "status must be open, live, finished or abandoned");
         return;
     }
     long long limit = 50, offset = 0;

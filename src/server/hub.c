@@ -98,9 +98,9 @@ void gv_hub_free(gv_hub *h)
     free(h);
 }
 
-/* May r leave memory when idle? Finished and open games may, and live games without a
- * clock waiting for a person (nothing happens in them until that person comes back);
- * not a game with watchers, an AI turn, or a running clock (whose flag must fall). */
+/* May r leave memory when idle? Finished, abandoned and open games may, and live games
+ * without a clock waiting for a person (nothing happens in them until that person comes
+ * back); not a game with watchers, an AI turn, or a running clock (whose flag must fall). */
 static int may_leave(const room *r)
 {
     if (r->watchers.n || r->ai_pending || r->ai_retry_at)
@@ -108,6 +108,108 @@ static int may_leave(const room *r)
     if (r->status != ROOM_LIVE)
         return 1;
     return r->tc_initial_ms <= 0 && !r->seats[hub_to_move_seat(r)].ai;
+}
+
+/* ---- abandoned games --------------------------------------------------------------- */
+
+/* How long a game may be left before it is abandoned (below 0: never). */
+static int64_t abandon_after(const gv_hub *h)
+{
+    return h->cfg.abandon_ms ? h->cfg.abandon_ms : HUB_ABANDON_DEFAULT_MS;
+}
+
+/* Is r abandoned at wall time `wall`? An open game, or a live game without a clock whose
+ * side to move is a person, whose row nothing has written (no move, join or draw offer)
+ * for abandon_after. A game with a clock ends on time instead, and one whose next move is
+ * an AI's gets that move. */
+static int abandoned_at(const gv_hub *h, const room *r, int64_t wall)
+{
+    int64_t after = abandon_after(h);
+    if (after < 0 || wall - r->updated < after || r->ai_pending)
+        return 0;
+    if (r->status == ROOM_OPEN)
+        return 1;
+    return r->status == ROOM_LIVE && r->tc_initial_ms <= 0 &&
+           !r->seats[hub_to_move_seat(r)].ai;
+}
+
+static void abandon(gv_hub *h, room *r)
+{
+    char err[GV_ERRLEN];
+    int rc = hub_abandon(h, r, err, sizeof err);
+    if (rc == HUB_STALE) {
+        /* Another server process wrote the game (a move, a join, or the abandonment
+         * itself): what it wrote is read, and the game looked at again on the next pass. */
+        hub_sync(h, r);
+    } else if (rc != HUB_OK && !h->abandon_failed) {
+        h->abandon_failed = 1;
+        fprintf(stderr, "serve: game %s not marked abandoned: %s\n", r->id, err);
+    } else if (rc == HUB_OK) {
+        h->abandon_failed = 0;
+    }
+}
+
+/* A page of the store's idle games (list_idle): the ones to read into memory. */
+typedef struct idle_page {
+    gv_hub *h;
+    int rows;                       /* rows seen */
+    int64_t last_updated;           /* the last row seen */
+    char last_id[GV_STORE_ID];
+    char load[HUB_ABANDON_LOADS][GV_STORE_ID];
+    int nload;
+} idle_page;
+
+static int idle_row(void *ctx, const gv_stored_game *g)
+{
+    idle_page *p = ctx;
+    p->rows++;
+    p->last_updated = g->updated;
+    snprintf(p->last_id, sizeof p->last_id, "%s", g->id);
+    if (hub_find_room(p->h, g->id))
+        return 0;   /* in memory: gv_hub_poll looks at it there */
+    if (!strcmp(g->status, "live")) {
+        /* A live game with a clock ends on time in the process that holds it. */
+        json_t *cfg = g->config ? json_loads(g->config, 0, NULL) : NULL;
+        json_int_t tc = json_integer_value(json_object_get(cfg, "tc_initial_ms"));
+        json_decref(cfg);
+        if (tc > 0)
+            return 0;
+    }
+    snprintf(p->load[p->nload++], GV_STORE_ID, "%s", g->id);
+    return p->nload == HUB_ABANDON_LOADS;   /* enough for one pass: go on from here next */
+}
+
+/* Games only in the store (they left memory, or another process created them): a page of
+ * those idle long enough, from where the last pass stopped, each read into memory and
+ * abandoned when it is (the row's revision guards the write against other processes). */
+static void abandon_stored(gv_hub *h, int64_t wall)
+{
+    gv_store *s = h->cfg.store;
+    idle_page p = {.h = h};
+    char err[GV_ERRLEN];
+    if (s->ops->list_idle(s, wall - abandon_after(h), h->idle_after_updated, h->idle_after_id,
+                          HUB_ABANDON_PAGE, idle_row, &p, err, sizeof err) != GV_STORE_OK) {
+        if (!h->abandon_failed)
+            fprintf(stderr, "serve: idle games not listed: %s\n", err);
+        h->abandon_failed = 1;
+        return;
+    }
+    h->abandon_failed = 0;
+    if (p.rows < HUB_ABANDON_PAGE && p.nload < HUB_ABANDON_LOADS) {
+        h->idle_after_id[0] = 0;   /* the end: the next pass starts again from the oldest */
+        h->idle_after_updated = 0;
+    } else {
+        h->idle_after_updated = p.last_updated;
+        snprintf(h->idle_after_id, sizeof h->idle_after_id, "%s", p.last_id);
+    }
+    for (int i = 0; i < p.nload; i++) {
+        room *r = hub_load_room(h, p.load[i], gv_wall_ms(), err, sizeof err);
+        if (!r)
+            continue;
+        hub_after_change(h, r);   /* as gv_hub_room does: an AI turn due starts */
+        if (abandoned_at(h, r, wall))
+            abandon(h, r);
+    }
 }
 
 void gv_hub_poll(gv_hub *h)
@@ -118,14 +220,22 @@ void gv_hub_poll(gv_hub *h)
     int sweep = now - h->last_sweep >= (idle < 10000 ? idle : 10000), clocked = 0;
     if (sweep)
         h->last_sweep = now;
+    int64_t after = abandon_after(h), every = after / 4 < HUB_ABANDON_CHECK_MS
+                                              ? after / 4 : HUB_ABANDON_CHECK_MS;
+    int check = after > 0 && now - h->last_abandon_check >= every;
+    int64_t wall = gv_wall_ms();
+    if (check)
+        h->last_abandon_check = now;
     for (int b = 0; b < HUB_BUCKETS; b++)
         for (room **link = &h->bucket[b]; *link;) {
             room *r = *link;
             if (r->status == ROOM_LIVE && r->tc_initial_ms > 0 &&
                 hub_clock_left(r, hub_to_move_seat(r)) <= 0)
                 hub_flag_fall(h, r);
+            if (check && abandoned_at(h, r, wall))
+                abandon(h, r);
             clocked += r->status == ROOM_LIVE && r->tc_initial_ms > 0;
-            if (r->status == ROOM_FINISHED)
+            if (hub_over(r))
                 hub_ai_release(h, r);   /* its AI seats search no more */
             if (r->ai_retry_at && now >= r->ai_retry_at)
                 hub_after_change(h, r);
@@ -140,6 +250,8 @@ void gv_hub_poll(gv_hub *h)
             }
             link = &r->next;
         }
+    if (check)
+        abandon_stored(h, wall);
     if (clocked && now - h->last_beat >= HUB_BEAT_MS)
         hub_heartbeat(h);
 }

@@ -55,6 +55,12 @@ typedef struct gv_hub_config {
     /* When not NULL: how long each AI turn waited for a thread, added from the AI threads
      * (metrics.h). */
     struct gv_histo *ai_wait;
+    /* An open game nobody joined, and a live game without a clock whose player to move
+     * has not moved, in this long (nothing written to its row: no move, join or draw
+     * offer) is marked abandoned: it leaves the listings of games in progress and nothing
+     * more can be done in it (0: 24 hours; below 0: never). Games with a clock end on
+     * time instead. */
+    int64_t abandon_ms;
     /* Wakes the event loop from a worker thread (it then calls gv_hub_poll). */
     void (*wake)(void *ctx);
     /* Sends text to each of the n watchers in w: one event, the same bytes for all (the
@@ -64,8 +70,8 @@ typedef struct gv_hub_config {
     void *ctx;
 } gv_hub_config;
 
-/* Creates the hub and loads every unfinished game from the store (their AI turns are
- * started). NULL with a message on error. */
+/* Creates the hub and loads every game in progress (open or live) from the store (their
+ * AI turns are started). NULL with a message on error. */
 gv_hub *gv_hub_new(const gv_hub_config *cfg, char *err, size_t errlen);
 void gv_hub_free(gv_hub *h);
 /* Stops the AI threads (a search running is stopped); nothing wakes the loop afterwards.
@@ -73,9 +79,10 @@ void gv_hub_free(gv_hub *h);
  * still be open. gv_hub_free does it too; the server calls it before it tears its loop
  * down. */
 void gv_hub_stop(gv_hub *h);
-/* Applies finished AI moves and flag falls, and while live games with a clock are held
- * writes this process's heartbeat about once a second (a restart charges the clocks up
- * to the last one). Call after a wake and every ~50 ms. */
+/* Applies finished AI moves and flag falls, marks the games left too long abandoned
+ * (those in memory, and now and then those only in the store), and while live games with
+ * a clock are held writes this process's heartbeat about once a second (a restart charges
+ * the clocks up to the last one). Call after a wake and every ~50 ms. */
 void gv_hub_poll(gv_hub *h);
 /* Waits until no AI search runs (applying their moves); for tests and shutdown.
  * max_ms bounds the wait; returns 0 when idle. */

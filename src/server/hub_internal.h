@@ -10,7 +10,9 @@
 
 typedef struct hub_ai_engine hub_ai_engine;
 
-typedef enum { ROOM_OPEN, ROOM_LIVE, ROOM_FINISHED } room_status;
+/* open: a human seat is still free; live: under way; finished: with a result; abandoned:
+ * left without a result (nobody joined, or nobody moved, for gv_hub_config.abandon_ms). */
+typedef enum { ROOM_OPEN, ROOM_LIVE, ROOM_FINISHED, ROOM_ABANDONED } room_status;
 
 typedef struct hub_seat {
     int ai;                      /* 1: an AI player */
@@ -107,6 +109,11 @@ int hub_seat_of(const room *r, const char *token);   /* -1: no seat has that tok
 int hub_to_move_seat(const room *r);
 int64_t hub_clock_left(const room *r, int seat);
 const char *hub_status_name(room_status s);
+/* Is the game over (finished or abandoned): nothing more can be done in it? */
+int hub_over(const room *r);
+/* The name a seat goes by everywhere (views, listings, events, records): the name given,
+ * else "AI level N" for an AI seat and "Guest" for a person. Returns buf. */
+const char *hub_player_name(int ai, int level, const char *name, char *buf, size_t len);
 gv_store *hub_store(gv_hub *h);
 uint64_t hub_random_u64(void);   /* from the system's entropy; 0 when it fails */
 

@@ -19,6 +19,11 @@
 
 enum { HUB_BUCKETS = 4096 };
 enum { HUB_IDLE_MS = 120000, HUB_TAKEOVER_MS = 3000 };
+/* Games are looked at for abandonment (gv_hub_config.abandon_ms) this often at most, those
+ * only in the store a page of HUB_ABANDON_PAGE rows at a time, loading at most
+ * HUB_ABANDON_LOADS of them a pass. */
+#define HUB_ABANDON_DEFAULT_MS (24LL * 3600 * 1000)
+enum { HUB_ABANDON_CHECK_MS = 10000, HUB_ABANDON_PAGE = 200, HUB_ABANDON_LOADS = 20 };
 /* Heartbeats (store.h) while games with a clock are held: a restart charges the side to
  * move only up to the last one, so this is the precision of that charge. */
 enum { HUB_BEAT_MS = 1000 };
@@ -51,6 +56,11 @@ struct gv_hub {
     hub_ai_pool ai;
     int stopped;                    /* the workers were joined */
     int64_t last_sweep;
+    int64_t last_abandon_check;     /* monotonic ms */
+    /* Where the walk of the store's idle games (list_idle) goes on: the last row seen. */
+    int64_t idle_after_updated;
+    char idle_after_id[GV_STORE_ID];
+    int abandon_failed;             /* the last abandonment failed (said once on stderr) */
     char proc[40];                  /* this process's heartbeat id */
     int64_t last_beat;              /* monotonic ms of the last heartbeat written */
     int beat_failed;                /* the last heartbeat failed (said once on stderr) */
@@ -79,6 +89,10 @@ int hub_apply_move(gv_hub *h, room *r, gv_move m, int seat, int flagged, char *e
                    size_t errlen);
 /* Ends a game whose side to move has run out of time. */
 void hub_flag_fall(gv_hub *h, room *r);
+/* Marks an open or live game abandoned and tells its watchers ("end"): HUB_OK; HUB_STALE
+ * when another server process wrote the row since this one read it, HUB_STORE with a
+ * message when the store failed (nothing changed then). */
+int hub_abandon(gv_hub *h, room *r, char *err, size_t errlen);
 
 /* hub_ai.c */
 void hub_ai_init(gv_hub *h);

@@ -36,7 +36,8 @@ static void apply_row(room *r, const gv_stored_game *g, json_t *cfg)
         st->joined = json_is_true(json_object_get(so, "joined"));
     }
     r->status = !strcmp(g->status, "open") ? ROOM_OPEN
-                : !strcmp(g->status, "live") ? ROOM_LIVE : ROOM_FINISHED;
+                : !strcmp(g->status, "live") ? ROOM_LIVE
+                : !strcmp(g->status, "abandoned") ? ROOM_ABANDONED : ROOM_FINISHED;
     if (r->status == ROOM_FINISHED && g->result) {
         json_t *res = json_loads(g->result, 0, NULL);
         const char *st = json_string_value(json_object_get(res, "status"));
@@ -236,9 +237,9 @@ void hub_sync(gv_hub *h, room *r)
         hub_send_event(h, r, hub_move_event(r, i));
     if (joined != joined0)
         hub_send_event(h, r, hub_join_event(r));
-    if (r->draw_offers != offers0 && r->status != ROOM_FINISHED)
+    if (r->draw_offers != offers0 && !hub_over(r))
         hub_send_event(h, r, hub_event(r, "draw"));
-    if (r->status == ROOM_FINISHED && st0 != ROOM_FINISHED)
+    if (hub_over(r) && r->status != st0)
         hub_send_event(h, r, hub_event(r, "end"));
     if (r->nmoves > n0)
         r->ai_retry_at = 0;   /* a take-over planned before is moot */

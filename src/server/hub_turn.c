@@ -38,6 +38,14 @@ static void go_live(room *r)
     r->live_at = gv_wall_ms();   /* the first turn's start, kept in the config */
 }
 
+/* Why nothing can be done in a game that is over. */
+static const char *over_why(const room *r)
+{
+    return r->status == ROOM_ABANDONED ? "the game was abandoned (nobody joined or moved in "
+                                         "time): it is over, without a result"
+                                       : "the game is over";
+}
+
 static void finish(room *r, gv_status status, int winner, const char *reason)
 {
     r->status = ROOM_FINISHED;
@@ -184,6 +192,24 @@ void hub_flag_fall(gv_hub *h, room *r)
     hub_send_event(h, r, hub_event(r, "end"));
 }
 
+/* Marks an open or live game abandoned (hub_private.h). */
+int hub_abandon(gv_hub *h, room *r, char *err, size_t errlen)
+{
+    room_status st = r->status;
+    unsigned offers = r->draw_offers;
+    r->status = ROOM_ABANDONED;
+    r->draw_offers = 0;
+    int rc = hub_save_room(h, r, err, errlen);
+    if (rc != HUB_OK) {
+        r->status = st;
+        r->draw_offers = offers;
+        return rc;
+    }
+    hub_ai_release(h, r);
+    hub_send_event(h, r, hub_event(r, "end"));
+    return HUB_OK;
+}
+
 /* hub_create without the system's randomness: nothing is made (HUB_NO_RANDOM). */
 static int no_randomness(room *r, char *err, size_t errlen)
 {
@@ -290,8 +316,8 @@ static int join_once(gv_hub *h, room *r, const hub_act *a, char *err, size_t err
 {
     int seat = a->seat;
     const char *name = a->name;
-    if (r->status == ROOM_FINISHED)
-        return hub_refuse(err, errlen, "the game is over");
+    if (hub_over(r))
+        return hub_refuse(err, errlen, "%s", over_why(r));
     hub_seat saved = r->seats[seat];
     room_status st = r->status;
     if (name && *name)
@@ -355,8 +381,8 @@ int hub_play(gv_hub *h, room *r, int seat, const char *text, int expect_n, char 
 {
     if (r->status == ROOM_OPEN)
         return hub_refuse(err, errlen, "the game has not started: seats are still free");
-    if (r->status == ROOM_FINISHED)
-        return hub_refuse(err, errlen, "the game is over");
+    if (hub_over(r))
+        return hub_refuse(err, errlen, "%s", over_why(r));
     if (expect_n != HUB_ANY_N && expect_n > r->nmoves + 1)
         hub_sync(h, r);   /* the player saw moves this process has not heard of yet */
     if (expect_n != HUB_ANY_N && expect_n != r->nmoves + 1)
@@ -376,8 +402,8 @@ int hub_play(gv_hub *h, room *r, int seat, const char *text, int expect_n, char 
 static int resign_once(gv_hub *h, room *r, const hub_act *a, char *err, size_t errlen)
 {
     int seat = a->seat;
-    if (r->status == ROOM_FINISHED)
-        return hub_refuse(err, errlen, "the game is over");
+    if (hub_over(r))
+        return hub_refuse(err, errlen, "%s", over_why(r));
     if (r->status == ROOM_OPEN)
         return hub_refuse(err, errlen, "the game has not started: there is nothing to resign");
     gv_move m;
@@ -414,8 +440,8 @@ static int draw_once(gv_hub *h, room *r, const hub_act *a, char *err, size_t err
     if (!r->g->agreed_draws)
         return hub_refuse(err, errlen, "%s has no draw by agreement", r->g->title);
     if (r->status != ROOM_LIVE)
-        return hub_refuse(err, errlen, r->status == ROOM_OPEN ? "the game has not started"
-                                                          : "the game is over");
+        return hub_refuse(err, errlen, "%s", r->status == ROOM_OPEN ? "the game has not started"
+                                                                : over_why(r));
     unsigned before = r->draw_offers;
     gv_result res = r->result;
     int other = 1 - seat;

@@ -11,7 +11,24 @@
 
 const char *hub_status_name(room_status s)
 {
-    return s == ROOM_OPEN ? "open" : s == ROOM_LIVE ? "live" : "finished";
+    return s == ROOM_OPEN ? "open" : s == ROOM_LIVE ? "live"
+         : s == ROOM_FINISHED ? "finished" : "abandoned";
+}
+
+int hub_over(const room *r)
+{
+    return r->status == ROOM_FINISHED || r->status == ROOM_ABANDONED;
+}
+
+const char *hub_player_name(int ai, int level, const char *name, char *buf, size_t len)
+{
+    if (name && *name)
+        snprintf(buf, len, "%s", name);
+    else if (ai)
+        snprintf(buf, len, "AI level %d", level);
+    else
+        snprintf(buf, len, "Guest");
+    return buf;
 }
 
 static const char *seat_side(const room *r, int seat, char *buf, size_t len)
@@ -45,7 +62,7 @@ static json_t *clocks_json(const room *r)
 json_t *hub_seats_json(const room *r)
 {
     json_t *a = json_array();
-    char buf[16];
+    char buf[16], name[GV_HUB_NAME];
     for (int i = 0; i < r->nseats; i++) {
         const hub_seat *s = &r->seats[i];
         json_t *o = json_object();
@@ -54,7 +71,8 @@ json_t *hub_seats_json(const room *r)
         json_object_set_new(o, "type", json_string(s->ai ? "ai" : "human"));
         if (s->ai)
             json_object_set_new(o, "level", json_integer(s->level));
-        json_object_set_new(o, "name", json_string(s->name));
+        json_object_set_new(o, "name", json_string(hub_player_name(s->ai, s->level, s->name,
+                                                                   name, sizeof name)));
         json_object_set_new(o, "joined", json_boolean(s->joined));
         if (r->tc_initial_ms > 0)
             json_object_set_new(o, "clock_ms", json_integer(hub_clock_left(r, i)));
@@ -211,10 +229,13 @@ json_t *hub_listing_json(const gv_stored_game *g)
         int ai = json_is_true(json_object_get(s, "ai"));
         json_object_set_new(so, "seat", json_integer((json_int_t)i));
         json_object_set_new(so, "type", json_string(ai ? "ai" : "human"));
+        json_t *level = json_object_get(s, "level");
         if (ai)
-            json_object_set(so, "level", json_object_get(s, "level"));
-        json_t *name = json_object_get(s, "name");
-        json_object_set_new(so, "name", json_string(json_is_string(name) ? json_string_value(name) : ""));
+            json_object_set(so, "level", level);
+        char name[GV_HUB_NAME];
+        hub_player_name(ai, (int)json_integer_value(level),
+                        json_string_value(json_object_get(s, "name")), name, sizeof name);
+        json_object_set_new(so, "name", json_string(name));
         json_object_set_new(so, "joined", json_boolean(ai || json_is_true(json_object_get(s, "joined"))));
         json_array_append_new(seats, so);
     }
@@ -249,16 +270,12 @@ char *hub_record(const room *r, int format, char *err, size_t errlen)
     gv_record_meta_init(&meta);
     for (int i = 0; i < 2 && i < r->nseats; i++) {
         const hub_seat *s = &r->seats[i];
-        if (s->ai) {
-            snprintf(meta.players[i], sizeof meta.players[i], "Gravulien level %d", s->level);
-        } else {
-            /* A name stored before names were checked may hold control characters, which
-             * no record format takes: they are written as spaces. */
-            snprintf(meta.players[i], sizeof meta.players[i], "%s", s->name[0] ? s->name : "?");
-            for (char *c = meta.players[i]; *c; c++)
-                if ((unsigned char)*c < 0x20 || *c == 0x7f)
-                    *c = ' ';
-        }
+        /* The name the views give the seat. One stored before names were checked may hold
+         * control characters, which no record format takes: they are written as spaces. */
+        hub_player_name(s->ai, s->level, s->name, meta.players[i], sizeof meta.players[i]);
+        for (char *c = meta.players[i]; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = ' ';
     }
     snprintf(meta.site, sizeof meta.site, "gravulien serve, game %s", r->id);
     time_t t = (time_t)(r->created / 1000);

@@ -13,6 +13,9 @@ typedef struct gv_serve_opts {
     int ai_hash_mb;          /* hash table per AI search */
     int64_t ai_movetime_ms;  /* AI time per move in games without a clock */
     int max_ai_games;        /* live games with an AI seat, at most (0: no limit) */
+    /* Open games nobody joins, and live games without a clock nobody moves in, for this
+     * long are abandoned (gv_hub_config.abandon_ms; 0: never). */
+    int64_t abandon_ms;
     double rate;             /* HTTP requests per second per client address (0: no limit) */
     /* Behind reverse proxies: the addresses (IPv4 or IPv6, an IPv4 block as A.B.C.D/N),
      * comma-separated, whose X-Forwarded-For is believed for the rate limit (the client

@@ -46,7 +46,7 @@ enum { GV_STORE_ID = 16, GV_STORE_MOVE = 96, GV_STORE_STATUS = 12 };
 typedef struct gv_stored_game {
     char id[GV_STORE_ID];
     char game[16];
-    char status[GV_STORE_STATUS];  /* "open", "live", "finished" */
+    char status[GV_STORE_STATUS];  /* "open", "live", "finished", "abandoned" */
     char *config;                  /* JSON text (malloc'd when read) */
     char *result;                  /* JSON text or NULL */
     int nmoves;
@@ -91,11 +91,18 @@ typedef struct gv_store_ops {
      * order (after = 0: every move; a process catching up asks only for what it lacks). */
     int (*load_game)(gv_store *s, const char *id, int after, gv_store_game_cb each_game,
                      gv_store_move_cb each_move, void *ctx, char *err, size_t errlen);
-    /* Games with the given status ("open", "live", "finished"; NULL: every one that is
-     * not finished), newest first, at most limit (0: all) after skipping offset. The
-     * callback may stop the walk by returning non-zero. */
+    /* Games with the given status ("open", "live", "finished", "abandoned"; NULL: the
+     * games in progress, open or live), newest first, at most limit (0: all) after
+     * skipping offset. The callback may stop the walk by returning non-zero. */
     int (*list_games)(gv_store *s, const char *status, int limit, int offset,
                       gv_store_game_cb each, void *ctx, char *err, size_t errlen);
+    /* Open and live games whose row was last written (updated) before `before`, Unix ms:
+     * the ones that may have been abandoned. Oldest first, ordered by (updated, id), and
+     * only those after (after_updated, after_id) in that order (after_id "": from the
+     * first), at most limit, so that a sweep walks them a page at a time. The callback
+     * may stop the walk by returning non-zero. */
+    int (*list_idle)(gv_store *s, int64_t before, int64_t after_updated, const char *after_id,
+                     int limit, gv_store_game_cb each, void *ctx, char *err, size_t errlen);
     /* The schema version in force. */
     int (*schema_version)(gv_store *s);
 

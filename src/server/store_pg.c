@@ -69,7 +69,7 @@ _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
 #define GAME_READ_COLS GAME_COLS ", rev"
 
 enum { Q_CREATE, Q_UPDATE, Q_LOCK, Q_LAST_N, Q_INSERT_MOVE, Q_TOUCH, Q_LOAD, Q_MOVES, Q_LIST,
-       Q_LIST_ALL, Q_VERSION, Q_EXISTS, Q_BEAT, Q_BEAT_PRUNE, Q_LAST_ALIVE, Q_COUNT };
+       Q_LIST_ALL, Q_LIST_IDLE, Q_VERSION, Q_EXISTS, Q_BEAT, Q_BEAT_PRUNE, Q_LAST_ALIVE, Q_COUNT };
 
 /* Ids are ordered byte for byte ("C"), as SQLite does, whatever the database's locale. */
 static const char *const sql[Q_COUNT] = {
@@ -90,8 +90,12 @@ static const char *const sql[Q_COUNT] = {
                 " ORDER BY n",
     [Q_LIST] = "SELECT " GAME_READ_COLS " FROM games WHERE status = $1"
                " ORDER BY updated DESC, id COLLATE \"C\" LIMIT $2 OFFSET $3",
-    [Q_LIST_ALL] = "SELECT " GAME_READ_COLS " FROM games WHERE status <> 'finished'"
+    [Q_LIST_ALL] = "SELECT " GAME_READ_COLS " FROM games WHERE status IN ('open', 'live')"
                    " ORDER BY updated DESC, id COLLATE \"C\" LIMIT $1 OFFSET $2",
+    [Q_LIST_IDLE] = "SELECT " GAME_READ_COLS " FROM games WHERE status IN ('open', 'live')"
+                    " AND updated < $1::bigint AND (updated > $2::bigint OR"
+                    " (updated = $2::bigint AND id COLLATE \"C\" > $3::text))"
+                    " ORDER BY updated, id COLLATE \"C\" LIMIT $4",
     [Q_VERSION] = "SELECT coalesce(max(version), 0) FROM schema_migrations",
     [Q_EXISTS] = "SELECT 1 FROM games WHERE id = $1",
     /* One statement, its own transaction, committed without waiting for the disk:
@@ -592,6 +596,37 @@ static int pg_list_games(gv_store *base, const char *status, int limit, int offs
     return GV_STORE_OK;
 }
 
+static int pg_list_idle(gv_store *base, int64_t before, int64_t after_updated,
+                        const char *after_id, int limit, gv_store_game_cb each, void *ctx,
+                        char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (ready(s, err, errlen))
+        return GV_STORE_ERROR;
+    char bef[24], aft[24], lim[16];
+    snprintf(bef, sizeof bef, "%lld", (long long)before);
+    snprintf(aft, sizeof aft, "%lld", after_id && *after_id ? (long long)after_updated
+                                                            : (long long)INT64_MIN);
+    snprintf(lim, sizeof lim, "%d", limit);
+    const char *p[] = {bef, aft, after_id ? after_id : "", limit > 0 ? lim : NULL};
+    PGresult *r = run(s, Q_LIST_IDLE, 4, p);
+    if (!ok_rows(r)) {
+        int rc = res_err(s, r, err, errlen, "listing idle games");
+        PQclear(r);
+        return rc;
+    }
+    for (int i = 0; i < PQntuples(r); i++) {
+        gv_stored_game g;
+        row_game(r, i, &g);
+        int stop = each(ctx, &g);
+        gv_stored_game_free(&g);
+        if (stop)
+            break;
+    }
+    PQclear(r);
+    return GV_STORE_OK;
+}
+
 /* ---- liveness ---------------------------------------------------------------------- */
 
 static int pg_heartbeat(gv_store *base, const char *proc, int64_t now_ms, char *err,
@@ -718,6 +753,7 @@ static const gv_store_ops pg_ops = {
     .append_move = pg_append_move,
     .load_game = pg_load_game,
     .list_games = pg_list_games,
+    .list_idle = pg_list_idle,
     .schema_version = pg_schema_version,
     .heartbeat = pg_heartbeat,
     .last_alive = pg_last_alive,

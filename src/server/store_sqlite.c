@@ -48,7 +48,7 @@ _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "an SQLite migration for every schema version");
 
 enum { ST_CREATE, ST_UPDATE, ST_INSERT_MOVE, ST_LAST_N, ST_LOAD, ST_MOVES, ST_LIST, ST_LIST_ALL,
-       ST_TOUCH, ST_EXISTS, ST_BEAT, ST_BEAT_PRUNE, ST_LAST_ALIVE, ST_COUNT };
+       ST_LIST_IDLE, ST_TOUCH, ST_EXISTS, ST_BEAT, ST_BEAT_PRUNE, ST_LAST_ALIVE, ST_COUNT };
 
 static const char *const sql[ST_COUNT] = {
     [ST_CREATE] = "INSERT INTO games(id, game, config, status, result, nmoves, created, updated)"
@@ -66,8 +66,12 @@ static const char *const sql[ST_COUNT] = {
     [ST_LIST] = "SELECT id, game, config, status, result, nmoves, created, updated, rev"
                 " FROM games WHERE status = ?1 ORDER BY updated DESC, id LIMIT ?2 OFFSET ?3",
     [ST_LIST_ALL] = "SELECT id, game, config, status, result, nmoves, created, updated, rev"
-                    " FROM games WHERE status <> 'finished' ORDER BY updated DESC, id"
+                    " FROM games WHERE status IN ('open', 'live') ORDER BY updated DESC, id"
                     " LIMIT ?2 OFFSET ?3",
+    [ST_LIST_IDLE] = "SELECT id, game, config, status, result, nmoves, created, updated, rev"
+                     " FROM games WHERE status IN ('open', 'live') AND updated < ?1"
+                     " AND (updated > ?2 OR (updated = ?2 AND id > ?3))"
+                     " ORDER BY updated, id LIMIT ?4",
     [ST_TOUCH] = "UPDATE games SET nmoves = ?2, updated = ?3, rev = rev + 1 WHERE id = ?1",
     [ST_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
     [ST_BEAT] = "INSERT INTO heartbeats(process, at) VALUES (?1, ?2)"
@@ -449,6 +453,30 @@ static int sq_list_games(gv_store *base, const char *status, int limit, int offs
                                                  : db_err(s, err, errlen, "listing games");
 }
 
+static int sq_list_idle(gv_store *base, int64_t before, int64_t after_updated,
+                        const char *after_id, int limit, gv_store_game_cb each, void *ctx,
+                        char *err, size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    sqlite3_stmt *q = stmt(s, ST_LIST_IDLE);
+    sqlite3_bind_int64(q, 1, before);
+    sqlite3_bind_int64(q, 2, after_id && *after_id ? after_updated : INT64_MIN);
+    bind_text(q, 3, after_id ? after_id : "");
+    sqlite3_bind_int(q, 4, limit > 0 ? limit : -1);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        gv_stored_game g;
+        row_game(q, &g);
+        int stop = each(ctx, &g);
+        gv_stored_game_free(&g);
+        if (stop)
+            break;
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GV_STORE_OK
+                                                 : db_err(s, err, errlen, "listing idle games");
+}
+
 /* One transaction with synchronous=NORMAL: in WAL mode its commit is not synced on its
  * own (the next commit with synchronous=FULL, a move, syncs it along). */
 static int sq_heartbeat(gv_store *base, const char *proc, int64_t now_ms, char *err,
@@ -504,6 +532,7 @@ static const gv_store_ops sqlite_ops = {
     .append_move = sq_append_move,
     .load_game = sq_load_game,
     .list_games = sq_list_games,
+    .list_idle = sq_list_idle,
     .schema_version = sq_schema_version,
     .heartbeat = sq_heartbeat,
     .last_alive = sq_last_alive,

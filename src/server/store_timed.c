@@ -77,6 +77,14 @@ static int t_list_games(gv_store *s, const char *status, int limit, int offset,
                                                     err, errlen));
 }
 
+static int t_list_idle(gv_store *s, int64_t before, int64_t after_updated, const char *after_id,
+                       int limit, gv_store_game_cb each, void *ctx, char *err, size_t errlen)
+{
+    int64_t t0 = now_us();
+    return done(T(s), t0, T(s)->in->ops->list_idle(T(s)->in, before, after_updated, after_id,
+                                                   limit, each, ctx, err, errlen));
+}
+
 static int t_schema_version(gv_store *s)
 {
     int64_t t0 = now_us();
@@ -130,6 +138,7 @@ gv_store *gv_store_timed(gv_store *in, gv_metrics *m)
         .append_move = t_append_move,
         .load_game = t_load_game,
         .list_games = t_list_games,
+        .list_idle = t_list_idle,
         .schema_version = t_schema_version,
         .heartbeat = o->heartbeat ? t_heartbeat : NULL,
         .last_alive = o->last_alive ? t_last_alive : NULL,

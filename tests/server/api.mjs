@@ -4,7 +4,8 @@
 // Covers: games against the AI (chu, exac, grav), two humans (open/join/turns/refusals),
 // watchers (live moves, reconnect with since=K), Grav's call window and what it must not
 // reveal, resign/draw, listings, record downloads checked by 'gravulien record check',
-// clocks, bad input (HTTP and WebSocket), rate limiting, and a restart on the same db.
+// clocks, bad input (HTTP and WebSocket), rate limiting, a restart on the same db, and
+// games left alone marked abandoned (a restart with --abandon-after 2).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -452,6 +453,49 @@ async function main() {
     check(ai, 'restart: the AI answers after the restart');
   }
   check((await api(S.url, 'GET', '/api/health')).status === 200, 'health answers at the end');
+
+  // 10. Abandoned games: the same database, a server that abandons games left 2 s.
+  await abandoned(db);
+}
+
+// ---- 10. abandoned games ----------------------------------------------------------------
+
+const listed = async (query, id) => (await api(S.url, 'GET', `/api/games${query}`)).json.games.some((g) => g.id === id);
+
+async function abandoned(db) {
+  await S.stop();
+  S = await startServer(bin, db, ['--rate', '0', '--ai-movetime', '50', '--abandon-after', '2']);
+  servers.push(S);
+  const open = await create({ game: 'exac', seats: [{ type: 'human', you: true, name: 'Ann' }, { type: 'human' }] });
+  const live = await create({ game: 'chu', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const clocked = await create({ game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }], clock: { initial: 600 } });
+  const [L0, L1] = live.json.tokens.map((t) => t.token);
+  let r = await act(live.json.id, 'move', { token: L0, move: '7i7h', n: 1 });
+  check(r.status === 200, `abandon: a move in the live game (${r.status})`);
+  const w = watch(live.json.id, 1);
+  await w.opened;
+  check(await listed('?status=open', open.json.id) && await listed('?status=live', live.json.id) && await listed('', live.json.id),
+        'abandon: the new games are listed while they are fresh');
+  const end = await w.wait((m) => m.type === 'end', 8000).catch(() => null);
+  check(end && end.status === 'abandoned' && end.result === null && end.n === 1,
+        `abandon: the watcher is told the game was abandoned (${end ? JSON.stringify({ status: end.status, n: end.n, result: end.result }) : 'no end event'})`);
+  await waitFor(async () => !(await listed('?status=open', open.json.id)), 5000);
+  for (const [q, id, want] of [['?status=open', open.json.id, false], ['', open.json.id, false], ['?status=abandoned', open.json.id, true],
+    ['?status=live', live.json.id, false], ['', live.json.id, false], ['?status=abandoned', live.json.id, true],
+    ['?status=finished', live.json.id, false], ['?status=live', clocked.json.id, true]]) {
+    check(await listed(q, id) === want, `abandon: listing ${q || '(in progress)'} ${want ? 'has' : 'has not'} ${id === clocked.json.id ? 'the clocked game' : id === open.json.id ? 'the open game' : 'the live game'}`);
+  }
+  const v = (await view(live.json.id)).json;
+  check(v.status === 'abandoned' && v.n === 1 && v.result === null && v.to_move === null, `abandon: the game stays readable by id, with its move (${v.status}, n ${v.n})`);
+  const o = (await view(open.json.id)).json;
+  check(o.status === 'abandoned' && o.seats[0].name === 'Ann' && o.seats[1].name === 'Guest', 'abandon: the open game keeps its seats');
+  r = await api(S.url, 'GET', `/api/games/${live.json.id}/record?format=kif`);
+  check(r.status === 200 && recordCheck('chu', r.text, 'abandon: the record'), 'abandon: the record downloads');
+  r = await act(live.json.id, 'move', { token: L1, move: '7d7e', n: 2 });
+  check(isErr(r, 422, 'refused') && /abandoned/.test(r.json.error), `abandon: a move is refused (${r.status} ${r.json && r.json.error})`);
+  r = await act(open.json.id, 'join', { token: open.json.tokens[1].token, name: 'Bob' });
+  check(isErr(r, 422, 'refused'), `abandon: joining is refused (${r.status})`);
+  check((await view(clocked.json.id)).json.status === 'live', 'abandon: a game with a clock is left to its clock');
 }
 
 // ---- 4. Grav's window ----------------------------------------------------------------

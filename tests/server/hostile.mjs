@@ -498,8 +498,8 @@ async function group4() {
         `4 names: join with a ${what} in the name is 400 bad_request`, desc(r));
     }
     const v = await req('GET', `/api/games/${id}`);
-    check(v.json && v.json.seats[1].joined === false && v.json.seats[1].name === '' && v.json.status === 'open',
-      '4 names: after the refused joins the seat is still free and unnamed', v.json ? `status ${v.json.status}, seat 1 ${JSON.stringify(v.json.seats[1])}` : desc(v));
+    check(v.json && v.json.seats[1].joined === false && v.json.seats[1].name === 'Guest' && v.json.status === 'open',
+      '4 names: after the refused joins the seat is still free and unnamed (the default name, Guest)', v.json ? `status ${v.json.status}, seat 1 ${JSON.stringify(v.json.seats[1])}` : desc(v));
     const j = await req('POST', `/api/games/${id}/join`, { token: T[1], name: 'Ünal 名人' });
     check(j.status === 200 && j.json.seats[1].name === 'Ünal 名人', '4 names: join with the UTF-8 name "Ünal 名人" is taken', desc(j));
     const rec = await req('GET', `/api/games/${id}/record`);

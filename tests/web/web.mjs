@@ -30,10 +30,10 @@ function check(cond, what) {
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function startServer(db, port = 0) {
+function startServer(db, port = 0, extra = []) {
   return new Promise((res, rej) => {
     const proc = spawn(bin, ['serve', '--port', String(port), '--db', db, '--web', webDir, '--rate', '0',
-      '--ai-movetime', '200'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      '--ai-movetime', '200', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => { proc.kill('SIGKILL'); rej(new Error('server did not start: ' + out)); }, 10000);
     proc.stderr.on('data', (d) => process.stderr.write(`[serve] ${d}`));
@@ -138,6 +138,94 @@ await step('lobby: forms from /api/meta, lists', async () => {
   for (const o of ['repetition', 'quiet_limit']) check(await page.locator(`#opt-${o}`).count() === 1, `Exaç option ${o} reachable`);
   await shot(page, 'lobby.png', true);
   await context.close();
+});
+
+// ---- the lobby stays true: one name for a seat, abandoned games leave the lists ---------
+
+const postTo = async (url, path, body) => (await fetch(url + path, { method: 'POST',
+  headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+// The names the lobby's row of game id shows ("A vs B"), or null when it is not listed.
+const lobbyNames = (page, id) => page.evaluate((gid) => {
+  const a = document.querySelector(`.game-row a.game-link[href="/play/${gid}"]`);
+  return a ? a.closest('.game-row').querySelector('.who').textContent : null;
+}, id);
+
+await step('names: the lobby and the game page name each seat alike', async () => {
+  const g = await postTo(base, '/api/games', { game: 'chu', seats: [{ type: 'human', you: true }, { type: 'ai', level: 2 }] });
+  const named = await postTo(base, '/api/games', { game: 'exac', seats: [{ type: 'human', you: true, name: 'Ann' }, { type: 'human' }] });
+  const { page, context } = await newPage('names');
+  await page.goto(base + '/');
+  await page.locator(`.game-row a.game-link[href="/play/${g.id}"]`).waitFor();
+  const inLobby = await lobbyNames(page, g.id);
+  check(inLobby === 'Guest vs AI level 2', `lobby: "${inLobby}" is "Guest vs AI level 2"`);
+  const openRow = await lobbyNames(page, named.id);
+  check(openRow === 'Ann vs waiting for a player', `lobby: an open seat reads "${openRow}"`);
+  await shot(page, 'lobby-names.png', true);
+  await page.goto(base + `/play/${g.id}`);
+  await page.locator('.players .player').nth(1).waitFor();
+  const onPage = await page.$$eval('.players .player .who', (els) => els.map((e) => e.textContent));
+  check(onPage.join(' vs ') === inLobby, `game page: the players "${onPage.join(', ')}" as in the lobby`);
+  const rec = await (await fetch(base + `/api/games/${g.id}/record?format=kif`)).text();
+  check(rec.includes('先手：Guest') && rec.includes('後手：AI level 2'), 'the KIF record names the seats alike');
+  await context.close();
+});
+
+await step('game page: the game status and the connection are two labelled items', async () => {
+  const g = await postTo(base, '/api/games', { game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  await postTo(base, `/api/games/${g.id}/resign`, { token: g.tokens[0].token });
+  const { page, context } = await newPage('status');
+  await page.goto(base + `/play/${g.id}`);
+  await page.locator('.banner:not([hidden])').waitFor();
+  await page.locator('.conn.live').waitFor();
+  const head = await page.evaluate(() => {
+    const st = document.getElementById('game-status'), cn = document.getElementById('game-conn');
+    const item = (e) => e.closest('.head-item');
+    const a = st.getBoundingClientRect(), b = cn.getBoundingClientRect();
+    return { status: st.textContent, conn: cn.textContent, apart: item(st) !== item(cn),
+      labels: [...document.querySelectorAll('.game-head .head-label')].map((e) => e.textContent),
+      statusLabel: item(st).querySelector('.head-label').textContent, connLabel: item(cn).querySelector('.head-label').textContent,
+      gap: b.left - a.right };
+  });
+  check(head.status === 'finished', `the game's status reads "${head.status}"`);
+  check(head.statusLabel === 'Game' && head.connLabel === 'Connection', `each has its label (${head.labels.join(', ')})`);
+  check(head.apart && head.gap > 40, `they are separate items, apart on the line (${Math.round(head.gap)} px)`);
+  check(/connected/.test(head.conn) && !/live|finished/.test(head.conn), `the connection reads "${head.conn}", no game status in it`);
+  await shot(page, 'status-and-connection.png');
+  await context.close();
+});
+
+await step('lobby: abandoned games leave the lists, and their page says so', async () => {
+  // A server of its own that abandons games left three seconds.
+  const S = await startServer(join(dir, 'abandon.db'), 0, ['--abandon-after', '3']);
+  try {
+    const open = await postTo(S.url, '/api/games', { game: 'chu', seats: [{ type: 'human', you: true }, { type: 'human' }] });
+    const live = await postTo(S.url, '/api/games', { game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+    const { page, context } = await newPage('abandon');
+    await page.goto(S.url + '/');
+    await page.locator('.list-live .game-row').first().waitFor();
+    check(await lobbyNames(page, open.id) !== null && await lobbyNames(page, live.id) !== null, 'new games are listed');
+    // the server looks every 0.75 s: wait until it has marked both (at most 10 s)
+    for (let i = 0; i < 40; i++) {
+      await sleep(250);
+      const inProgress = (await apiGet(S.url, '/api/games')).games.map((x) => x.id);
+      if (!inProgress.includes(open.id) && !inProgress.includes(live.id)) break;
+    }
+    await page.goto(S.url + '/');
+    await page.locator('.list-live').waitFor();
+    check(await lobbyNames(page, open.id) === null, 'an open game nobody joined is no longer listed');
+    check(await lobbyNames(page, live.id) === null, 'a live game nobody moved in is no longer listed');
+    check((await page.locator('.list-open').textContent()).includes('None right now'), 'nothing waiting for players');
+    await shot(page, 'lobby-after-abandon.png', true);
+    await page.goto(S.url + `/play/${live.id}`);
+    await page.locator('.banner:not([hidden])').waitFor();
+    check((await page.locator('#game-status').textContent()) === 'abandoned', 'the game page says abandoned');
+    check((await page.locator('.banner').textContent()).startsWith('Abandoned'), 'the banner says the game was abandoned');
+    check(await page.locator('.your-move').count() === 0, 'no move is offered');
+    await shot(page, 'abandoned.png');
+    await context.close();
+  } finally {
+    await S.stop();
+  }
 });
 
 // ---- Chu Shogi against the AI: a Lion double move and a promotion choice ------------------
