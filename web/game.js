@@ -721,6 +721,9 @@ export class GamePage {
   renderMoves() {
     const v = this.view, ol = this.el.moves;
     const cur = this.replayN === null ? v.n : this.replayN;
+    // When the second seat moved first (Chu handicap: Gote; a set-up position), the list
+    // starts with "1. …" and the first move sits in the second seat's column.
+    const lead = v.game !== 'grav' && v.moves.length && v.moves[0].seat !== 0 ? 1 : 0;
     const item = (m) => {
       let label = m.move, what = '';
       if (v.game === 'grav') {
@@ -731,7 +734,9 @@ export class GamePage {
         label = l.text;
         what = l.title ? `${l.title}; ` : '';
       }
-      const prefix = v.game === 'grav' ? `${m.n}.` : (m.n % 2 ? `${(m.n + 1) / 2}.` : '');
+      // Pairs: the first seat's move on the left, numbered, the second seat's on the right.
+      const p = m.n + lead;
+      const prefix = v.game === 'grav' ? `${m.n}.` : (p % 2 ? `${(p + 1) / 2}.` : '');
       const b = h('button', { type: 'button', class: 'mv' + (what ? ' drop' : ''), 'data-move': m.move,
         'data-n': m.n, onclick: () => this.goto(m.n), title: `${what}position after move ${m.n}` }, label);
       const icon = v.game === 'grav' ? stoneIcon(m.seat, 12) : null;
@@ -744,7 +749,9 @@ export class GamePage {
     const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 30;
     if (!prefixOk) {
       this.moveButtons = [];
-      put(ol, ...v.moves.map(item));
+      put(ol, ...(lead ? [h('li', { class: 'seat0 skipped' }, h('span', { class: 'mvnum' }, '1.'),
+        h('span', { class: 'mv-skipped', title: 'the other side moved first' }, '…'))] : []),
+        ...v.moves.map(item));
       if (!v.moves.length) ol.append(h('li', { class: 'muted' }, 'No moves yet.'));
     } else if (v.moves.length > k) {
       ol.append(...v.moves.slice(k).map(item));

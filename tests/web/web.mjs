@@ -324,6 +324,14 @@ await step('chu handicap: grade 6 (two-lions) from the lobby, Gote moves first',
   check(v.position.split(' ')[1] === 'w', 'the position says Gote to move');
   check((await sq(page, '7k').getAttribute('aria-label')).includes('Sente promoted Kirin'), "Sente's Kirin on 7k promoted");
   check((await page.locator('.player.to-move').textContent()).includes('Gote'), 'the page shows Gote to move');
+  // Gote's first move, then the AI's (Sente's) answer: the list reads "1. … 6d6e", "2. <Sente's move>".
+  await sq(page, '6d').click();
+  await sq(page, '6e').click();
+  await waitMoves(page, 2);
+  const rows = await page.locator('.moves li').evaluateAll((lis) => lis.map((li) =>
+    [li.querySelector('.mvnum')?.textContent || '', li.querySelector('.mv')?.textContent || li.textContent.replace(/^\S*\./, '')]));
+  check(rows.length >= 3 && rows[0][0] === '1.' && !rows[0][1].includes('6d6e') && rows[1][0] === '' && rows[1][1] === '6d6e' &&
+    rows[2][0] === '2.', `handicap move list pairs Gote's first move as "1. … 6d6e" (${JSON.stringify(rows.slice(0, 3))})`);
   await shot(page, 'chu-handicap.png');
   await context.close();
 });
