@@ -19,6 +19,14 @@ struct gv_web_view {
      * or -1 with a message in err when the game, its phase or its options give none. */
     int (*hint)(const void *st, int seat, int live, const char *point, json_t *out,
                 char *err, size_t errlen);
+    /* What the move list may show of a move besides its text in the game's notation (the
+     * move JSON's "move"): the names of further notations, NULL-terminated ("tsa", "kif";
+     * the keys of the move JSON's "texts"), and move_texts, which writes legal move m of st
+     * (the position before it) in each of them, in that order, one after the other into
+     * buf, each ended by a NUL. It returns the bytes written, NULs included, or -1 when
+     * they do not fit in len. Both NULL: the move list shows the move's text alone. */
+    const char *const *notations;
+    int (*move_texts)(const void *st, gv_move m, char *buf, size_t len);
 };
 
 #endif

@@ -8,6 +8,7 @@
 #include "games/chu/chu_game.h"
 #include "games/chu/chu_match.h"
 #include "games/chu/chu_term.h"
+#include "games/chu/chu_web.h"
 #include "games/chu/chu_xboard.h"
 #include "games/chu/chu_record.h"
 
@@ -238,6 +239,7 @@ const gv_game gv_chu_game = {
     .xboard_variant = "chu",
     .ai = &gv_chu_ai,
     .term = &gv_chu_term_view,
+    .web = &gv_chu_web,
     .match = &gv_chu_match,
     .usi_variant = "chushogi",
     .xboard = &gv_chu_xboard,
