@@ -167,11 +167,11 @@ static int grav_move_texts(const void *st, gv_move m, char *buf, size_t len)
     case GA_GRAV:
         if (c->pend_viol) {
             rule_words(c->pend_viol, rules, sizeof rules);
-            n = snprintf(tmp, sizeof tmp, "P%d calls Grav! on %s: right, it broke %s and is "
-                         "taken back", pl, pend, rules);
+            n = snprintf(tmp, sizeof tmp, "P%d calls Grav! on %s, a correct call: the stone "
+                         "broke %s and is taken back", pl, pend, rules);
         } else {
-            n = snprintf(tmp, sizeof tmp, "P%d calls Grav! on %s: wrong, it broke no rule and "
-                         "stays; P%d loses its next turn", pl, pend, pl);
+            n = snprintf(tmp, sizeof tmp, "P%d calls Grav! on %s, a wrong call: the stone "
+                         "broke no rule and stays; P%d loses its next turn", pl, pend, pl);
         }
         break;
     case GA_DECLARE:
