@@ -33,6 +33,7 @@ export class GamePage {
     this.passMove = null;       // Chu: a Lion pass with the selected piece
     this.message = '';          // the server's last refusal (the banner shows it)
     this.stepText = '';         // the board's next step of a move under way (banner)
+    this.hintText = '';         // Grav: the answer of the last private hint (banner)
     this.timers = [];
     this.build();
     this.start();
@@ -347,7 +348,11 @@ export class GamePage {
       document.title = `${gameTitle(v.game)} — Gravülien`;
       if (v.status === 'finished') this.loadPositions().catch(() => {});
     }
-    if (v.n !== prevN) { this.passMove = null; this.stepText = ''; if (this.choice) this.resolveChoice(null); }
+    if (v.n !== prevN) {
+      this.passMove = null;
+      this.stepText = this.hintText = '';
+      if (this.choice) this.resolveChoice(null);
+    }
     if (this.positions && v.n > this.positions.length - 1 && this.replayN !== null) this.loadPositions().catch(() => {});
     this.render();
   }
@@ -422,12 +427,13 @@ export class GamePage {
           this.button('Cancel', () => this.resolveChoice(null))] });
     }
     if (this.stepText && this.replayN === null) lines.push({ kind: 'step', text: this.stepText });
+    if (this.hintText && this.replayN === null) lines.push({ kind: 'step', cls: 'hint', text: this.hintText });
     const verdict = this.lastVerdict();
     if (verdict) lines.push({ kind: 'verdict', text: verdict });
     let turn = this.promptLines();
     // While a move is under way its step or question says what to click: the turn's own
     // line goes, and its answers (a Lion's pass) join that line.
-    const busy = lines.find((l) => l.kind === 'step' || l.cls === 'choice');
+    const busy = lines.find((l) => (l.kind === 'step' && l.cls !== 'hint') || l.cls === 'choice');
     if (busy) {
       const gone = turn.filter((l) => l.kind === 'turn');
       turn = turn.filter((l) => l.kind !== 'turn');
@@ -735,7 +741,7 @@ export class GamePage {
     try {
       const r = await api(`/api/games/${this.id}/hint`, { token: this.token(), point: pt });
       this.board.setHint(pt, r);
-      this.stepText = r.violates ? `Private hint: a stone on ${pt} would break the ${r.rules.join(' and ')} rule${r.rules.length > 1 ? 's' : ''}.`
+      this.hintText = r.violates ? `Private hint: a stone on ${pt} would break the ${r.rules.join(' and ')} rule${r.rules.length > 1 ? 's' : ''}.`
         : `Private hint: a stone on ${pt} breaks no rule.`;
       this.renderBanner();
     } catch (e) { this.flash(e.message); }
