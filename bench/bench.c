@@ -14,6 +14,7 @@
 void bench_chu_eval(void);
 void bench_exac_eval(void);
 void bench_grav_mcts(void);
+void bench_chu_texts(void);
 
 static double now(void)
 {
@@ -156,7 +157,7 @@ int main(int argc, char **argv)
     if (runs < 1 || runs > 16)
         runs = 7;
     /* An optional second argument runs one part only: perft, grav, search, chu-search,
-     * exac-search, eval (the AI players' parts). */
+     * exac-search, eval (the AI players' parts), texts (the server's move texts). */
     const char *only = argc > 2 ? argv[2] : NULL;
 #define PART(name) (!only || !strcmp(only, name))
     if (PART("perft")) {
@@ -174,6 +175,8 @@ int main(int argc, char **argv)
         bench_exac_eval();
         bench_grav_mcts();
     }
+    if (PART("texts"))
+        bench_chu_texts();
 #undef PART
     return 0;
 }

@@ -1,6 +1,7 @@
 /* Chu Shogi search-support speed: evaluations per second, and capture generation
  * (chu_gen_captures, quiescence's generator) against full move generation, on a fixed
- * set of middlegame positions. */
+ * set of middlegame positions. And what the server spends writing a move for the move
+ * list (USI, TSA, Japanese), per move of long games. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -9,8 +10,11 @@
 #include "game/game.h"
 #include "games/chu/chu.h"
 #include "games/chu/chu_eval.h"
+#include "games/chu/chu_record.h"
+#include "server/web_view.h"
 
 void bench_chu_eval(void);
+void bench_chu_texts(void);
 
 enum {
     BC_POSITIONS = 32,       /* middlegame positions */
@@ -130,4 +134,110 @@ void bench_chu_eval(void)
            cap[BC_RUNS / 2] / full[BC_RUNS / 2]);
     free(set);
     free(buf);
+}
+
+/* One seeded random game of up to `plies` moves (captures preferred 40% of the time) into
+ * moves; returns its length. */
+static int bc_game(uint64_t seed, int plies, gv_move *moves, gv_move *buf)
+{
+    const gv_game *g = gv_game_find("chu");
+    char err[GV_ERRLEN];
+    chu_state *st = malloc(sizeof *st);
+    int n = 0;
+    if (!st || g->init(st, NULL, err, sizeof err) < 0) {
+        free(st);
+        return 0;
+    }
+    gv_rng r;
+    gv_rng_seed(&r, seed);
+    while (n < plies) {
+        int k = chu_legal_moves(st, buf);
+        if (k == 0)
+            break;
+        gv_move m = buf[gv_rng_below(&r, (uint32_t)k)];
+        if (gv_rng_below(&r, 10) < 4) {
+            int nc = 0;
+            for (int i = 0; i < k; i++)
+                if (CHU_MID(buf[i]) || (CHU_TO(buf[i]) != CHU_FROM(buf[i]) &&
+                                        st->pos.board[CHU_TO(buf[i])]))
+                    buf[nc++] = buf[i];
+            if (nc)
+                m = buf[gv_rng_below(&r, (uint32_t)nc)];
+        }
+        chu_make(st, m);
+        moves[n++] = m;
+    }
+    free(st);
+    return n;
+}
+
+/* CPU seconds of this thread (the machine is shared: wall time counts other work). */
+static double bc_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* CPU microseconds per move (median of BC_RUNS runs over the same games) of what the server
+ * writes of each move: the USI text (write_move), the TSA text, the Japanese text, and the
+ * web view's move_texts (TSA and Japanese together), and of replaying a game from its
+ * moves without and with the texts (what loading a game from the store adds). */
+void bench_chu_texts(void)
+{
+    enum { GAMES = 8, PLIES = 600, PARTS = 6 };
+    const gv_game *g = gv_game_find("chu");
+    gv_move *buf = malloc(GV_MAX_MOVES * sizeof *buf);
+    gv_move *games = malloc((size_t)GAMES * PLIES * sizeof *games);
+    chu_state *st = malloc(sizeof *st);
+    int len[GAMES], total = 0;
+    if (!buf || !games || !st)
+        goto out;
+    for (int k = 0; k < GAMES; k++)
+        total += len[k] = bc_game(0x7E475u + (uint64_t)k, PLIES, games + k * PLIES, buf);
+    static const char *const names[PARTS] = {"USI", "TSA", "Japanese", "move_texts",
+                                             "replay", "replay+texts"};
+    double us[PARTS][BC_RUNS];
+    volatile size_t sink = 0;
+    char err[GV_ERRLEN], text[512];
+    for (int run = 0; run < BC_RUNS; run++) {
+        for (int part = 0; part < PARTS; part++) {
+            double t0 = bc_cpu();
+            for (int k = 0; k < GAMES; k++) {
+                g->init(st, NULL, err, sizeof err);
+                for (int i = 0; i < len[k]; i++) {
+                    gv_move m = games[k * PLIES + i];
+                    int w = 0;
+                    switch (part) {
+                    case 0: w = g->write_move(st, m, text, sizeof text); break;
+                    case 1: w = chu_write_tsa(st, m, text, sizeof text); break;
+                    case 2: w = chu_kif_move_text(st, m, text, sizeof text); break;
+                    case 3: w = g->web->move_texts(st, m, text, sizeof text); break;
+                    case 4:
+                    case 5:
+                        /* as the hub loads a stored game: the text read, the move made */
+                        g->write_move(st, m, text, sizeof text);
+                        g->parse_move(st, text, &m, err, sizeof err);
+                        if (part == 5)
+                            w = g->web->move_texts(st, m, text, sizeof text);
+                        break;
+                    }
+                    sink += (size_t)w;
+                    chu_make(st, m);
+                }
+            }
+            us[part][run] = (bc_cpu() - t0) / total * 1e6;
+        }
+    }
+    printf("chu move texts, %d moves of %d random games (CPU us per move, median of %d runs):",
+           total, GAMES, BC_RUNS);
+    for (int part = 0; part < PARTS; part++) {
+        qsort(us[part], BC_RUNS, sizeof us[part][0], bc_cmp_double);
+        printf("%s %s %.2f", part ? "," : "", names[part], us[part][BC_RUNS / 2]);
+    }
+    printf(" (replay includes making the move)\n");
+out:
+    free(buf);
+    free(games);
+    free(st);
 }

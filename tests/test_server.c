@@ -2241,6 +2241,169 @@ static void test_api_grav_flow(void)
     api_flow("grav");
 }
 
+/* ---- the API: moves in the game's further notations ------------------------------ */
+
+/* text with its ASCII digits made full-width and 仝 written 同, as the Japanese move text
+ * spells what a KIF move line writes. */
+static void widen(const char *text, char *out, size_t len)
+{
+    size_t o = 0;
+    for (const char *c = text; *c && o + 4 < len; c++) {
+        if (*c >= '0' && *c <= '9') {
+            out[o++] = (char)0xEF;
+            out[o++] = (char)0xBC;
+            out[o++] = (char)(0x90 + (*c - '0'));
+        } else if (!strncmp(c, "仝", 3)) {
+            memcpy(out + o, "同", 3);
+            o += 3;
+            c += 2;
+        } else {
+            out[o++] = *c;
+        }
+    }
+    out[o] = 0;
+}
+
+/* The KIF record's move lines of a game, one entry per move: the text after the number
+ * up to the origin ("7八歩兵"), a Lion's two steps joined by '|' ("3七獅子|3六獅子"). */
+static int kif_bodies(const char *kif, char bodies[][64], int max)
+{
+    int n = 0;
+    for (const char *l = kif; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        int num = 0, k = 0;
+        if (sscanf(l, "%4d%n", &num, &k) != 1 || k != 4)
+            continue;
+        const char *b = l + 4, *second = NULL;
+        if (!strncmp(b, "   ", 3))
+            b += 3;
+        else if (!strncmp(b, "一歩目 ", strlen("一歩目 ")))
+            b += strlen("一歩目 ");
+        else if (!strncmp(b, "二歩目 ", strlen("二歩目 ")))
+            second = b + strlen("二歩目 ");
+        else
+            continue;
+        const char *from = second ? second : b;
+        const char *end = strstr(from, " （←");
+        if (!end)
+            continue;   /* the closing line (中断) */
+        if (second && n > 0) {
+            size_t at = strlen(bodies[n - 1]);
+            snprintf(bodies[n - 1] + at, 64 - at, "|%.*s", (int)(end - from), from);
+        } else if (n < max) {
+            snprintf(bodies[n++], 64, "%.*s", (int)(end - from), from);
+        }
+    }
+    return n;
+}
+
+/* Chu's moves carry their TSA and Japanese texts ("texts" in the move JSON), written from
+ * the position before each move: the same as the TSA and KIF records write them, when the
+ * move is played and when the game is loaded again from the store. */
+static void test_api_move_texts(void)
+{
+    env e;
+    if (env_new(&e))
+        return;
+    const char *start = "6k5/g11/12/12/1P4P5/12/9p2/9N2/12/12/12/5K6 b - 1";
+    json_t *c = create(e.h, json_pack("{ss ss s[{ss sb} {ss sb}]}", "game", "chu", "start", start,
+                                      "seats", "type", "human", "you", 1, "type", "human", "you", 1),
+                       201);
+    const char *id = jstr(c, "id");
+    /* A Lion's double capture, a promotion, a promotion declined, a promoted Pawn's move,
+     * a capture on the square just moved to. */
+    static const char *const moves[] = {"3h3g3f", "12b12c", "6e6d+", "12c12d", "11e11d",
+                                        "12d11e", "6d6c", "6a5a", "6c6b", "5a6b"};
+    static const char *const want_tsa[] = {"Lnx3g-3f", "G-12c", "P-6d+", "G-12d", "P-11d=",
+                                           "G-11e", "+P-6c", "K-5a", "+P-6b", "Kx6b"};
+    static const char *const want_kif[] = {"☗３七・３六獅子", "☖１２三金将", "☗６四歩兵成",
+                                           "☖１２四金将", "☗１１四歩兵不成", "☖１１五金将",
+                                           "☗６三金将", "☖５一玉将", "☗６二金将", "☖同玉将"};
+    enum { N = sizeof moves / sizeof moves[0] };
+    json_t *r = NULL;
+    for (int i = 0; i < N; i++) {
+        json_decref(r);
+        r = NULL;
+        CHECK_EQ_INT(play(e.h, id, token_of(c, i % 2), moves[i], i + 1, &r), 200);
+        char path[32];
+        snprintf(path, sizeof path, "moves.%d.texts.tsa", i);
+        CHECK_STR(jstr(r, path), want_tsa[i]);
+        snprintf(path, sizeof path, "moves.%d.texts.kif", i);
+        CHECK_STR(jstr(r, path), want_kif[i]);
+    }
+    json_decref(r);
+    /* What the record writers write of the same moves. */
+    const gv_game *g = gv_game_find("chu");
+    gv_move mv[N];
+    char err[GV_ERRLEN];
+    void *st = calloc(1, g->state_size);
+    CHECK(g->init(st, NULL, err, sizeof err) == 0 && g->set_position(st, start, err, sizeof err) == 0);
+    for (int i = 0; i < N; i++) {
+        CHECK(g->parse_move(st, moves[i], &mv[i], err, sizeof err) == 0);
+        g->make(st, mv[i]);
+    }
+    free(st);
+    char *tsa = gv_record_write(g, NULL, start, mv, N, NULL, gv_record_format_parse(g, "tsa"),
+                                err, sizeof err);
+    char *kif = gv_record_write(g, NULL, start, mv, N, NULL, gv_record_format_parse(g, "kif"),
+                                err, sizeof err);
+    CHECK(tsa && kif);
+    char bodies[N + 2][64];
+    CHECK_EQ_INT(kif ? kif_bodies(kif, bodies, N + 2) : 0, N);
+    /* The TSA record's movetext: "1. Lnx3g-3f 2. G-12c ... *", numbered by plies. */
+    char tsa_moves[N][64];
+    int ntsa = 0, k = 0;
+    const char *mt = tsa ? strstr(tsa, "\n\n1. ") : NULL;
+    char tok[64];
+    for (; mt && sscanf(mt, "%63s%n", tok, &k) == 1; mt += k)
+        if (tok[strlen(tok) - 1] != '.' && strcmp(tok, "*") && ntsa < N)
+            memcpy(tsa_moves[ntsa++], tok, sizeof tok);
+    CHECK_EQ_INT(ntsa, N);
+    for (int i = 0; tsa && kif && i < N && i < ntsa; i++) {
+        CHECK_STR(want_tsa[i], tsa_moves[i]);
+        /* KIF: one line (a Lion's double move: its two steps) in the same words. */
+        char kif_text[160], wide[200];
+        char *bar = strchr(bodies[i], '|');
+        if (bar) {
+            *bar = 0;
+            char *name = strstr(bodies[i], "獅子");
+            if (name)
+                *name = 0;
+            snprintf(kif_text, sizeof kif_text, "%.63s・%.63s", bodies[i], bar + 1);
+        } else {
+            snprintf(kif_text, sizeof kif_text, "%.63s%s", bodies[i],
+                     want_tsa[i][strlen(want_tsa[i]) - 1] == '=' ? "不成" : "");
+        }
+        widen(kif_text, wide, sizeof wide);
+        char expect[220];
+        snprintf(expect, sizeof expect, "%s%s", i % 2 ? "☖" : "☗", wide);
+        CHECK_STR(want_kif[i], expect);
+    }
+    free(tsa);
+    free(kif);
+    /* Loaded again from the store: the same texts, in the view and in a watcher's catch-up. */
+    CHECK(env_restart(&e) == 0);
+    json_t *v = get_view(e.h, id, NULL);
+    for (int i = 0; i < N; i++) {
+        char path[32];
+        snprintf(path, sizeof path, "moves.%d.texts.tsa", i);
+        CHECK_STR(jstr(v, path), want_tsa[i]);
+        snprintf(path, sizeof path, "moves.%d.texts.kif", i);
+        CHECK_STR(jstr(v, path), want_kif[i]);
+        snprintf(path, sizeof path, "moves.%d.move", i);
+        CHECK_STR(jstr(v, path), moves[i]);
+    }
+    json_decref(v);
+    /* Exaç writes nothing further: its own notation is the move's text. */
+    json_t *x = create(e.h, json_pack("{ss s[{ss sb} {ss sb}]}", "game", "exac", "seats", "type",
+                                      "human", "you", 1, "type", "human", "you", 1), 201);
+    CHECK_EQ_INT(play(e.h, jstr(x, "id"), token_of(x, 0), "g5", 1, &r), 200);
+    CHECK(jp(r, "moves.0.move") && !jp(r, "moves.0.texts"));
+    json_decref(r);
+    json_decref(x);
+    json_decref(c);
+    env_end(&e);
+}
+
 /* ---- the API: creating games ------------------------------------------------------ */
 
 /* The position of game after k legal moves (the first legal move each time). */
@@ -3401,8 +3564,9 @@ static void test_grav_secrecy_and_hints(void)
     /* The window: the public view, the asked seat's and the placer's views of A and B
      * differ only where the stone stands. */
     static const char *const allowed[] = {
-        "id", "created", "updated", "position", "moves[].at", "moves[].move", "grav.board[]",
-        "grav.last", "grav.reference", "grav.pending.point", "you.legal_moves[]", NULL};
+        "id", "created", "updated", "position", "moves[].at", "moves[].move",
+        "moves[].texts.words", "grav.board[]", "grav.last", "grav.reference",
+        "grav.pending.point", "you.legal_moves[]", NULL};
     for (int seat = -1; seat < 2; seat++) {
         json_t *va = seat < 0 ? get_view(h, A.id, NULL) : seat_view(h, A.id, A.t[seat], seat);
         json_t *vb = seat < 0 ? get_view(h, B.id, NULL) : seat_view(h, B.id, B.t[seat], seat);
@@ -5303,6 +5467,7 @@ WRAP(test_api_meta_pieces)
 WRAP(test_api_chu_flow)
 WRAP(test_api_exac_flow)
 WRAP(test_api_grav_flow)
+WRAP(test_api_move_texts)
 WRAP(test_api_create_options)
 WRAP(test_api_listing)
 WRAP(test_restart_keeps_games)
@@ -5349,6 +5514,7 @@ const t_case server_tests[] = {
     TC(test_api_chu_flow),
     TC(test_api_exac_flow),
     TC(test_api_grav_flow),
+    TC(test_api_move_texts),
     TC(test_api_create_options),
     TC(test_api_listing),
     TC(test_restart_keeps_games),

@@ -133,7 +133,9 @@ export function moveLabel(move) {
 export class ChuBoard {
   constructor(container, hooks) {
     this.container = container;
-    this.hooks = hooks;          // submit(move), choose(prompt, options) -> Promise, info(text)
+    // submit(move), choose(prompt, options) -> Promise, answer(value) (answers the choice
+    // asked), prompt(text) (the next step of a move under way, '' for none)
+    this.hooks = hooks;
     this.flipped = false;
     this.style = 'kanji';
     this.data = null;
@@ -380,11 +382,52 @@ export class ChuBoard {
   async choosePromotion(cands, drop = false) {
     const plain = cands.find((c) => !c.promo), promo = cands.find((c) => c.promo);
     if (plain && promo) {
-      const v = await this.hooks.choose(drop ? 'Drop this piece promoted?' : 'Promote this piece?',
-        [{ label: 'Promote', value: promo.m }, { label: 'Do not promote', value: plain.m }]);
+      const to = drop ? promo.to : promo.sq[promo.sq.length - 1];
+      const p = drop ? { t: LETTERS.indexOf(RESERVE_BOARD[promo.letter]), promo: false, side: this.pos.side }
+        : this.pieceAt(promo.sq[0]);
+      const name = p ? NAMES[p.t] : 'piece';
+      if (p) this.showPromotion(to, p, promo.m, plain.m);
+      const v = await this.hooks.choose(drop ? `Drop the ${name} on ${to} promoted? Click the piece you want on the board, or:`
+        : `Promote the ${name} on ${to}? Click the piece you want on the board, or:`,
+      [{ label: 'Promote', value: promo.m }, { label: 'Do not promote', value: plain.m }]);
+      this.hidePromotion();
       return v;
     }
     return (promo || plain || {}).m || null;
+  }
+
+  // The promotion question on the board: the piece promoted on its destination, and as it
+  // is on the square next to it; a click on either answers (hooks.answer), a click beside
+  // them takes the move back.
+  showPromotion(to, p, promoMove, plainMove) {
+    this.hidePromotion();
+    const cell = this.cells.get(to);
+    if (!cell || !this.hooks.answer) return;
+    const [r, c] = cell.dataset.rc.split(',').map(Number);
+    const layer = s('g', { class: 'promo-choice' });
+    const veil = s('rect', { x: -M, y: -M, width: N * CELL + 2 * M, height: N * CELL + 2 * M, class: 'promo-veil' });
+    veil.addEventListener('click', (e) => { e.stopPropagation(); this.hooks.answer(null); });
+    layer.append(veil);
+    const option = (row, piece, move, label) => {
+      const g = s('g', { class: 'promo-option' + (piece.promo ? ' promoted' : ''), transform: `translate(${c * CELL},${row * CELL})`,
+        role: 'button', tabindex: '0', 'aria-label': label, 'data-move': move });
+      g.append(s('rect', { x: 3, y: 3, width: CELL - 6, height: CELL - 6, rx: 14, class: 'promo-bg' }));
+      g.append(this.pieceSvg(piece));
+      g.append(s('title', {}, label));
+      const act = (e) => { e.preventDefault(); e.stopPropagation(); this.hooks.answer(move); };
+      g.addEventListener('click', act);
+      g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') act(e); });
+      return g;
+    };
+    layer.append(option(r, { ...p, promo: true }, promoMove, `Promote: ${NAMES_P[p.t]}`),
+      option(r < N - 1 ? r + 1 : r - 1, { ...p, promo: false }, plainMove, `Do not promote: stay a ${NAMES[p.t]}`));
+    this.svg.append(layer);
+    this.promoLayer = layer;
+  }
+
+  hidePromotion() {
+    if (this.promoLayer) this.promoLayer.remove();
+    this.promoLayer = null;
   }
 
   async play(cands, drop = false) {
@@ -396,7 +439,7 @@ export class ChuBoard {
     if (m) this.hooks.submit(m);
   }
 
-  info(text) { if (this.hooks.info) this.hooks.info(text); }
+  info(text) { if (this.hooks.prompt) this.hooks.prompt(text); }
 
   // A pass with the selected piece (the server accepts any empty neighbour as the middle).
   passMove() {
@@ -431,8 +474,9 @@ export class ChuBoard {
       const doubles = mine.filter((mv) => mv.sq.length === 3 && mv.sq[1] === sq);
       if (doubles.length) {
         this.step = sq;
-        this.info(`Second step from ${sq}: click a square next to it, the origin ${from} to go back` +
-          (direct.length ? `, or ${sq} again to stop there.` : '.'));
+        const p = this.pieceAt(from);
+        this.info(`${p && p.promo ? NAMES_P[p.t] : p ? NAMES[p.t] : 'Lion'}: second step from ${sq} — click a square next to it` +
+          ` (${from} to go back)` + (direct.length ? `, or ${sq} again to stop there.` : '.'));
         this.draw();
         return;
       }

@@ -2,9 +2,11 @@
 // replay, downloads and links. Everything it shows comes from the server's view
 // (GET /api/games/ID) and its WebSocket events; it never decides a rule.
 import { h, api, prefs, seats, fmtClock, gameTitle, ApiError, put } from './util.js';
-import { ChuBoard, moveSquares, sideToMove, moveLabel } from './chu.js';
+import { ChuBoard, moveSquares, sideToMove } from './chu.js';
 import { ExacBoard } from './exac.js';
-import { GravBoard, stoneIcon, parsePoint, PLAYERS } from './grav.js';
+import { GravBoard, stoneIcon, PLAYERS } from './grav.js';
+import { MoveList } from './movelist.js';
+import { Banner } from './banner.js';
 
 const RESULT_WORDS = { win: 'wins', draw: 'Draw' };
 // The game's status as the page names it, and whether nothing more can happen in it.
@@ -32,7 +34,9 @@ export class GamePage {
     this.busy = false;
     this.choice = null;         // {prompt, options, resolve}
     this.passMove = null;       // Chu: a Lion pass with the selected piece
-    this.message = '';
+    this.message = '';          // the server's last refusal (the banner shows it)
+    this.stepText = '';         // the board's next step of a move under way (banner)
+    this.hintText = '';         // Grav: the answer of the last private hint (banner)
     this.timers = [];
     this.build();
     this.start();
@@ -257,7 +261,8 @@ export class GamePage {
     // The game's status and the connection that brings its moves: two labelled items.
     el.status = h('span', { class: 'status', id: 'game-status' });
     el.conn = h('span', { class: 'conn', id: 'game-conn', title: 'the connection that brings the moves as they are made' });
-    el.banner = h('div', { class: 'banner', role: 'status', hidden: true });
+    this.banner = new Banner();
+    el.banner = this.banner.el;
     el.boardWrap = h('div', { class: 'board-wrap' });
     el.tools = h('div', { class: 'board-tools' });
     el.info = h('div', { class: 'info', 'aria-live': 'polite' });
@@ -265,18 +270,17 @@ export class GamePage {
     el.join = h('div', { class: 'join-panel panel', hidden: true });
     el.actions = h('div', { class: 'actions panel', 'aria-live': 'polite' });
     el.params = h('div', { class: 'params panel', hidden: true });
-    el.moves = h('ol', { class: 'moves', 'aria-label': 'moves' });
+    this.moveList = new MoveList((n) => this.goto(n));
     el.replay = h('div', { class: 'replay', role: 'toolbar', 'aria-label': 'replay' });
     el.share = h('div', { class: 'share panel' });
     put(this.root, h('section', { class: 'game' },
       h('div', { class: 'game-head' }, el.title,
         h('span', { class: 'head-item' }, h('span', { class: 'head-label' }, 'Game'), el.status),
         h('span', { class: 'head-item head-conn' }, h('span', { class: 'head-label' }, 'Connection'), el.conn)),
-      el.banner,
       h('div', { class: 'game-body' },
-        h('div', { class: 'board-col' }, el.boardWrap, el.info, el.tools),
+        h('div', { class: 'board-col' }, el.banner, el.boardWrap, el.info, el.tools),
         h('aside', { class: 'side' }, el.players, el.join, el.actions, el.params,
-          h('div', { class: 'panel moves-panel' }, h('h3', {}, 'Moves'), el.moves, el.replay),
+          h('div', { class: 'panel moves-panel' }, this.moveList.el, el.replay),
           el.share))));
   }
 
@@ -285,8 +289,10 @@ export class GamePage {
       submit: (m) => this.submit(m),
       choose: (prompt, options) => this.choose(prompt, options),
       info: (t) => { this.el.info.textContent = t; },
+      prompt: (t) => { this.stepText = t; this.renderBanner(); },
+      answer: (value) => this.resolveChoice(value),
       hint: (pt) => this.hint(pt),
-      selection: (pass) => { this.passMove = pass; this.renderActions(); },
+      selection: (pass) => { this.passMove = pass; this.renderBanner(); },
     };
     if (game === 'chu') this.board = new ChuBoard(this.el.boardWrap, hooks);
     else if (game === 'exac') this.board = new ExacBoard(this.el.boardWrap, hooks);
@@ -348,27 +354,24 @@ export class GamePage {
       document.title = `${gameTitle(v.game)} — Gravülien`;
       if (isOver(v)) this.loadPositions().catch(() => {});
     }
-    if (v.n !== prevN) { this.passMove = null; if (this.choice) this.resolveChoice(null); }
-    if (v.game === 'grav' && this.prevGrav && v.n > prevN) this.announceCall(v, prevN);
-    this.prevGrav = v.grav;
+    if (v.n !== prevN) {
+      this.passMove = null;
+      this.stepText = this.hintText = '';
+      if (this.choice) this.resolveChoice(null);
+    }
     if (this.positions && v.n > this.positions.length - 1 && this.replayN !== null) this.loadPositions().catch(() => {});
     this.render();
   }
 
-  // After a "Grav!" the state says how it went: the stone gone (taken back) or still there.
-  announceCall(v, prevN) {
-    const pend = this.prevGrav.pending;
-    const calls = v.moves.filter((m) => m.n > prevN && / grav$/.test(m.move));
-    if (!calls.length || !pend) return;
-    const c = calls[calls.length - 1];
-    const rc = parsePoint(v.grav.size, pend.point);
-    if (!rc) return;
-    const idx = rc[0] * v.grav.size + rc[1];
-    const caller = v.seats[c.seat].side, placer = v.seats[pend.seat].side;
-    const stays = v.grav.board[idx] === pend.seat + 1;
-    this.el.info.textContent = stays
-      ? `Wrong call: ${placer}'s stone on ${pend.point} broke no rule and stays; ${caller} loses its next turn.`
-      : `Correct call! ${placer}'s stone on ${pend.point} broke a rule and is taken back; ${caller} removes one of ${placer}'s stones and moves next.`;
+  // The verdict of a "Grav!" call among the last two moves, as the server words it ("P1
+  // calls Grav! on g1, a correct call: ..."), or ''.
+  lastVerdict() {
+    const v = this.view;
+    if (v.game !== 'grav' || this.replayN !== null) return '';
+    for (const m of v.moves.slice(-2).reverse()) {
+      if (/ grav$/.test(m.move)) return (m.texts && m.texts.words) || '';
+    }
+    return '';
   }
 
   myLegal() {
@@ -400,25 +403,93 @@ export class GamePage {
     return st ? st.side : `Seat ${i + 1}`;
   }
 
-  renderBanner() {
-    const v = this.view, b = this.el.banner;
+  // How the game ended, in words ('' while it goes on).
+  resultText() {
+    const v = this.view, r = v.result;
     if (v.status === 'abandoned') {
-      b.textContent = v.seats.some((st) => !st.joined) ? 'Abandoned: the seats were not all taken in time. No result.'
+      return v.seats.some((st) => !st.joined) ? 'Abandoned: the seats were not all taken in time. No result.'
         : 'Abandoned: no move came in time. No result.';
-      b.hidden = false;
-      return;
     }
-    if (v.status !== 'finished' || !v.result) { b.hidden = true; return; }
-    const r = v.result;
-    let text;
-    if (r.status === 'draw') text = `Draw — ${r.reason}`;
-    else if (r.winner !== null && r.winner !== undefined) {
+    if (v.status !== 'finished' || !r) return '';
+    if (r.status === 'draw') return `Draw — ${r.reason}`;
+    if (r.winner !== null && r.winner !== undefined) {
       const mine = this.heldSeats().includes(r.winner);
       const others = this.heldSeats().length && !mine;
-      text = `${this.seatLabel(r.winner)} ${RESULT_WORDS.win}${mine ? ' — you win!' : others ? ' — you lose' : ''} (${r.reason})`;
-    } else text = `Game over (${r.reason})`;
-    b.textContent = text;
-    b.hidden = false;
+      return `${this.seatLabel(r.winner)} ${RESULT_WORDS.win}${mine ? ' — you win!' : others ? ' — you lose' : ''} (${r.reason})`;
+    }
+    return `Game over (${r.reason})`;
+  }
+
+  // The banner above the board: the server's refusal, a question to answer, the next step
+  // of a move under way, a Grav call's verdict, then whose move it is (or the result).
+  renderBanner() {
+    const v = this.view;
+    if (!v) return;
+    const lines = [];
+    if (this.message) {
+      lines.push({ kind: 'error', cls: 'message', text: this.message, key: 'dismiss',
+        actions: [this.button('×', () => { this.message = ''; this.renderBanner(); }, 'dismiss')] });
+    }
+    if (this.choice) {
+      const c = this.choice;
+      lines.push({ kind: 'question', cls: 'choice', text: c.prompt, key: JSON.stringify(c.options.map((o) => o.value)),
+        actions: [...c.options.map((o) => this.button(o.label, () => this.resolveChoice(o.value), 'primary')),
+          this.button('Cancel', () => this.resolveChoice(null))] });
+    }
+    if (this.stepText && this.replayN === null) lines.push({ kind: 'step', text: this.stepText });
+    if (this.hintText && this.replayN === null) lines.push({ kind: 'step', cls: 'hint', text: this.hintText });
+    const verdict = this.lastVerdict();
+    if (verdict) lines.push({ kind: 'verdict', text: verdict });
+    let turn = this.promptLines();
+    // While a move is under way its step or question says what to click: the turn's own
+    // line goes, and its answers (a Lion's pass) join that line.
+    const busy = lines.find((l) => (l.kind === 'step' && l.cls !== 'hint') || l.cls === 'choice');
+    if (busy) {
+      const gone = turn.filter((l) => l.kind === 'turn');
+      turn = turn.filter((l) => l.kind !== 'turn');
+      const extra = gone.flatMap((l) => l.actions || []);
+      if (extra.length) Object.assign(busy, { actions: (busy.actions || []).concat(extra), key: `${busy.key || ''}|${gone.map((l) => l.key).join()}` });
+    }
+    this.banner.show(lines.concat(turn));
+  }
+
+  // What the banner says of the turn: the result, a replayed position, your move and how
+  // to make it (with the answers of a question), or whom the game waits for.
+  promptLines() {
+    const v = this.view, out = [];
+    const held = this.heldSeats(), seat = this.actingSeat(), you = v.you;
+    const result = this.resultText();
+    if (this.replayN !== null) out.push({ kind: 'replay', text: `Replaying: the position after move ${this.replayN} of ${v.n}.` });
+    if (result) out.push({ kind: 'result', cls: 'result', text: result });
+    if (v.status === 'open') {
+      const waiting = v.seats.filter((st) => st.type === 'human' && !st.joined).map((st) => st.side);
+      out.push({ kind: 'wait', text: `Waiting for ${waiting.join(', ')} to join. Nobody can move until every seat is taken.` });
+    }
+    if (v.status !== 'live' || this.replayN !== null) return out;
+    const toMove = v.to_move !== null && v.to_move !== undefined ? v.seats[v.to_move].side : null;
+    if (seat === null) {
+      if (toMove) out.push({ kind: 'wait', text: `${toMove} to move.` });
+      return out;
+    }
+    const legal = this.myLegal() || [];
+    if (v.game === 'grav') return out.concat(this.gravPrompt(legal));
+    const offers = v.draw_offers || [];
+    if (v.agreed_draws && you && offers.some((st) => st !== you.seat && !held.includes(st))) {
+      out.push({ kind: 'question', text: 'Your opponent offers a draw.', key: 'draw',
+        actions: [this.button('Accept draw', () => this.draw('accept'), 'primary'), this.button('Decline', () => this.draw('decline'))] });
+    }
+    const myTurn = you && v.to_move === you.seat;
+    if (myTurn && legal.length) {
+      const how = held.length > 1 ? `${toMove} to move (you).` : (v.options || {}).variant === 'heisei'
+        ? 'Your move: click a piece, then its destination; or a reserve piece, then a marked square to drop it.'
+        : 'Your move: click a piece, then its destination.';
+      const pass = v.game === 'chu' && this.passMove;
+      out.push({ kind: 'turn', cls: 'your-move', text: how, key: pass || '',
+        actions: pass ? [this.button('Pass (the Lion stays)', () => this.submit(pass))] : [] });
+    } else if (!myTurn) {
+      out.push({ kind: 'wait', text: `Waiting for ${toMove || 'the other side'}…` });
+    }
+    return out;
   }
 
   renderBoard() {
@@ -493,14 +564,14 @@ export class GamePage {
 
   flash(msg) {
     this.message = msg;
-    if (this.view) this.renderActions();
+    if (this.view) this.renderBanner();
   }
 
   choose(prompt, options) {
     return new Promise((resolve) => {
       this.choice = { prompt, options, resolve };
-      this.renderActions();
-      const b = this.el.actions.querySelector('.choice button');
+      this.renderBanner();
+      const b = this.el.banner.querySelector('.choice button');
       if (b) b.focus();
     });
   }
@@ -509,7 +580,7 @@ export class GamePage {
     const c = this.choice;
     this.choice = null;
     if (c) c.resolve(v);
-    this.renderActions();
+    this.renderBanner();
   }
 
   button(label, onclick, cls = '') {
@@ -543,6 +614,8 @@ export class GamePage {
     name, h('button', { type: 'submit', class: 'primary' }, 'Take the seat')));
   }
 
+  // The side panel's actions: the join form, draws and resignation, Grav's private hints.
+  // What to do now is said in the banner (renderBanner).
   renderActions() {
     const v = this.view, out = [];
     if (!v) return;
@@ -550,45 +623,17 @@ export class GamePage {
     const held = this.heldSeats();
     const seat = this.actingSeat();
     const you = v.you;
-    if (this.message) out.push(h('p', { class: 'message', role: 'alert' }, this.message,
-      ' ', this.button('×', () => { this.message = ''; this.renderActions(); }, 'dismiss')));
-    if (v.status === 'open') {
-      const waiting = v.seats.filter((s) => s.type === 'human' && !s.joined).map((s) => s.side);
-      out.push(h('p', {}, `Waiting for ${waiting.join(', ')} to join. Nobody can move until every seat is taken.`));
-    }
-    if (this.replayN !== null) {
-      out.push(h('p', { class: 'muted' }, `Replaying: position after move ${this.replayN} of ${v.n}.`));
-    }
-    if (this.choice) {
-      out.push(h('div', { class: 'choice', role: 'group', 'aria-label': this.choice.prompt },
-        h('p', {}, this.choice.prompt),
-        ...this.choice.options.map((o) => this.button(o.label, () => this.resolveChoice(o.value), 'primary')),
-        this.button('Cancel', () => this.resolveChoice(null))));
-    }
     if (v.status === 'live' && seat !== null && this.replayN === null) {
-      const legal = this.myLegal() || [];
-      const myTurn = you && v.to_move === you.seat;
-      if (v.game === 'grav') out.push(...this.gravActions(legal));
-      else if (myTurn && legal.length) {
-        out.push(h('p', { class: 'your-move' }, held.length > 1 ? `${v.seats[v.to_move].side} to move (you).` : ((v.options || {}).variant === 'heisei'
-          ? 'Your move: click a piece, then its destination; or a reserve piece, then a marked square to drop it.'
-          : 'Your move: click a piece, then its destination.')));
-        if (v.game === 'chu' && this.passMove) out.push(this.button('Pass (the Lion stays)', () => this.submit(this.passMove)));
-      } else if (!myTurn) {
-        out.push(h('p', { class: 'muted' }, `Waiting for ${v.to_move !== null ? v.seats[v.to_move].side : 'the other side'}…`));
-      }
-      // draws and resignation (Chu, Exaç); Grav resigns through its own button
+      if (v.game === 'grav') out.push(...this.gravActions(this.myLegal() || []));
+      // draws and resignation (Chu, Exaç); Grav resigns through its own button. An offer
+      // of the opponent is a question of the banner.
       if (v.agreed_draws && you) {
         const offers = v.draw_offers || [];
         const mineOffered = offers.includes(you.seat);
         const otherOffered = offers.some((s) => s !== you.seat && !held.includes(s));
         const row = [];
-        if (otherOffered) {
-          row.push(h('span', {}, 'Your opponent offers a draw: '));
-          row.push(this.button('Accept draw', () => this.draw('accept'), 'primary'));
-          row.push(this.button('Decline', () => this.draw('decline')));
-        } else if (mineOffered) row.push(h('span', { class: 'muted' }, 'You offered a draw. '));
-        else if (held.length < 2) row.push(this.button('Offer a draw', () => this.draw('offer')));
+        if (mineOffered) row.push(h('span', { class: 'muted' }, 'You offered a draw. '));
+        else if (held.length < 2 && !otherOffered) row.push(this.button('Offer a draw', () => this.draw('offer')));
         out.push(h('div', { class: 'row' }, ...row, this.resignButton()));
       } else if (you && v.game !== 'grav') {
         out.push(h('div', { class: 'row' }, this.resignButton()));
@@ -607,44 +652,60 @@ export class GamePage {
     return this.button('Resign', () => { this.confirmResign = true; this.renderActions(); }, 'quiet');
   }
 
-  gravActions(legal) {
-    const v = this.view, gv = v.grav, out = [];
-    const you = v.you;
-    if (you && you.stale) return out;     // this seat's part is on its way
+  // Grav in the banner: the question on a stone that awaits your answer (Grav! or
+  // Accept), the bonus turns to declare, the stone to remove after a correct call, your
+  // turn, or whom the game waits for.
+  gravPrompt(legal) {
+    const v = this.view, gv = v.grav, you = v.you;
+    if (you && you.stale) return [];     // this seat's part is on its way
     const by = (verb) => legal.filter((m) => m.split(' ')[1] === verb);
     const me = you ? v.seats[you.seat].side : '';
     const pend = gv.pending;
+    const key = legal.filter((m) => !/ (place|resign)/.test(m)).join();
     if (by('accept').length || by('grav').length) {
-      out.push(h('p', { class: 'your-move' }, `${me}: ${v.seats[pend.seat].side} placed ${pend.point}${pend.bonus ? ' (a bonus stone)' : ''}. Does it break a rule?`));
-      out.push(h('div', { class: 'row' },
-        by('grav').length ? this.button('Grav!', () => this.submit(by('grav')[0]), 'grav-call') : null,
-        by('accept').length ? this.button('Accept', () => this.submit(by('accept')[0]), 'primary') : null));
-      if (by('place').length) out.push(h('p', { class: 'muted' }, 'Or simply place your own stone (or pass): that accepts.'));
-    } else if (by('declare').length) {
+      return [{ kind: 'question', cls: 'your-move', key,
+        text: `${me}: ${v.seats[pend.seat].side} placed ${pend.point}${pend.bonus ? ' (a bonus stone)' : ''}. Does it break a rule?` +
+          (by('place').length ? ' (Placing your own stone, or passing, accepts it.)' : ''),
+        actions: [by('grav').length ? this.button('Grav!', () => this.submit(by('grav')[0]), 'grav-call') : null,
+          by('accept').length ? this.button('Accept', () => this.submit(by('accept')[0]), 'primary') : null].filter(Boolean) }];
+    }
+    if (by('declare').length) {
       const ks = by('declare').map((m) => Number(m.split(' ')[2])).sort((a, b) => a - b);
-      out.push(h('p', { class: 'your-move' }, `${me}: your stone completed ${gv.declare_max} symmetric shape${gv.declare_max === 1 ? '' : 's'}. How many bonus turns do you declare? (Each must be a placement.)`));
-      out.push(h('div', { class: 'row declare' }, ...ks.map((k) => this.button(`Declare ${k}`, () => this.submit(by('declare').find((m) => Number(m.split(' ')[2]) === k)), k ? 'primary' : ''))));
-    } else if (by('remove').length) {
-      out.push(h('p', { class: 'your-move' }, `${me}: your call was right! Click one of ${v.seats[gv.victim].side}'s stones (ringed in red) to remove it.`));
+      return [{ kind: 'question', cls: 'your-move declare', key,
+        text: `${me}: your stone completed ${gv.declare_max} symmetric shape${gv.declare_max === 1 ? '' : 's'}. How many bonus turns do you declare? (Each must be a placement.)`,
+        actions: ks.map((k) => this.button(`Declare ${k}`, () => this.submit(by('declare').find((m) => Number(m.split(' ')[2]) === k)), k ? 'primary' : '')) }];
+    }
+    if (by('remove').length) {
       const sel = h('select', { 'aria-label': 'stone to remove' }, by('remove').map((m) => h('option', { value: m }, m.split(' ')[2])));
-      out.push(h('div', { class: 'row' }, sel, this.button('Remove', () => this.submit(sel.value), 'primary')));
-    } else if (by('place').length || by('pass').length) {
+      return [{ kind: 'turn', cls: 'your-move', key,
+        text: `${me}: your call was right! Click one of ${v.seats[gv.victim].side}'s stones (ringed in red) to remove it.`,
+        actions: [sel, this.button('Remove', () => this.submit(sel.value), 'primary')] }];
+    }
+    if (by('place').length || by('pass').length) {
       const bonus = gv.phase === 'bonus';
-      out.push(h('p', { class: 'your-move' }, bonus
-        ? `${me}: bonus turn${gv.owed > 1 ? ` (${gv.owed} owed)` : ''} — click a point to place a stone (no pass).`
-        : `${me}: your turn — click a point to place a stone, or pass.`));
-      const row = [];
-      if (by('pass').length) row.push(this.button('Pass', () => this.submit(by('pass')[0])));
-      if (you && you.can_hint) {
-        const cb = h('input', { type: 'checkbox', onchange: (e) => { this.hintMode = e.target.checked; this.renderBoard(); } });
-        cb.checked = this.hintMode;
-        row.push(h('label', { class: 'hint-toggle', title: 'private: only you see the answer' }, cb, ' Check points first (private hint): clicks ask instead of placing'));
-      }
-      out.push(h('div', { class: 'row' }, ...row));
-    } else if (you && v.to_move !== null) {
+      return [{ kind: 'turn', cls: 'your-move', key,
+        text: bonus ? `${me}: bonus turn${gv.owed > 1 ? ` (${gv.owed} owed)` : ''} — click a point to place a stone (no pass).`
+          : `${me}: your turn — click a point to place a stone, or pass.`,
+        actions: by('pass').length ? [this.button('Pass', () => this.submit(by('pass')[0]))] : [] }];
+    }
+    if (v.to_move !== null && v.to_move !== undefined) {
       const who = v.seats[v.to_move].side;
       const what = { window: `to answer ${pend ? pend.point : 'the stone'}`, declare: 'to declare bonus turns', remove: 'to remove a stone', bonus: 'to place a bonus stone' }[gv.phase] || 'to play';
-      out.push(h('p', { class: 'muted' }, `Waiting for ${who} ${what}…`));
+      return [{ kind: 'wait', text: `Waiting for ${who} ${what}…` }];
+    }
+    return [];
+  }
+
+  // Grav in the side panel: the private hints' switch on your turn, resignation.
+  gravActions(legal) {
+    const v = this.view, out = [];
+    const you = v.you;
+    if (you && you.stale) return out;     // this seat's part is on its way
+    if (you && you.can_hint) {
+      const cb = h('input', { type: 'checkbox', onchange: (e) => { this.hintMode = e.target.checked; this.renderBoard(); } });
+      cb.checked = this.hintMode;
+      out.push(h('div', { class: 'row' }, h('label', { class: 'hint-toggle', title: 'private: only you see the answer' }, cb,
+        ' Check points first (private hint): clicks ask instead of placing')));
     }
     if (you && legal.some((m) => m.split(' ')[1] === 'resign')) out.push(h('div', { class: 'row' }, this.resignButton()));
     return out;
@@ -690,8 +751,9 @@ export class GamePage {
     try {
       const r = await api(`/api/games/${this.id}/hint`, { token: this.token(), point: pt });
       this.board.setHint(pt, r);
-      this.el.info.textContent = r.violates ? `Private hint: a stone on ${pt} would break the ${r.rules.join(' and ')} rule${r.rules.length > 1 ? 's' : ''}.`
+      this.hintText = r.violates ? `Private hint: a stone on ${pt} would break the ${r.rules.join(' and ')} rule${r.rules.length > 1 ? 's' : ''}.`
         : `Private hint: a stone on ${pt} breaks no rule.`;
+      this.renderBanner();
     } catch (e) { this.flash(e.message); }
   }
 
@@ -728,58 +790,9 @@ export class GamePage {
 
   // ---- moves and replay -----------------------------------------------------------------
 
-  // The move list grows by the new moves only (a long Grav game has thousands); it is
-  // built again when what it shows is not the start of the view's moves.
   renderMoves() {
-    const v = this.view, ol = this.el.moves;
-    const cur = this.replayN === null ? v.n : this.replayN;
-    // When the second seat moved first (Chu handicap: Gote; a set-up position), the list
-    // starts with "1. …" and the first move sits in the second seat's column.
-    const lead = v.game !== 'grav' && v.moves.length && v.moves[0].seat !== 0 ? 1 : 0;
-    const item = (m) => {
-      let label = m.move, what = '';
-      if (v.game === 'grav') {
-        const t = m.move.split(' ');
-        label = `P${t[0]} ${t.slice(1).join(' ')}`;
-      } else if (v.game === 'chu') {
-        const l = moveLabel(m.move);
-        label = l.text;
-        what = l.title ? `${l.title}; ` : '';
-      }
-      // Pairs: the first seat's move on the left, numbered, the second seat's on the right.
-      const p = m.n + lead;
-      const prefix = v.game === 'grav' ? `${m.n}.` : (p % 2 ? `${(p + 1) / 2}.` : '');
-      const b = h('button', { type: 'button', class: 'mv' + (what ? ' drop' : ''), 'data-move': m.move,
-        'data-n': m.n, onclick: () => this.goto(m.n), title: `${what}position after move ${m.n}` }, label);
-      const icon = v.game === 'grav' ? stoneIcon(m.seat, 12) : null;
-      this.moveButtons.push(b);
-      return h('li', { class: 'seat' + m.seat }, h('span', { class: 'mvnum' }, prefix), icon, b);
-    };
-    const k = this.movesShown || 0, last = this.movesLast;
-    const prefixOk = k > 0 && this.movesGame === v.game && k <= v.moves.length &&
-      v.moves[k - 1].n === last.n && v.moves[k - 1].move === last.move;
-    const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 30;
-    if (!prefixOk) {
-      this.moveButtons = [];
-      put(ol, ...(lead ? [h('li', { class: 'seat0 skipped' }, h('span', { class: 'mvnum' }, '1.'),
-        h('span', { class: 'mv-skipped', title: 'the other side moved first' }, '…'))] : []),
-        ...v.moves.map(item));
-      if (!v.moves.length) ol.append(h('li', { class: 'muted' }, 'No moves yet.'));
-    } else if (v.moves.length > k) {
-      ol.append(...v.moves.slice(k).map(item));
-    }
-    this.movesShown = v.moves.length;
-    this.movesLast = v.moves.length ? v.moves[v.moves.length - 1] : null;
-    this.movesGame = v.game;
-    ol.classList.toggle('pairs', v.game !== 'grav');
-    const prev = ol.querySelector('.current');
-    const c = cur > 0 ? this.moveButtons[cur - 1] : null;
-    if (prev !== c) {
-      if (prev) prev.classList.remove('current');
-      if (c) c.classList.add('current');
-    }
-    if (this.replayN !== null && c) c.scrollIntoView({ block: 'nearest' });
-    else if (atBottom || this.replayN === null) ol.scrollTop = ol.scrollHeight;
+    const v = this.view;
+    this.moveList.render(v, this.replayN === null ? v.n : this.replayN, this.replayN !== null);
   }
 
   renderReplay() {

@@ -31,6 +31,9 @@ typedef struct hub_move {
     gv_move m;
     int seat;
     char text[GV_HUB_MOVE];
+    /* The move in the web view's further notations (hub_move_texts), NUL-separated in the
+     * order of its `notations`; malloc'd, freed with the room. NULL: none. */
+    char *texts;
     int64_t at;                  /* Unix ms */
     int64_t clocks[GV_HUB_MAX_SEATS];
 } hub_move;
@@ -146,5 +149,12 @@ void hub_view_private(const room *r, int seat, json_t *you);
 /* A private hint (Grav: would seat's stone on point break a rule?). Fills out; -1 with a
  * message when the game, the phase or the options give no hint. */
 int hub_hint(const room *r, int seat, const char *point, json_t *out, char *err, size_t errlen);
+/* Legal move m of r's position now (before it is played) in the web view's further
+ * notations, for hub_move.texts (malloc'd), or NULL when the game has none or they cannot
+ * be written. */
+char *hub_move_texts(const room *r, gv_move m);
+/* Adds m's texts to its JSON o as "texts": {"<notation>": "<text>", ...} (nothing when it
+ * has none). */
+void hub_put_move_texts(const room *r, const hub_move *m, json_t *o);
 
 #endif

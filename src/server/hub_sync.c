@@ -162,6 +162,7 @@ static int load_move_row(void *vctx, const gv_stored_move *sm)
     }
     json_decref(cl);
     int before = hub_to_move_seat(r);
+    hm->texts = hub_move_texts(r, m);
     r->g->make(r->st, m);
     /* The turn's clock restarted with this move, as hub_apply_move restarts it. */
     if (before == sm->seat || hub_to_move_seat(r) != sm->seat)

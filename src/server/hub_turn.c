@@ -97,6 +97,7 @@ static int try_move(gv_hub *h, room *r, gv_move m, int seat, int flagged, char *
     }
     for (int i = 0; i < r->nseats; i++)
         hm.clocks[i] = r->seats[i].clock_ms;
+    hm.texts = hub_move_texts(r, m);   /* written from the position before the move */
     r->g->make(r->st, m);
     r->draw_offers = 0;
     gv_result res;
@@ -118,6 +119,7 @@ static int try_move(gv_hub *h, room *r, gv_move m, int seat, int flagged, char *
     free(sm.clocks);
     gv_stored_game_free(&g);
     if (rc != GV_STORE_OK) {
+        free(hm.texts);
         r->g->unmake(r->st);
         memcpy(r->seats, saved, sizeof saved);
         r->status = saved_status;

@@ -112,6 +112,7 @@ json_t *hub_move_json(const room *r, int i)
     json_object_set_new(o, "n", json_integer(i + 1));
     json_object_set_new(o, "seat", json_integer(m->seat));
     json_object_set_new(o, "move", json_string(m->text));
+    hub_put_move_texts(r, m, o);
     json_object_set_new(o, "at", json_integer(m->at));
     if (r->tc_initial_ms > 0) {
         json_t *c = json_array();

@@ -23,6 +23,14 @@ struct gv_web_view {
      * object, with what the pieces are and how they move, read from the rules core's own
      * tables. The shape is the game's (docs/api.md describes each). */
     void (*pieces)(json_t *out);
+    /* What the move list may show of a move besides its text in the game's notation (the
+     * move JSON's "move"): the names of further notations, NULL-terminated ("tsa", "kif";
+     * the keys of the move JSON's "texts"), and move_texts, which writes legal move m of st
+     * (the position before it) in each of them, in that order, one after the other into
+     * buf, each ended by a NUL. It returns the bytes written, NULs included, or -1 when
+     * they do not fit in len. Both NULL: the move list shows the move's text alone. */
+    const char *const *notations;
+    int (*move_texts)(const void *st, gv_move m, char *buf, size_t len);
 };
 
 #endif

@@ -551,8 +551,12 @@ async function gravWindow() {
   // What anyone but the placer sees must not depend on the verdict.
   const ia = 'abcde'.indexOf(bad[0]) + 5 * (Number(bad.slice(1)) - 1);
   const ib = 'abcde'.indexOf(good[0]) + 5 * (Number(good.slice(1)) - 1);
-  const allowed = (p) => /^\.(id|position|created|updated|moves\.\d+\.(at|move)|move\.(at|move)|grav\.(pending\.point|last|reference))$/.test(p) ||
+  const allowed = (p) => /^\.(id|position|created|updated|moves\.\d+\.(at|move|texts\.words)|move\.(at|move|texts\.words)|grav\.(pending\.point|last|reference))$/.test(p) ||
     p === `.grav.board.${ia}` || p === `.grav.board.${ib}`;
+  // The placement in words names its point, and nothing else differs.
+  const words = (e, pt) => (e && e.move && e.move.texts ? e.move.texts.words : '').replace(pt, '·');
+  check(words(ea, bad) === words(eb, good) && words(ea, bad) === 'P2 places ·',
+        `grav window: the placement in words differs only by its point (${ea && ea.move.texts.words} / ${eb && eb.move.texts.words})`);
   // The caller's legal moves differ only in the occupied point: leave out placements there.
   const noPt = (v) => {
     if (v && v.you) v.you.legal_moves = v.you.legal_moves.filter((m) => m !== `1 place ${bad}` && m !== `1 place ${good}`);

@@ -8,6 +8,7 @@
 #include "games/chu/chu_game.h"
 #include "games/chu/chu_match.h"
 #include "games/chu/chu_term.h"
+#include "games/chu/chu_web.h"
 #include "games/chu/chu_xboard.h"
 #include "games/chu/chu_record.h"
 #include "games/chu/chu_web.h"
@@ -239,10 +240,10 @@ const gv_game gv_chu_game = {
     .xboard_variant = "chu",
     .ai = &gv_chu_ai,
     .term = &gv_chu_term_view,
+    .web = &gv_chu_web,
     .match = &gv_chu_match,
     .usi_variant = "chushogi",
     .xboard = &gv_chu_xboard,
     .records = chu_record_codecs,
     .usage_note = "positions are SFEN; 'startpos' is the start",
-    .web = &gv_chu_web,
 };

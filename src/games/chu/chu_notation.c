@@ -319,13 +319,16 @@ static int has_promo_twin(const gv_move *all, int n, gv_move m)
     return 0;
 }
 
-/* Needs the origin: another legal move of another piece writes the same way. */
+/* Needs the origin: another legal move of another piece writes the same way. Only a
+ * piece of the same type can (each type has an abbreviation of its own), so only their
+ * moves are written out. */
 static int tsa_ambiguous(const chu_pos *p, const gv_move *all, int n, gv_move m)
 {
     char a[48], b[48];
     tsa_format(p, m, 0, 0, a);
+    int type = CHU_TYPE(p->board[CHU_FROM(m)]);
     for (int i = 0; i < n; i++) {
-        if (CHU_FROM(all[i]) == CHU_FROM(m))
+        if (CHU_FROM(all[i]) == CHU_FROM(m) || CHU_TYPE(p->board[CHU_FROM(all[i])]) != type)
             continue;
         tsa_format(p, all[i], 0, 0, b);
         if (strcmp(a, b) == 0)

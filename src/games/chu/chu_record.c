@@ -850,6 +850,96 @@ static void kif_move(sbuf *b, const chu_pos *p, gv_move m, unsigned num, int las
            igui ? "（居食い）" : jitto ? "(じっと)" : "", mids);
 }
 
+/* ---- KIF: one move as a line of Japanese ------------------------------------------------ */
+
+/* A square as Japanese print writes it: the file in full-width digits, the rank in kanji
+ * ("７八", "１２十一"). Returns its length in bytes. */
+static int wide_square(int sq, char *buf)
+{
+    int file = CHU_N - CHU_COL(sq), n = 0;
+    if (file >= 10) {
+        memcpy(buf, "\xEF\xBC\x91", 3);   /* "１" */
+        n = 3;
+    }
+    memcpy(buf + n, "\xEF\xBC\x90", 3);   /* "０" + the digit */
+    buf[n + 2] = (char)(0x90 + file % 10);
+    n += 3;
+    return n + kanji_number(CHU_ROW(sq) + 1, buf + n);
+}
+
+/* Is the same move, promoting, among all[0..n)? */
+static int promotion_declined(const gv_move *all, int n, gv_move m)
+{
+    if ((CHU_FLAGS(m) & (CHU_MF_PROMO | CHU_MF_DROP)) != 0)
+        return 0;
+    gv_move twin = m | (gv_move)CHU_MF_PROMO << 24;
+    for (int i = 0; i < n; i++)
+        if (all[i] == twin)
+            return 1;
+    return 0;
+}
+
+/* m without its side mark and origin (kif_line below); last: the previous move's
+ * destination (0: none). */
+static int kif_line_body(const chu_pos *p, gv_move m, int last, int declined, char *buf)
+{
+    char sq[16];
+    if (CHU_FLAGS(m) & CHU_MF_DROP) {
+        wide_square(CHU_TO(m), sq);
+        return sprintf(buf, "%s%s打%s", sq, kif_names[CHU_MID(m)][0],
+                       (CHU_FLAGS(m) & CHU_MF_PROMO) ? "成" : "");
+    }
+    int from, mid, to, promo;
+    usi_squares(p, m, &from, &mid, &to, &promo);
+    const char *name = kif_names[CHU_TYPE(p->board[from])][0];
+    if (!mid) {
+        if (last && last == to)
+            strcpy(sq, "同");
+        else
+            wide_square(to, sq);
+        return sprintf(buf, "%s%s%s", sq, name, promo ? "成" : declined ? "不成" : "");
+    }
+    if (to == from && !p->board[mid]) {   /* a pass: the Lion stays where it stands */
+        wide_square(from, sq);
+        return sprintf(buf, "%s%sじっと", sq, name);
+    }
+    if (last && last == mid)
+        strcpy(sq, "同");
+    else
+        wide_square(mid, sq);
+    if (to == from)                     /* igui: captures on mid and stays */
+        return sprintf(buf, "%s%s居食い", sq, name);
+    char sq2[16];
+    wide_square(to, sq2);
+    return sprintf(buf, "%s・%s%s", sq, sq2, name);
+}
+
+int chu_kif_move_text(const chu_state *s, gv_move m, char *buf, size_t len)
+{
+    const chu_pos *p = &s->pos;
+    gv_move all[GV_MAX_MOVES];
+    int n = chu_gen_moves(p, all);
+    int last = s->ply ? CHU_TO(s->hist[(s->ply - 1) % CHU_HIST].move) : 0;
+    char text[128], other[128];
+    int k = (int)strlen(strcpy(text, s->pos.stm ? "☖" : "☗"));
+    k += kif_line_body(p, m, last, promotion_declined(all, n, m), text + k);
+    /* The origin, as KIF writes it, only when another piece's move reads the same. */
+    int from = CHU_FROM(m), type = CHU_TYPE(p->board[from]);
+    for (int i = 0; from && i < n; i++) {
+        int f = CHU_FROM(all[i]);
+        if (!f || f == from || CHU_TYPE(p->board[f]) != type)
+            continue;
+        kif_line_body(p, all[i], last, promotion_declined(all, n, all[i]), other);
+        if (strcmp(text + strlen("☗"), other) == 0) {
+            char sq[16];
+            wide_square(from, sq);
+            k += sprintf(text + k, "（←%s）", sq);
+            break;
+        }
+    }
+    return gv_text_out(buf, len, text, k);
+}
+
 /* KIF header names for further tags (both ways). */
 static const char *const kif_tag_names[][2] = {
     {"TimeControl", "持ち時間"}, {"Opening", "戦型"}, {"End", "終了日時"},

@@ -43,6 +43,15 @@ int chu_record_looks_like_kif(const char *text);
 
 /* The KIF spelling of a square ("7八", "12十一"); returns its length in bytes. */
 int chu_kif_square(int sq, char *buf);
+/* Legal move m of s (the position before it) as one line of Japanese, in the words of a
+ * KIF move line: ☗ or ☖, the destination with full-width file digits ("７八", "同" when
+ * it is the previous move's), the piece's full name as KIF writes it, then 成 (promotes),
+ * 不成 (could promote and does not) or 打 (a drop; 打成 entering promoted): "☗７八歩兵",
+ * "☖同金将", "☗９四歩兵成". A Lion's double move names both squares ("☗７七・７六獅子"),
+ * igui the square captured ("☗７七獅子居食い"), a pass the Lion's own ("☗８八獅子じっと").
+ * The origin follows ("（←７九）") only when another piece's move would read the same.
+ * Returns the length, or -1 when len is too small. */
+int chu_kif_move_text(const chu_state *s, gv_move m, char *buf, size_t len);
 /* The full name of a piece type in KIF move lines ("金将"), NULL for no such piece. */
 const char *chu_kif_piece_name(int type);
 

@@ -1,8 +1,11 @@
-/* Chu Shogi's part of the server's JSON views: the pieces for the page's help (GET
- * /api/meta's "pieces"), each kind with its names, its TSA abbreviation, what it promotes
- * to and how it moves, read from the rules core's movement table (chu_moves) and its
- * notation (chu_tsa_piece, chu_kif_piece_name). The page draws the diagrams from this and
- * knows no move of its own. */
+/* Chu Shogi's part of the server's JSON views:
+ * - the pieces for the page's help (GET /api/meta's "pieces"), each kind with its names,
+ *   its TSA abbreviation, what it promotes to and how it moves, read from the rules core's
+ *   movement table (chu_moves) and its notation (chu_tsa_piece, chu_kif_piece_name): the
+ *   page draws the diagrams from this and knows no move of its own;
+ * - each move of the move list in TSA notation (the English literature's, written by the
+ *   rules core: P-8f, Px7d=, Lnx3hx2i) and in Japanese as a KIF move line writes it
+ *   (☗７八歩兵), besides its USI text. */
 #include <jansson.h>
 #include <string.h>
 
@@ -130,6 +133,22 @@ static void chu_pieces(json_t *out)
     json_object_set_new(out, "kinds", kinds);
 }
 
+static const char *const chu_notations[] = {"tsa", "kif", NULL};
+
+static int chu_move_texts(const void *st, gv_move m, char *buf, size_t len)
+{
+    const chu_state *s = st;
+    int a = chu_write_tsa(s, m, buf, len);
+    if (a < 0 || (size_t)a + 1 >= len)
+        return -1;
+    int b = chu_kif_move_text(s, m, buf + a + 1, len - (size_t)a - 1);
+    if (b < 0)
+        return -1;
+    return a + 1 + b + 1;
+}
+
 const struct gv_web_view gv_chu_web = {
     .pieces = chu_pieces,
+    .notations = chu_notations,
+    .move_texts = chu_move_texts,
 };

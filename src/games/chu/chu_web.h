@@ -1,4 +1,5 @@
-/* Chu Shogi's part of the server's JSON views (server/web_view.h): its pieces' help. */
+/* Chu Shogi's part of the server's JSON views (server/web_view.h): its pieces' help and
+ * its moves' texts in TSA and Japanese. */
 #ifndef GV_CHU_WEB_H
 #define GV_CHU_WEB_H
 

@@ -1,8 +1,10 @@
 /* Grav's part of the server's JSON views: its parameters, phase, stones and marks (all
  * public facts; whether a pending stone breaks a rule is never told until a call reveals
- * it), and the placer's private hint. Read from the rules core's state. */
+ * it), the placer's private hint, and each move in words for the move list ("P2 places
+ * d4", a call with its verdict). Read from the rules core's state. */
 #include <jansson.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/gv_core.h"
 #include "games/grav/grav.h"
@@ -119,8 +121,84 @@ static int grav_hint(const void *st, int seat, int live, const char *pt, json_t 
     return 0;
 }
 
+/* "the distance rule", "the consecutive and density rules" for the rules of bits v. */
+static int rule_words(unsigned v, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "the ");
+    int k = 0, total = __builtin_popcount(v & 7);
+    for (int b = 0; b < 3; b++) {
+        if (!(v >> b & 1))
+            continue;
+        n += snprintf(buf + n, len - (size_t)n, "%s%s", k == 0 ? "" : k == total - 1 ? " and " : ", ",
+                      grav_rule_names[b]);
+        k++;
+    }
+    return n + snprintf(buf + n, len - (size_t)n, " rule%s", total > 1 ? "s" : "");
+}
+
+static const char *const grav_notations[] = {"words", NULL};
+
+/* The move in words, from the position before it: who does what, and for a "Grav!" call
+ * the referee's verdict, which the call makes public. */
+static int grav_move_texts(const void *st, gv_move m, char *buf, size_t len)
+{
+    const grav_pos *p = &((const grav_state *)st)->pos;
+    const grav_ctl *c = &p->c;
+    int pl = GR_PLAYER(m);
+    char pt[8] = "", pend[8] = "", rules[64], tmp[192], also[48] = "";
+    if (c->pend_q >= 0) {
+        grav_point_name(p, c->pend_q, pend);
+        if (c->phase == GR_WINDOW)
+            snprintf(also, sizeof also, ", accepting P%d's stone on %s", c->pend_player, pend);
+    }
+    int n;
+    switch (GR_ACT(m)) {
+    case GA_PLACE:
+        grav_point_name(p, GR_ARG(m), pt);
+        n = snprintf(tmp, sizeof tmp, "P%d places %s%s%s", pl, pt,
+                     c->phase == GR_BONUS ? " (bonus turn)" : "", also);
+        break;
+    case GA_PASS:
+        n = snprintf(tmp, sizeof tmp, "P%d passes%s", pl, also);
+        break;
+    case GA_ACCEPT:
+        n = snprintf(tmp, sizeof tmp, "P%d accepts P%d's stone on %s", pl, c->pend_player, pend);
+        break;
+    case GA_GRAV:
+        if (c->pend_viol) {
+            rule_words(c->pend_viol, rules, sizeof rules);
+            n = snprintf(tmp, sizeof tmp, "P%d calls Grav! on %s, a correct call: the stone "
+                         "broke %s and is taken back", pl, pend, rules);
+        } else {
+            n = snprintf(tmp, sizeof tmp, "P%d calls Grav! on %s, a wrong call: the stone "
+                         "broke no rule and stays; P%d loses its next turn", pl, pend, pl);
+        }
+        break;
+    case GA_DECLARE:
+        n = GR_ARG(m) ? snprintf(tmp, sizeof tmp, "P%d declares %d bonus turn%s", pl, GR_ARG(m),
+                                 GR_ARG(m) > 1 ? "s" : "")
+                      : snprintf(tmp, sizeof tmp, "P%d declares no bonus turn", pl);
+        break;
+    case GA_REMOVE:
+        grav_point_name(p, GR_ARG(m), pt);
+        n = snprintf(tmp, sizeof tmp, "P%d removes P%d's stone on %s", pl, c->victim, pt);
+        break;
+    case GA_RESIGN:
+        n = snprintf(tmp, sizeof tmp, "P%d resigns", pl);
+        break;
+    default:
+        return -1;
+    }
+    if (n < 0 || (size_t)n + 1 > len || (size_t)n >= sizeof tmp)
+        return -1;
+    memcpy(buf, tmp, (size_t)n + 1);
+    return n + 1;
+}
+
 const struct gv_web_view gv_grav_web = {
     .view = grav_view,
     .you = grav_you,
     .hint = grav_hint,
+    .notations = grav_notations,
+    .move_texts = grav_move_texts,
 };
