@@ -397,8 +397,8 @@ static gv_search_result greedy_move(gv_engine *e, void *st, const gv_limits *lim
     return r;
 }
 
-/* A weaker level's blunder: with the level's chance, a seeded random legal move (the
- * move is 0 when the level plays its search's choice). */
+/* A weaker level's blunder: with the level's chance, a seeded random legal move other
+ * than resigning (0 when the level plays its search's choice). */
 static gv_move blunder_move(gv_engine *e, void *st)
 {
     const int *table = e->ai->blunder_permille ? e->ai->blunder_permille : level_blunder_permille;
@@ -413,6 +413,16 @@ static gv_move blunder_move(gv_engine *e, void *st)
     if (!moves)
         return 0;
     int n = e->g->legal_moves(st, moves);
+    /* Only the mover's own moves, and never its resignation. */
+    int me = e->g->to_move(st), k = 0;
+    gv_move resign = 0;
+    if (!e->g->resign_move || e->g->resign_move(st, me, &resign) != 0)
+        resign = 0;
+    for (int i = 0; i < n; i++)
+        if ((!e->g->move_player || e->g->move_player(st, moves[i]) == me) &&
+            (!resign || moves[i] != resign))
+            moves[k++] = moves[i];
+    n = k;
     gv_move m = n > 0 ? moves[gv_rng_below(&rng, (uint32_t)n)] : 0;
     free(moves);
     return m;

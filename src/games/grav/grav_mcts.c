@@ -808,14 +808,8 @@ static const gv_bench_pos grav_bench[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* Weaker levels' chance (per mille) of a random placement: a random placement costs less
- * here than a random move in a capture game, so levels 1 and 2 get more of them; above
- * level 2 they only blurred the playout ladder (docs/ai.md). */
-static const int grav_blunder_permille[10] = {0, 800, 450, 0, 0, 0, 0, 0, 0, 0};
-
 const gv_ai gv_grav_ai = {
     .search = ai_search,
-    .blunder_permille = grav_blunder_permille,
     .bench = grav_bench,
     .greedy = ai_greedy,
 };
