@@ -20,15 +20,16 @@ fail=0
 home_rc="${HOME:-/nonexistent}/.xboardrc"
 home_rc_before=$(ls -l --time-style=full-iso "$home_rc" 2>/dev/null)
 
-# play VARIANT MOVES EXTRA...: one game, both sides ours (levels 3 and 2), 10 s + 0.1 s,
+# play VARIANT MOVES EXTRA...: one game, both sides ours (levels 7 and 6, which never
+# play a random blunder that could end the game early), 10 s + 0.1 s,
 # adjudicated a draw by XBoard after MOVES moves unless it ends before.
 play() {
   v=$1; moves=$2; shift 2
   rm -f "$dir/$v.debug" "$dir/$v.pgn"
   (cd "$dir" && HOME="$dir" timeout 300 xvfb-run -a "$XBOARD" \
     -settingsFile "$dir/xboardrc" -saveSettingsFile "$dir/xboardrc" -saveSettingsOnExit false \
-    -fcp "$BIN xboard --level 3 --hash 8" -fd "$dir" \
-    -scp "$BIN xboard --level 2 --hash 8" -sd "$dir" \
+    -fcp "$BIN xboard --level 7 --hash 8" -fd "$dir" \
+    -scp "$BIN xboard --level 6 --hash 8" -sd "$dir" \
     -variant "$v" -matchGames 1 -timeControl 0:10 -timeIncrement 0.1 \
     -adjudicateDrawMoves "$moves" -popupExitMessage false \
     -debug -nameOfDebugFile "$dir/$v.debug" -saveGameFile "$dir/$v.pgn" "$@" \

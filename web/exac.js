@@ -1,6 +1,8 @@
 // The Exaç board: 7x7 SVG with the Gravülien coordinates (files g n m s d v z, ranks 1..7
 // from the top; First starts at the bottom). A piece's roles, boost and reach come from
-// the server (view.exac.pieces); its legal moves from you.moves [{move, from, to}].
+// the server (view.exac.pieces); its legal moves from you.moves [{move, from, to,
+// exposes_yachi}]: the server marks a move after which the opponent can capture one of
+// the mover's Yachis, and with the warning on, the board asks before playing it.
 import { h, s, gridNav, put } from './util.js';
 import { attachPopover, hidePopover, gridDiagram, pieceData } from './piecehelp.js';
 
@@ -108,6 +110,8 @@ export class ExacBoard {
     this.hooks = hooks;          // submit(move), info(text)
     this.flipped = false;
     this.showRoles = true;
+    this.warnYachi = false;      // ask before a move that leaves a Yachi en prise
+    this.warned = null;          // the move the last warning was about
     this.sel = null;
     this.focusSq = null;         // piece whose reach is shown (hover/tap)
     this.data = null;
@@ -116,6 +120,7 @@ export class ExacBoard {
 
   setFlipped(f) { this.flipped = f; this.build(); if (this.data) this.update(this.data); }
   setShowRoles(v) { this.showRoles = v; if (this.data) this.draw(); }
+  setWarnYachi(v) { if (this.warnYachi !== v) { this.warnYachi = v; this.warned = null; if (this.data) this.draw(); } }
   toBoard(r, c) { return this.flipped ? [N - 1 - r, N - 1 - c] : [r, c]; }
 
   build() {
@@ -183,7 +188,9 @@ export class ExacBoard {
   draw() {
     if (!this.data) return;
     const lm = this.data.exac && this.data.exac.last_move;
-    const targets = new Set(this.sel ? this.legal.filter((m) => m.from === this.sel).map((m) => m.to) : []);
+    const mine = this.sel ? this.legal.filter((m) => m.from === this.sel) : [];
+    const targets = new Set(mine.map((m) => m.to));
+    const risky = new Set(this.warnYachi ? mine.filter((m) => m.exposes_yachi).map((m) => m.to) : []);
     const focus = this.focusSq && this.pieces.get(this.focusSq);
     const reach = new Set(focus && !this.sel ? focus.reach : []);
     for (const [name, g] of this.cells) {
@@ -194,6 +201,7 @@ export class ExacBoard {
       if (lm && (lm.from === name || lm.to === name)) cls.push('last');
       if (name === this.sel) cls.push('sel');
       if (targets.has(name)) cls.push('target');
+      if (risky.has(name)) cls.push('risky');
       if (reach.has(name)) cls.push('reach');
       g.setAttribute('class', cls.join(' '));
       // rebuild a square only when it changed (a node replaced under the pointer loses its click)
@@ -220,7 +228,8 @@ export class ExacBoard {
       const desc = p ? describePiece(p) : `${name}, empty`;
       // a piece's roles are in its popover when the server gave them by role
       if (!(p && p.by_role)) content.append(s('title', {}, desc));
-      g.setAttribute('aria-label', targets.has(name) ? `${desc} A legal destination.` : desc);
+      g.setAttribute('aria-label', targets.has(name)
+        ? `${desc} A legal destination.${risky.has(name) ? ' Your Yachi can be taken after it.' : ''}` : desc);
     }
   }
 
@@ -230,7 +239,14 @@ export class ExacBoard {
     if (!this.legal.length) { this.hover(sq); return; }
     if (this.sel) {
       const mv = this.legal.find((m) => m.from === this.sel && m.to === sq);
+      if (mv && this.warnYachi && mv.exposes_yachi && this.warned !== mv.move) {
+        // warn first; the same move again plays it
+        this.warned = mv.move;
+        if (this.hooks.info) this.hooks.info(`Careful: after ${mv.move} your Yachi can be taken. Click ${sq} again to play it anyway.`);
+        return;
+      }
       if (mv) {
+        this.warned = null;
         this.sel = null;
         this.draw();
         this.hooks.submit(mv.move);

@@ -330,6 +330,11 @@ export class GamePage {
       } });
       cb.checked = prefs.get('exacRoles', true);
       t.push(h('label', {}, cb, ' Role letters on the pieces'));
+      if (this.view && this.view.seats.some((st) => st.type === 'ai' && st.level <= 3)) {
+        const warn = h('input', { type: 'checkbox', class: 'yachi-warn', onchange: (e) => { prefs.set('exacYachiWarn', e.target.checked); this.renderBoard(); } });
+        warn.checked = prefs.get('exacYachiWarn', true);
+        t.push(h('label', {}, warn, ' Warn before a move that leaves your Yachi en prise'));
+      }
       t.push(h('span', { class: 'legend' }, 'A Yachi · P Perits · H Adrib · T Potersin · L Lapah · ★ boosted · hover or tap a piece for its roles'));
     }
     if (this.game === 'grav') {
@@ -504,6 +509,7 @@ export class GamePage {
     } else if (v.game === 'exac') {
       data = pos ? { position: pos.position, exac: pos.exac, legal: null }
         : { position: v.position, exac: v.exac, legal: this.myLegal() };
+      this.board.setWarnYachi(prefs.get('exacYachiWarn', true) && v.seats.some((st) => st.type === 'ai' && st.level <= 3));
     } else {
       data = pos ? { grav: pos.grav, legal: null } : { grav: v.grav, legal: this.myLegal(), hintMode: this.hintMode && v.you && v.you.can_hint };
     }

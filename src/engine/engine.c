@@ -24,6 +24,12 @@ static const uint64_t level_nodes_ab[10] = {0, 150, 400, 1100, 3000, 8000, 22000
                                             160000, 600000};
 static const uint64_t level_playouts[10] = {0, 20, 200, 700, 2500, 8000, 25000, 60000,
                                             150000, 400000};
+/* Chance, in per mille, that a level plays a random legal move instead of its search's
+ * choice, the way a beginner overlooks what a move leaves hanging. The draw is seeded
+ * (same seed and position, same move). It makes level 1 weaker than the 1-ply greedy
+ * player, and the chance falls fast so that each level still beats the one below. A game
+ * may give its own table (gv_ai.blunder_permille). */
+static const int level_blunder_permille[10] = {0, 450, 250, 120, 50, 20, 0, 0, 0, 0};
 /* Moves the clock is spread over when the protocol gives no moves-to-go: the game's
  * estimate of the moves still to come (gv_ai.plies_left, kept within MOVES_TO_GO_MIN and
  * MOVES_TO_GO_MAX), or MOVES_TO_GO_DEFAULT. A moves-to-go the protocol gives is used when
@@ -46,6 +52,7 @@ struct gv_engine {
     gv_tt *tt;                      /* allocated at the first alpha-beta search */
     size_t hash_mb;
     int level, greedy;
+    int may_blunder;                /* the running search plays (not analysis) */
     uint64_t seed;
     int plies;                      /* moves since the position was set */
     int undo_left;                  /* moves that can still be taken back (history kept) */
@@ -390,11 +397,48 @@ static gv_search_result greedy_move(gv_engine *e, void *st, const gv_limits *lim
     return r;
 }
 
+/* A weaker level's blunder: with the level's chance, a seeded random legal move other
+ * than resigning (0 when the level plays its search's choice). */
+static gv_move blunder_move(gv_engine *e, void *st)
+{
+    const int *table = e->ai->blunder_permille ? e->ai->blunder_permille : level_blunder_permille;
+    int permille = e->level >= 1 && e->level <= 9 ? table[e->level] : 0;
+    if (!permille || !e->may_blunder || e->greedy)
+        return 0;
+    gv_rng rng;
+    gv_rng_seed(&rng, e->lim.seed ^ 0x9e3779b97f4a7c15ull);
+    if ((int)gv_rng_below(&rng, 1000) >= permille)
+        return 0;
+    gv_move *moves = malloc(GV_MAX_MOVES * sizeof *moves);
+    if (!moves)
+        return 0;
+    int n = e->g->legal_moves(st, moves);
+    /* Only the mover's own moves, and never its resignation. */
+    int me = e->g->to_move(st), k = 0;
+    gv_move resign = 0;
+    if (!e->g->resign_move || e->g->resign_move(st, me, &resign) != 0)
+        resign = 0;
+    for (int i = 0; i < n; i++)
+        if ((!e->g->move_player || e->g->move_player(st, moves[i]) == me) &&
+            (!resign || moves[i] != resign))
+            moves[k++] = moves[i];
+    n = k;
+    gv_move m = n > 0 ? moves[gv_rng_below(&rng, (uint32_t)n)] : 0;
+    free(moves);
+    return m;
+}
+
 static gv_search_result run_search(gv_engine *e)
 {
     gv_search_result r;
     memcpy(e->work, e->st, e->g->state_size);
-    if (e->greedy) {
+    gv_move blunder = blunder_move(e, e->work);
+    if (blunder) {
+        memset(&r, 0, sizeof r);
+        r.best = blunder;
+        r.depth = 1;
+        r.nodes = 1;
+    } else if (e->greedy) {
         r = greedy_move(e, e->work, &e->lim);
     } else if (!e->hooks) {
         r = e->ai->search(e->work, &e->lim, &e->ctl, e->cb.info, e->cb.ctx);
@@ -437,6 +481,7 @@ static int prepare(gv_engine *e, const gv_go *go, const gv_engine_cb *cb, char *
         return -1;
     }
     gv_engine_limits(e, go, &e->lim);
+    e->may_blunder = !go->infinite;
     if (cb)
         e->cb = *cb;
     else

@@ -164,6 +164,10 @@ typedef struct gv_ai {
      * mover's half of them. NULL: 80 plies, 40 moves each, for games that end sooner than
      * that or not much later. */
     int (*plies_left)(const void *st);
+    /* Weaker levels' blunder chances (optional): per mille, indexed by level 1..9 (entry 0
+     * unused), that the level plays a seeded random legal move instead of its search's
+     * choice. NULL: the engine's table (engine.c). */
+    const int *blunder_permille;
     /* The bench positions, ended by one with depth == 0 and playouts == 0. */
     const gv_bench_pos *bench;
 } gv_ai;

@@ -643,6 +643,30 @@ await step('exac: piece help names the roles of a piece on its square', async ()
   await context.close();
 });
 
+await step('exac: against a weak AI, a move that leaves a Yachi en prise is warned about first', async () => {
+  // First's Yachi on m6 is attacked along the m file by Second's m1: blocking on m5 is safe
+  const start = 'SSSSSSS/7/7/7/1F1F3/2F4/1F1F3 f 0 1';
+  const g = await apiPost('/api/games', { game: 'exac', start, seats: [{ type: 'human', you: true }, { type: 'ai', level: 1 }] });
+  const view = await apiGet(base, `/api/games/${g.id}?token=${g.tokens[0].token}`);
+  const bad = view.you.moves.find((m) => m.exposes_yachi);
+  check(bad && view.you.moves.some((m) => !m.exposes_yachi), 'the server marks some moves, not all');
+  const { page, context } = await newPage('exac-yachi');
+  await page.goto(base + g.tokens[0].link);
+  await page.locator('.your-move').waitFor();
+  check(await page.locator('input.yachi-warn').isChecked(), 'the warning is on by default against level 1');
+  await sq(page, bad.from).click();
+  check(await page.locator(`svg.board [data-sq="${bad.to}"].risky`).count() === 1, 'the risky destination is marked');
+  await sq(page, bad.to).click();
+  await sleep(300);
+  const info = await page.locator('.info').textContent();
+  check(/your Yachi can be taken/.test(info), `warned before the move (${info.slice(0, 80)})`);
+  check(await page.locator('.moves .mv').count() === 0, 'the move waits for a second click');
+  await sq(page, bad.to).click();
+  await waitMoves(page, 1);
+  check((await page.locator('.moves .mv').first().textContent()) === bad.move, `played after the second click (${bad.move})`);
+  await context.close();
+});
+
 await step('pieces page: every Chu kind and the Exaç roles, from /api/meta', async () => {
   const meta = await apiGet(base, '/api/meta');
   const chu = meta.games.find((x) => x.name === 'chu').pieces, exac = meta.games.find((x) => x.name === 'exac').pieces;

@@ -5,6 +5,7 @@
  * roles for the page's help (GET /api/meta's "pieces"), with example positions whose
  * destinations the rules core computes. */
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "games/exac/exac.h"
@@ -89,11 +90,39 @@ static void exac_view(const void *st, const gv_move *last, json_t *view)
     json_object_set_new(view, "exac", o);
 }
 
+/* Whether the side to move in s can capture a Yachi (and so win) at once. */
+static int yachi_capture_ready(exac_state *s)
+{
+    gv_move mv[GV_MAX_MOVES];
+    int n = exac_legal_moves(s, mv), found = 0;
+    for (int i = 0; i < n && !found; i++) {
+        exac_make(s, mv[i]);
+        found = s->pos.toppled;
+        exac_unmake(s);
+    }
+    return found;
+}
+
+/* Whether move m of the side to move leaves one of its Yachis where the opponent can
+ * capture it (a move that wins at once leaves nothing to take). */
+static int leaves_yachi_en_prise(exac_state *s, gv_move m)
+{
+    exac_make(s, m);
+    int bad = exac_status(s, NULL) == GV_ONGOING && yachi_capture_ready(s);
+    exac_unmake(s);
+    return bad;
+}
+
+/* The seat's legal moves when it is to move: {move, from, to}, plus "exposes_yachi": true
+ * on a move after which the opponent can capture one of its Yachis (the page may warn
+ * before such a move is played). */
 static void exac_you(const void *st, int seat, int live, json_t *you)
 {
     const exac_state *s = st;
     json_t *a = json_array();
-    if (live && s->pos.stm == seat) {
+    exac_state *work = live && s->pos.stm == seat ? malloc(sizeof *work) : NULL;
+    if (work) {
+        *work = *s;
         gv_move mv[GV_MAX_MOVES];
         int n = exac_legal_moves(s, mv);
         for (int i = 0; i < n; i++) {
@@ -106,8 +135,11 @@ static void exac_you(const void *st, int seat, int live, json_t *you)
             json_object_set_new(o, "move", json_string(text));
             json_object_set_new(o, "from", json_string(from));
             json_object_set_new(o, "to", json_string(to));
+            if (leaves_yachi_en_prise(work, mv[i]))
+                json_object_set_new(o, "exposes_yachi", json_true());
             json_array_append_new(a, o);
         }
+        free(work);
     }
     json_object_set_new(you, "moves", a);
 }
