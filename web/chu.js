@@ -114,6 +114,12 @@ export function parseChuSfen(sfen, heisei) {
 const SQ_RE = /\d{1,2}[a-l]/g;
 const DROP_RE = /^([A-Z])\*(\d{1,2}[a-l])(\+?)$/;
 export function moveSquares(move) { return (move || '').match(SQ_RE) || []; }
+// Are squares a and b ("7i", "11h") a king's step apart?
+function kingStep(a, b) {
+  const fa = parseInt(a, 10), fb = parseInt(b, 10);
+  const ra = a.charCodeAt(a.length - 1), rb = b.charCodeAt(b.length - 1);
+  return a !== b && Math.abs(fa - fb) <= 1 && Math.abs(ra - rb) <= 1;
+}
 // A drop in USI ("L*5e", "S*5c+") -> {letter, to, promo}, or null.
 export function parseDrop(move) {
   const m = DROP_RE.exec(move || '');
@@ -368,11 +374,16 @@ export class ChuBoard {
       return out;
     }
     if (!this.sel) return out;
+    // Through an empty first square, a second step ends where a one-move jump of the same
+    // piece does (the rules core lists it as that jump): those squares are marked too, and
+    // a click on one plays the jump (click()).
+    const through = this.step && !this.pieceAt(this.step);
     for (const mv of this.legal) {
       if (mv.sq[0] !== this.sel) continue;
       if (!this.step) out.set(mv.sq[1], true);
       else if (mv.sq[1] === this.step && mv.sq.length === 3) out.set(mv.sq[2], true);
       else if (mv.sq[1] === this.step && mv.sq.length === 2) out.set(this.step, true);
+      else if (through && mv.sq.length === 2 && kingStep(mv.sq[1], this.step)) out.set(mv.sq[1], true);
     }
     return out;
   }

@@ -702,6 +702,26 @@ await step('pieces page: every Chu kind and the Exaç roles, from /api/meta', as
 
 // ---- Grav against the AI --------------------------------------------------------------
 
+await step("chu: the Lion's second step marks every square it reaches, jumps included", async () => {
+  const post = async (path, body) => (await fetch(base + path, { method: 'POST',
+    headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const g = await post('/api/games', { game: 'chu', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const [t0, t1] = g.tokens.map((t) => t.token);
+  await post(`/api/games/${g.id}/move`, { token: t0, move: '7i7h' });
+  await post(`/api/games/${g.id}/move`, { token: t1, move: '6d6e' });
+  const { page, context } = await newPage('chu-lion-marks');
+  await page.goto(`${base}/play/${g.id}#seat=0&token=${t0}`);
+  await page.locator('.banner .your-move').waitFor();
+  await sq(page, '7j').click();
+  await sq(page, '7i').click();
+  const marked = await page.locator('svg.board .sq.target').evaluateAll((els) => els.map((e) => e.dataset.sq));
+  check(['6h', '8h'].every((x) => marked.includes(x)), `after a first step to the empty 7i, 6h and 8h are marked (${marked.join(' ')})`);
+  await sq(page, '6h').click();
+  await page.waitForFunction(() => document.querySelectorAll('.moves .mv').length >= 3);
+  check(await moveAt(page, 2).getAttribute('data-move') === '7j6h', 'clicking 6h plays the Lion to 6h');
+  await context.close();
+});
+
 await step('grav: against the AI by clicking, hint, answers', async () => {
   const { page, context } = await newPage('grav');
   await createFromLobby(page, 'grav', [{ type: 'you' }, { type: 'ai', level: 1 }], async (p) => {
