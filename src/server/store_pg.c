@@ -567,20 +567,12 @@ static int pg_load_game(gv_store *base, const char *id, int after, gv_store_game
     return GV_STORE_OK;
 }
 
-static int pg_list_games(gv_store *base, const char *status, int limit, int offset,
-                         gv_store_game_cb each, void *ctx, char *err, size_t errlen)
+/* Hands each game row of result r to each until it returns non-zero; clears r. */
+static int each_game_row(pg_store *s, PGresult *r, gv_store_game_cb each, void *ctx, char *err,
+                         size_t errlen, const char *what)
 {
-    pg_store *s = (pg_store *)base;
-    if (ready(s, err, errlen))
-        return GV_STORE_ERROR;
-    char lim[16], off[16];
-    snprintf(lim, sizeof lim, "%d", limit);
-    snprintf(off, sizeof off, "%d", offset > 0 ? offset : 0);
-    const char *lp = limit > 0 ? lim : NULL;   /* LIMIT NULL: no limit */
-    const char *p3[] = {status, lp, off}, *p2[] = {lp, off};
-    PGresult *r = status ? run(s, Q_LIST, 3, p3) : run(s, Q_LIST_ALL, 2, p2);
     if (!ok_rows(r)) {
-        int rc = res_err(s, r, err, errlen, "listing games");
+        int rc = res_err(s, r, err, errlen, what);
         PQclear(r);
         return rc;
     }
@@ -594,6 +586,21 @@ static int pg_list_games(gv_store *base, const char *status, int limit, int offs
     }
     PQclear(r);
     return GV_STORE_OK;
+}
+
+static int pg_list_games(gv_store *base, const char *status, int limit, int offset,
+                         gv_store_game_cb each, void *ctx, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (ready(s, err, errlen))
+        return GV_STORE_ERROR;
+    char lim[16], off[16];
+    snprintf(lim, sizeof lim, "%d", limit);
+    snprintf(off, sizeof off, "%d", offset > 0 ? offset : 0);
+    const char *lp = limit > 0 ? lim : NULL;   /* LIMIT NULL: no limit */
+    const char *p3[] = {status, lp, off}, *p2[] = {lp, off};
+    PGresult *r = status ? run(s, Q_LIST, 3, p3) : run(s, Q_LIST_ALL, 2, p2);
+    return each_game_row(s, r, each, ctx, err, errlen, "listing games");
 }
 
 static int pg_list_idle(gv_store *base, int64_t before, int64_t after_updated,
@@ -610,21 +617,7 @@ static int pg_list_idle(gv_store *base, int64_t before, int64_t after_updated,
     snprintf(lim, sizeof lim, "%d", limit);
     const char *p[] = {bef, aft, after_id ? after_id : "", limit > 0 ? lim : NULL};
     PGresult *r = run(s, Q_LIST_IDLE, 4, p);
-    if (!ok_rows(r)) {
-        int rc = res_err(s, r, err, errlen, "listing idle games");
-        PQclear(r);
-        return rc;
-    }
-    for (int i = 0; i < PQntuples(r); i++) {
-        gv_stored_game g;
-        row_game(r, i, &g);
-        int stop = each(ctx, &g);
-        gv_stored_game_free(&g);
-        if (stop)
-            break;
-    }
-    PQclear(r);
-    return GV_STORE_OK;
+    return each_game_row(s, r, each, ctx, err, errlen, "listing idle games");
 }
 
 /* ---- liveness ---------------------------------------------------------------------- */

@@ -430,15 +430,10 @@ static int sq_load_game(gv_store *base, const char *id, int after, gv_store_game
                                                  : db_err(s, err, errlen, "loading moves");
 }
 
-static int sq_list_games(gv_store *base, const char *status, int limit, int offset,
-                         gv_store_game_cb each, void *ctx, char *err, size_t errlen)
+/* Steps bound statement q, handing each game row to each until it returns non-zero. */
+static int each_game_row(sq_store *s, sqlite3_stmt *q, gv_store_game_cb each, void *ctx,
+                         char *err, size_t errlen, const char *what)
 {
-    sq_store *s = (sq_store *)base;
-    sqlite3_stmt *q = stmt(s, status ? ST_LIST : ST_LIST_ALL);
-    if (status)
-        bind_text(q, 1, status);
-    sqlite3_bind_int(q, 2, limit > 0 ? limit : -1);
-    sqlite3_bind_int(q, 3, offset > 0 ? offset : 0);
     int rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         gv_stored_game g;
@@ -449,8 +444,19 @@ static int sq_list_games(gv_store *base, const char *status, int limit, int offs
             break;
     }
     sqlite3_reset(q);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GV_STORE_OK
-                                                 : db_err(s, err, errlen, "listing games");
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GV_STORE_OK : db_err(s, err, errlen, what);
+}
+
+static int sq_list_games(gv_store *base, const char *status, int limit, int offset,
+                         gv_store_game_cb each, void *ctx, char *err, size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    sqlite3_stmt *q = stmt(s, status ? ST_LIST : ST_LIST_ALL);
+    if (status)
+        bind_text(q, 1, status);
+    sqlite3_bind_int(q, 2, limit > 0 ? limit : -1);
+    sqlite3_bind_int(q, 3, offset > 0 ? offset : 0);
+    return each_game_row(s, q, each, ctx, err, errlen, "listing games");
 }
 
 static int sq_list_idle(gv_store *base, int64_t before, int64_t after_updated,
@@ -463,18 +469,7 @@ static int sq_list_idle(gv_store *base, int64_t before, int64_t after_updated,
     sqlite3_bind_int64(q, 2, after_id && *after_id ? after_updated : INT64_MIN);
     bind_text(q, 3, after_id ? after_id : "");
     sqlite3_bind_int(q, 4, limit > 0 ? limit : -1);
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        gv_stored_game g;
-        row_game(q, &g);
-        int stop = each(ctx, &g);
-        gv_stored_game_free(&g);
-        if (stop)
-            break;
-    }
-    sqlite3_reset(q);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GV_STORE_OK
-                                                 : db_err(s, err, errlen, "listing idle games");
+    return each_game_row(s, q, each, ctx, err, errlen, "listing idle games");
 }
 
 /* One transaction with synchronous=NORMAL: in WAL mode its commit is not synced on its
