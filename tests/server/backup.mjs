@@ -7,7 +7,7 @@
 // Usage: node backup.mjs <gravulien>   (the PostgreSQL part with GV_TEST_PG set)
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { api, check, removeDir, startServer, summary, tempDir } from './lib.mjs';
+import { api, check, removeDir, runTest, startServer, tempDir } from './lib.mjs';
 
 const bin = process.argv[2];
 if (!bin) {
@@ -65,15 +65,10 @@ async function pg() {
   check(c.status === 201, `postgres: the restored database takes new games (${c.status})`);
 }
 
-let code = 1;
-try {
+await runTest(async () => {
   await sqlite();
   if (process.env.GV_TEST_PG) await pg();
-  code = summary();
-} catch (e) {
-  console.log(`FAIL ${e.stack || e}`);
-} finally {
+}, async () => {
   for (const S of servers) await S.stop();
   removeDir(dir);
-}
-process.exit(code);
+});

@@ -6,7 +6,7 @@
 // Usage: node drain.mjs <gravulien>   (GV_SERVER_ON_PG=1 with GV_TEST_PG: on PostgreSQL)
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { api, check, removeDir, startServer, summary, tempDir, watcher } from './lib.mjs';
+import { api, check, removeDir, runTest, startServer, tempDir, watcher } from './lib.mjs';
 
 const bin = process.argv[2];
 if (!bin) {
@@ -64,14 +64,7 @@ async function main() {
   S = null;
 }
 
-let code = 1;
-try {
-  await main();
-  code = summary();
-} catch (e) {
-  console.log(`FAIL ${e.stack || e}`);
-} finally {
+await runTest(main, async () => {
   if (S) await S.kill();
   removeDir(dir);
-}
-process.exit(code);
+});

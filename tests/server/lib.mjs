@@ -26,6 +26,21 @@ export function summary() {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// Runs a test's main, prints the summary (or the error that stopped it), runs cleanup
+// whatever happened, and exits: 0 when every check passed.
+export async function runTest(main, cleanup) {
+  let code = 1;
+  try {
+    await main();
+    code = summary();
+  } catch (e) {
+    console.log(`FAIL ${e.stack || e}`);
+  } finally {
+    await cleanup();
+  }
+  process.exit(code);
+}
+
 export function tempDir(prefix = 'gv-serve-') {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -20,7 +20,7 @@ import { createServer } from 'node:net';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { check, removeDir, sleep, startServer, summary, tempDir } from './lib.mjs';
+import { check, removeDir, runTest, sleep, startServer, tempDir } from './lib.mjs';
 
 const bin = process.argv[2];
 if (!bin) {
@@ -216,15 +216,8 @@ http {
   check(tokens.every((t) => !logs[0].includes(t) && !logs[1].includes(t)), 'no seat token in nginx\'s logs');
 }
 
-let code = 1;
-try {
-  await main();
-  code = summary();
-} catch (e) {
-  console.log(`FAIL ${e.stack || e}`);
-} finally {
+await runTest(main, async () => {
   if (nginx) nginx.kill('SIGKILL');
   for (const p of procs) { try { p.proc.kill('SIGCONT'); p.proc.kill('SIGKILL'); } catch { /* gone */ } }
   removeDir(dir);
-}
-process.exit(code);
+});

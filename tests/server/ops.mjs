@@ -7,7 +7,7 @@
 // Usage: node ops.mjs <gravulien>
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { api, check, removeDir, sleep, startServer, summary, tempDir } from './lib.mjs';
+import { api, check, removeDir, runTest, sleep, startServer, tempDir } from './lib.mjs';
 
 const bin = process.argv[2];
 if (!bin) {
@@ -71,14 +71,7 @@ async function main() {
   S = null;
 }
 
-let code = 1;
-try {
-  await main();
-  code = summary();
-} catch (e) {
-  console.log(`FAIL ${e.stack || e}`);
-} finally {
+await runTest(main, async () => {
   if (S) await S.kill();
   removeDir(dir);
-}
-process.exit(code);
+});

@@ -6,7 +6,7 @@
 // GV_SERVER_ON_PG=1, PostgreSQL is stopped and started again (GV_TEST_PG_CTL).
 import { execSync } from 'node:child_process';
 import { join } from 'node:path';
-import { api, check, removeDir, sleep, startServer, summary, tempDir } from './lib.mjs';
+import { api, check, removeDir, runTest, sleep, startServer, tempDir } from './lib.mjs';
 
 const bin = process.argv[2];
 if (!bin) {
@@ -50,14 +50,7 @@ async function main() {
   check(c.status === 201, `a game is created once the database is back (${c.status})`);
 }
 
-let code = 1;
-try {
-  await main();
-  code = summary();
-} catch (e) {
-  console.log(`FAIL ${e.stack || e}`);
-} finally {
+await runTest(main, async () => {
   if (S) await S.stop();
   removeDir(dir);
-}
-process.exit(code);
+});

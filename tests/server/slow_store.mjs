@@ -16,7 +16,7 @@
 // PostgreSQL). SLOW_STORE_STALL_MS=N replaces the 100 ms a probe may take.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { api, check, removeDir, sleep, startServer, summary, tempDir, watcher } from './lib.mjs';
+import { api, check, removeDir, runTest, sleep, startServer, tempDir, watcher } from './lib.mjs';
 
 const bin = process.argv[2];
 if (!bin) {
@@ -110,14 +110,7 @@ async function main() {
   w.close();
 }
 
-let code = 1;
-try {
-  await main();
-  code = summary();
-} catch (e) {
-  console.log(`FAIL ${e.stack || e}`);
-} finally {
+await runTest(main, async () => {
   if (S) await S.stop();
   removeDir(dir);
-}
-process.exit(code);
+});
