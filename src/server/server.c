@@ -1443,6 +1443,20 @@ static void on_sighup(struct ev_loop *loop, ev_signal *w, int revents)
         open_access_log(the_server);
 }
 
+/* A start that failed once the listening context existed: everything made so far goes
+ * (the hub's thread and the hub may be there or not). The process's exit code. */
+static int start_failed(server *s, struct ev_loop *loop, gv_store *store)
+{
+    gv_ht_free(s->ht);
+    gv_hub_free(s->hub);
+    lws_context_destroy(s->ctx);
+    ev_loop_destroy(loop);
+    store->ops->close(store);
+    free_web(s);
+    free(s);
+    return 1;
+}
+
 int gv_serve(const gv_serve_opts *o)
 {
     char err[GV_ERRLEN];
@@ -1528,12 +1542,7 @@ int gv_serve(const gv_serve_opts *o)
     }
     if (!web_ok) {
         fprintf(stderr, "serve: %s (give the page's directory with --web DIR)\n", err);
-        lws_context_destroy(s->ctx);
-        ev_loop_destroy(loop);
-        store->ops->close(store);
-        free_web(s);
-        free(s);
-        return 1;
+        return start_failed(s, loop, store);
     }
     /* The hub's thread listens for other processes before the games are loaded, so no
      * change made meanwhile is missed. */
@@ -1550,14 +1559,7 @@ int gv_serve(const gv_serve_opts *o)
     }
     if (!s->hub || gv_ht_start(s->ht, s->hub, err, sizeof err) < 0) {
         fprintf(stderr, "serve: %s\n", err);
-        gv_ht_free(s->ht);
-        gv_hub_free(s->hub);
-        lws_context_destroy(s->ctx);
-        ev_loop_destroy(loop);
-        store->ops->close(store);
-        free_web(s);
-        free(s);
-        return 1;
+        return start_failed(s, loop, store);
     }
     struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : o->port;
