@@ -168,6 +168,20 @@ int gv_parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
+void gv_buf_printf(gv_buf *b, const char *fmt, ...)
+{
+    char tmp[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        return;
+    if ((size_t)k >= sizeof tmp)
+        k = sizeof tmp - 1;
+    gv_buf_put(b, tmp, (size_t)k);
+}
+
 void gv_buf_put(gv_buf *b, const char *s, size_t n)
 {
     if (b->failed)

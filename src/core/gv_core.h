@@ -22,6 +22,8 @@ typedef struct gv_buf {
 } gv_buf;
 
 void gv_buf_put(gv_buf *b, const char *s, size_t n);
+/* Appends the formatted text (at most 2047 bytes of it). */
+void gv_buf_printf(gv_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Hands a text of n bytes (NUL-terminated, n >= 0) built in a scratch buffer to a caller's
  * buffer of len bytes: the writers' "length, or -1 when it does not fit". */

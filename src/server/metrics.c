@@ -1,5 +1,4 @@
 /* Counters and histograms in Prometheus' text format (metrics.h). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,39 +19,27 @@ void gv_histo_add(gv_histo *h, int64_t us)
     atomic_fetch_add_explicit(&h->sum_us, (uint64_t)us, memory_order_relaxed);
 }
 
-static void putf(gv_buf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void putf(gv_buf *out, const char *fmt, ...)
-{
-    char line[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        gv_buf_put(out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
 
 void gv_histo_write(gv_buf *out, const char *name, const char *help, const gv_histo *h)
 {
-    putf(out, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    gv_buf_printf(out, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
     uint64_t cum = 0;
     for (int i = 0; i < GV_HISTO_BUCKETS; i++) {
         cum += atomic_load_explicit(&h->bucket[i], memory_order_relaxed);
         if (i < GV_HISTO_BUCKETS - 1)
-            putf(out, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_ms[i] / 1000.0,
+            gv_buf_printf(out, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_ms[i] / 1000.0,
                  (unsigned long long)cum);
         else
-            putf(out, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cum);
+            gv_buf_printf(out, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cum);
     }
-    putf(out, "%s_sum %.6f\n", name,
+    gv_buf_printf(out, "%s_sum %.6f\n", name,
          (double)atomic_load_explicit(&h->sum_us, memory_order_relaxed) / 1e6);
     /* The count is the +Inf bucket's, so that the two always agree. */
-    putf(out, "%s_count %llu\n", name, (unsigned long long)cum);
+    gv_buf_printf(out, "%s_count %llu\n", name, (unsigned long long)cum);
 }
 
 void gv_metric_write(gv_buf *out, const char *name, const char *type, const char *help,
                      double value)
 {
-    putf(out, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, value);
+    gv_buf_printf(out, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, value);
 }

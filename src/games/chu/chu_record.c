@@ -4,7 +4,6 @@
 #include "games/chu/chu_record.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,22 +22,6 @@ static const char *const kif_side[2] = {"先手", "後手"};
 /* ---- Output buffer ------------------------------------------------------------------ */
 
 typedef gv_buf sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_add(sbuf *b, const char *fmt, ...)
-{
-    char tmp[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (k < 0)
-        return;
-    if ((size_t)k >= sizeof tmp)
-        k = sizeof tmp - 1;
-    gv_buf_put(b, tmp, (size_t)k);
-}
 
 /* The text, or NULL with a message when memory ran out. */
 static char *sb_finish(sbuf *b, char *err, size_t errlen)
@@ -217,13 +200,13 @@ static int reserved_index(const char *name)
 
 static void out_tag(sbuf *b, const char *name, const char *value)
 {
-    sb_add(b, "[%s \"", name);
+    gv_buf_printf(b, "[%s \"", name);
     for (const char *c = value; *c; c++) {
         if (*c == '"' || *c == '\\')
             gv_buf_put(b, "\\", 1);
         gv_buf_put(b, c, 1);
     }
-    sb_add(b, "\"]\n");
+    gv_buf_printf(b, "\"]\n");
 }
 
 /* Checks what both writers need: the tags, the moves, the result. On return work is at
@@ -295,7 +278,7 @@ static char *write_list(chu_state *work, const gv_record *r, int notation, char 
         out_tag(&b, "Date", m->date);
     for (int i = 0; i < m->nextra; i++)
         out_tag(&b, m->extra[i].name, m->extra[i].value);
-    sb_add(&b, "\n");
+    gv_buf_printf(&b, "\n");
 
     /* Step 3. Moves, each with its number, wrapped; the result token last. */
     size_t col = 0;
@@ -322,13 +305,13 @@ static char *write_list(chu_state *work, const gv_record *r, int notation, char 
         }
         size_t n = strlen(unit);
         if (col && col + 1 + n > LINE_WIDTH) {
-            sb_add(&b, "\n");
+            gv_buf_printf(&b, "\n");
             col = 0;
         }
-        sb_add(&b, "%s%s", col ? " " : "", unit);
+        gv_buf_printf(&b, "%s%s", col ? " " : "", unit);
         col += (col ? 1 : 0) + n;
     }
-    sb_add(&b, "\n");
+    gv_buf_printf(&b, "\n");
     return sb_finish(&b, err, errlen);
 }
 
@@ -738,16 +721,16 @@ static int utf8_chars(const char *s)
 /* The board diagram as shogiops' makeKifBoard draws a chushogi board. */
 static void kif_board(sbuf *b, const chu_pos *p)
 {
-    sb_add(b, " １２ １１ １０ ９  ８  ７  ６  ５  ４  ３  ２  １\n+");
+    gv_buf_printf(b, " １２ １１ １０ ９  ８  ７  ６  ５  ４  ３  ２  １\n+");
     for (int i = 0; i < CHU_N * 4; i++)
         gv_buf_put(b, "-", 1);
-    sb_add(b, "+\n");
+    gv_buf_printf(b, "+\n");
     for (int row = 0; row < CHU_N; row++) {
-        sb_add(b, "|");
+        gv_buf_printf(b, "|");
         for (int col = 0; col < CHU_N; col++) {
             int pc = p->board[CHU_SQ(row, col)];
             if (!pc) {
-                sb_add(b, "  ・");
+                gv_buf_printf(b, "  ・");
                 continue;
             }
             char cell[16];
@@ -755,16 +738,16 @@ static void kif_board(sbuf *b, const chu_pos *p)
                      kif_names[CHU_TYPE(pc)][1]);
             for (int k = utf8_chars(cell); k < 3; k++)
                 gv_buf_put(b, " ", 1);
-            sb_add(b, "%s", cell);
+            gv_buf_printf(b, "%s", cell);
         }
         char num[16];
         kanji_number(row + 1, num);
-        sb_add(b, "|%s\n", num);
+        gv_buf_printf(b, "|%s\n", num);
     }
-    sb_add(b, "+");
+    gv_buf_printf(b, "+");
     for (int i = 0; i < CHU_N * 4; i++)
         gv_buf_put(b, "-", 1);
-    sb_add(b, "+\n");
+    gv_buf_printf(b, "+\n");
 }
 
 /* The squares of m as its USI text names them (a pass names the square it steps to). */
@@ -791,7 +774,7 @@ static void usi_squares(const chu_pos *p, gv_move m, int *from, int *mid, int *t
  * in SFEN's order. */
 static void kif_reserve(sbuf *b, const chu_pos *p, int side)
 {
-    sb_add(b, "%sの持駒：", kif_side[side]);
+    gv_buf_printf(b, "%sの持駒：", kif_side[side]);
     int any = 0;
     for (int k = 0; k < CHU_HAND_KINDS; k++) {
         int n = p->hand[side][k];
@@ -800,10 +783,10 @@ static void kif_reserve(sbuf *b, const chu_pos *p, int side)
         char num[16] = "";
         if (n > 1)
             kanji_number(n, num);
-        sb_add(b, "%s%s%s", any ? "　" : "", kif_names[chu_hand_type[k]][2], num);
+        gv_buf_printf(b, "%s%s%s", any ? "　" : "", kif_names[chu_hand_type[k]][2], num);
         any = 1;
     }
-    sb_add(b, "%s\n", any ? "" : "なし");
+    gv_buf_printf(b, "%s\n", any ? "" : "なし");
 }
 
 /* One move as KIF lines (as shogiops' makeKifMoveOrDrop, each line numbered as lishogi
@@ -818,7 +801,7 @@ static void kif_move(sbuf *b, const chu_pos *p, gv_move m, unsigned num, int las
             strcpy(ts, "仝");
         else
             chu_kif_square(CHU_TO(m), ts);
-        sb_add(b, "%4u   %s%s打%s\n", num, ts, kif_names[CHU_MID(m)][0],
+        gv_buf_printf(b, "%4u   %s%s打%s\n", num, ts, kif_names[CHU_MID(m)][0],
                (CHU_FLAGS(m) & CHU_MF_PROMO) ? "成" : "");
         return;
     }
@@ -833,7 +816,7 @@ static void kif_move(sbuf *b, const chu_pos *p, gv_move m, unsigned num, int las
     else
         chu_kif_square(to, ts);
     if (!mid) {
-        sb_add(b, "%4u   %s%s%s （←%s）\n", num, ts, name, promo ? "成" : "", fs);
+        gv_buf_printf(b, "%4u   %s%s%s （←%s）\n", num, ts, name, promo ? "成" : "", fs);
         return;
     }
     /* A lion move: two lines. shogiops writes the middle square as 仝 too when the
@@ -845,8 +828,8 @@ static void kif_move(sbuf *b, const chu_pos *p, gv_move m, unsigned num, int las
     int igui = to == from && p->board[mid], jitto = to == from && !igui;
     char mids[16];
     chu_kif_square(mid, mids);
-    sb_add(b, "%4u一歩目 %s%s （←%s）\n", num, ms, name, fs);
-    sb_add(b, "%4u二歩目 %s%s%s （←%s）\n", num, ts, name,
+    gv_buf_printf(b, "%4u一歩目 %s%s （←%s）\n", num, ms, name, fs);
+    gv_buf_printf(b, "%4u二歩目 %s%s%s （←%s）\n", num, ts, name,
            igui ? "（居食い）" : jitto ? "(じっと)" : "", mids);
 }
 
@@ -971,13 +954,13 @@ char *chu_record_write_kif(chu_state *work, const gv_record *r, char *err, size_
     /* Step 2. Header, in lishogi's order; the position as shogiops' makeKifHeader. */
     sbuf b = {0};
     if (m->date[0])
-        sb_add(&b, "開始日時：%s\n", m->date);
+        gv_buf_printf(&b, "開始日時：%s\n", m->date);
     if (m->event[0])
-        sb_add(&b, "棋戦：%s\n", m->event);
+        gv_buf_printf(&b, "棋戦：%s\n", m->event);
     if (m->site[0])
-        sb_add(&b, "場所：%s\n", m->site);
+        gv_buf_printf(&b, "場所：%s\n", m->site);
     if (is_start) {
-        sb_add(&b, "手合割：中将棋\n");
+        gv_buf_printf(&b, "手合割：中将棋\n");
     } else {
         if (work->pos.opt.heisei)
             kif_reserve(&b, &work->pos, 1);
@@ -985,19 +968,19 @@ char *chu_record_write_kif(chu_state *work, const gv_record *r, char *err, size_
         if (work->pos.opt.heisei)
             kif_reserve(&b, &work->pos, 0);
         if (work->pos.stm)
-            sb_add(&b, "後手番\n");
+            gv_buf_printf(&b, "後手番\n");
     }
-    sb_add(&b, "先手：%s\n後手：%s\n", m->players[0], m->players[1]);
+    gv_buf_printf(&b, "先手：%s\n後手：%s\n", m->players[0], m->players[1]);
     for (int i = 0; i < m->nextra; i++) {
         const char *name = m->extra[i].name;
         for (size_t k = 0; k < sizeof kif_tag_names / sizeof kif_tag_names[0]; k++)
             if (strcmp(name, kif_tag_names[k][0]) == 0)
                 name = kif_tag_names[k][1];
-        sb_add(&b, "%s：%s\n", name, m->extra[i].value);
+        gv_buf_printf(&b, "%s：%s\n", name, m->extra[i].value);
     }
     if (options[0])
-        sb_add(&b, "ルール：%s\n", options);
-    sb_add(&b, "手数----指手---------消費時間--\n");
+        gv_buf_printf(&b, "ルール：%s\n", options);
+    gv_buf_printf(&b, "手数----指手---------消費時間--\n");
 
     /* Step 3. Moves. */
     unsigned first = work->pos.movenum;
@@ -1038,8 +1021,8 @@ char *chu_record_write_kif(chu_state *work, const gv_record *r, char *err, size_
     else if (!ongoing && strcmp(res.reason, "no legal move") == 0)
         word = "詰み";
     if (word)
-        sb_add(&b, "%4u   %s\n", next, word);
-    sb_add(&b, "まで%u手で%s\n", r->nmoves ? lastnum : first - 1, summary);
+        gv_buf_printf(&b, "%4u   %s\n", next, word);
+    gv_buf_printf(&b, "まで%u手で%s\n", r->nmoves ? lastnum : first - 1, summary);
     return sb_finish(&b, err, errlen);
 }
 
