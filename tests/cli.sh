@@ -153,12 +153,12 @@ run 1 "serve --config of a missing file" "$BIN" serve --config "$nodb/none.conf"
 printf 'config = other.conf\n' >"$nodb/loop.conf"
 run 1 "serve --config naming a config" "$BIN" serve --config "$nodb/loop.conf" &&
   one_line_error "serve --config naming a config" "cannot name another"
-printf 'db = %s/conf.db   # the store\nport 0\nrate=0\nweb /nonexistent\n' "$nodb" >"$nodb/ok.conf"
+printf 'db = %s/conf#1.db   # the store (a "#" inside a value stays)\nport 0\nrate=0\nweb /nonexistent\n' "$nodb" >"$nodb/ok.conf"
 # the command line's --web wins over the file's (which names no page: an error at start)
 ( exec "$BIN" serve --config "$nodb/ok.conf" --web "$(dirname "$0")/../web" >"$nodb/conf.out" 2>&1 ) &
 cpid=$!
 for _ in $(seq 1 50); do grep -q 'http://' "$nodb/conf.out" 2>/dev/null && break; sleep 0.1; done
-if grep -q "sqlite database $nodb/conf.db" "$nodb/conf.out"; then
+if grep -q "sqlite database $nodb/conf#1.db" "$nodb/conf.out"; then
   echo "ok   serve --config: the file's options, the command line's over them"
 else
   echo "FAIL serve --config:"; cat "$nodb/conf.out"; fail=1

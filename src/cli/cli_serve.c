@@ -15,7 +15,8 @@ static const char serve_usage[] =
     "       [--abandon-after 86400] [--rate N] [--trust-proxy [ADDR,...]] [--access-log FILE]\n"
     "       [--name NAME] [--verbose]\n"
     "  --config FILE    options from FILE first, one a line: 'db = postgres://...', 'port 8081',\n"
-    "                   'trust-proxy' ('#' starts a comment); the command line's come after\n"
+    "                   'trust-proxy' ('#' after a blank starts a comment); the command\n"
+    "                   line's come after\n"
     "  --port N         port to listen on (0: any free port; the URL is printed)\n"
     "  --host ADDR      address to listen on (0.0.0.0 for every interface)\n"
     "  --db PATH|URL    where every game is kept: a SQLite file (created on first start) or\n"
@@ -177,9 +178,13 @@ static int read_config(const char *path, char ***words, int *nwords, char **text
             rc = -1;
             break;
         }
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
+        /* A comment starts with '#' at the start of the line or after a blank, so that a
+         * value (a password in a URL) may hold one. */
+        for (char *h = line; (h = strchr(h, '#')); h++)
+            if (h == line || h[-1] == ' ' || h[-1] == '\t') {
+                *h = 0;
+                break;
+            }
         char *k = line + strspn(line, " \t\r\n");
         if (!*k)
             continue;

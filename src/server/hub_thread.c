@@ -16,6 +16,9 @@
 /* The hub is polled (AI moves, flags, heartbeats, idle games) at least this often, and
  * the other processes' notifications are listened for again after a loss this often. */
 enum { TICK_MS = 50, LISTEN_RETRY_MS = 1000 };
+/* WebSocket messages waiting in the inbox at most: more are refused (gv_ht_ws), so that a
+ * stalled hub (a database down) cannot make memory grow without bound. */
+enum { MAX_INBOX_WS = 65536 };
 
 struct gv_ht_watcher {
     gv_hub_watcher w;   /* the hub's (first: the hub hands back this pointer) */
@@ -46,6 +49,7 @@ struct gv_ht {
     _Atomic int quit;
     _Atomic int ai_woke;          /* an AI worker has a move ready */
     _Atomic int rooms;
+    _Atomic int inbox_ws;         /* IN_WS items waiting */
     int efd;                      /* wakes the thread: the inbox, an AI move, quitting */
     pthread_mutex_t mu;           /* guards both queues */
     in_item *in, *in_tail;
@@ -328,9 +332,13 @@ gv_ht_watcher *gv_ht_watcher_new(gv_ht *t, gv_ht_conn c)
 
 int gv_ht_ws(gv_ht *t, gv_ht_watcher *w, const gv_ws_msg *m)
 {
+    if (atomic_load(&t->inbox_ws) >= MAX_INBOX_WS)
+        return -1;
     in_item *it = calloc(1, sizeof *it);
     if (!it)
         return -1;
+    if (t->running)
+        atomic_fetch_add(&t->inbox_ws, 1);
     it->kind = IN_WS;
     it->w = w;
     it->m = *m;
@@ -390,6 +398,8 @@ static void *run(void *arg)
             drain_notifications(t);
         while (todo) {
             in_item *next = todo->next;
+            if (todo->kind == IN_WS)
+                atomic_fetch_sub(&t->inbox_ws, 1);
             handle(t, todo);
             free(todo);
             todo = next;

@@ -61,7 +61,9 @@ enum {
     MAX_API_PENDING = 4096,   /* API requests waiting for the hub: more are refused (503) */
     DRAIN_MS = 5000,          /* SIGTERM: the longest the server waits for its clients */
     CLOSE_RESTART = 1012,     /* a WebSocket close code (IANA): the service restarts */
+    CLOSE_TRY_LATER = 1013,   /* another: the server is overloaded, try again later */
     MAX_FILE = 8 * 1024 * 1024,   /* a page file larger is not served */
+    MAX_REDIRECT = 512,       /* the longest Location of an older join link's redirect */
 };
 
 typedef struct msg {
@@ -75,7 +77,7 @@ typedef struct http_req {
     char path[256];
     char query[2048];
     char bearer[72];          /* the token of "Authorization: Bearer TOKEN" ("": none) */
-    char location[2400];      /* a redirect's target ("": not a redirect) */
+    char location[MAX_REDIRECT];   /* a redirect's target ("": not a redirect) */
     int post;
     int64_t started;          /* monotonic ms the request's headers were read */
     char *body;
@@ -157,6 +159,7 @@ typedef struct server {
     conn_slot *slots;
     uint32_t nslots, slotcap, free_slot;
     int api_pending;          /* API requests handed to the hub, not yet answered */
+    int http_writing;         /* HTTP replies being written */
     proxy_net proxies[MAX_PROXIES];   /* --trust-proxy */
     int nproxies;
     gv_metrics metrics;
@@ -450,15 +453,13 @@ static int trusted_proxy(const server *s, const char *ip)
     return 0;
 }
 
-static int rate_ok(server *s, struct lws *wsi)
+/* The client's address into ip (48 bytes): the peer's, or behind a proxy of
+ * --trust-proxy the client it names (the last address of X-Forwarded-For, the one the
+ * proxy itself added) -- only then: anyone else could write that header. */
+static void client_ip(server *s, struct lws *wsi, char *ip)
 {
-    if (s->o.rate <= 0)
-        return 1;
-    char ip[48] = "";
-    lws_get_peer_simple(wsi, ip, sizeof ip);
-    /* Behind a proxy every request comes from it: count the client it names instead (the
-     * last address of X-Forwarded-For, the one the proxy itself added) -- only when the
-     * peer is a proxy of --trust-proxy: anyone else could write that header. */
+    ip[0] = 0;
+    lws_get_peer_simple(wsi, ip, 48);
     char fwd[256];
     if (trusted_proxy(s, ip) &&
         lws_hdr_copy(wsi, fwd, sizeof fwd, WSI_TOKEN_X_FORWARDED_FOR) > 0) {
@@ -466,8 +467,16 @@ static int rate_ok(server *s, struct lws *wsi)
         last = last ? last + 1 : fwd;
         while (*last == ' ')
             last++;
-        snprintf(ip, sizeof ip, "%.47s", last);
+        snprintf(ip, 48, "%.47s", last);
     }
+}
+
+static int rate_ok(server *s, struct lws *wsi)
+{
+    if (s->o.rate <= 0)
+        return 1;
+    char ip[48];
+    client_ip(s, wsi, ip);
     unsigned h = 5381;
     for (const char *c = ip; *c; c++)
         h = h * 33 + (unsigned char)*c;
@@ -499,8 +508,8 @@ static void access_log(server *s, struct lws *wsi, const http_req *hr)
 {
     if (!s->alog)
         return;
-    char ip[48] = "", when[64];
-    lws_get_peer_simple(wsi, ip, sizeof ip);
+    char ip[48], when[64];
+    client_ip(s, wsi, ip);
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
@@ -509,7 +518,7 @@ static void access_log(server *s, struct lws *wsi, const http_req *hr)
     char path[sizeof hr->path];
     size_t k = 0;
     for (const char *c = hr->path; *c && k + 1 < sizeof path; c++)
-        path[k++] = (unsigned char)*c < 0x20 || *c == '"' || *c == '\\' || *c == 0x7f ? '?' : *c;
+        path[k++] = (unsigned char)*c <= 0x20 || *c == '"' || *c == '\\' || *c == 0x7f ? '?' : *c;
     path[k] = 0;
     fprintf(s->alog, "%s - - [%s] \"%s %s HTTP/1.1\" %d %zu %.3f \"%s\"\n", ip, when,
             hr->post ? "POST" : "GET", path, hr->reply.status, hr->reply.len,
@@ -523,7 +532,7 @@ static int http_send(struct lws *wsi, pss *p)
     if (hr->replied)
         return 0;
     hr->replied = 1;
-    unsigned char hdr[LWS_PRE + 1024], *start = hdr + LWS_PRE, *q = start,
+    unsigned char hdr[LWS_PRE + 2048], *start = hdr + LWS_PRE, *q = start,
                                        *end = hdr + sizeof hdr - 1;
     hr->resp = malloc(LWS_PRE + rp->len + 1);
     if (!hr->resp)
@@ -531,6 +540,7 @@ static int http_send(struct lws *wsi, pss *p)
     memcpy(hr->resp + LWS_PRE, rp->body ? rp->body : "", rp->len);
     hr->rlen = rp->len;
     hr->rsent = 0;
+    the_server->http_writing++;   /* until http_free: a drain waits for it */
     if (lws_add_http_common_headers(wsi, (unsigned)rp->status, rp->content_type, rp->len, &q, end))
         return -1;
     server *s = the_server;
@@ -583,6 +593,8 @@ static void http_free(pss *p)
 {
     if (!p->http)
         return;
+    if (p->http->resp)
+        the_server->http_writing--;
     free(p->http->body);
     free(p->http->resp);
     free(p->http->reply.body);
@@ -742,54 +754,48 @@ static void metrics_reply(server *s, gv_reply *out)
     out->content_type = "text/plain; version=0.0.4; charset=utf-8";
 }
 
-static void http_handle(server *s, struct lws *wsi, pss *p)
+/* Answers the request, or hands it to the hub's thread: 0, or -1 when the reply could not
+ * be made (out of memory): the connection is then closed. */
+static int http_handle(server *s, struct lws *wsi, pss *p)
 {
     http_req *hr = p->http;
-    if (!rate_ok(s, wsi)) {
-        http_reply_error(wsi, p, 429, "too_many_requests", "too many requests: slow down");
-        return;
-    }
-    if (hr->too_large) {
-        http_reply_error(wsi, p, 413, "too_large", "the request body is larger than 64 KiB");
-        return;
-    }
-    if (s->draining) {
-        http_reply_error(wsi, p, 503, "shutting_down", "the server is restarting: try again");
-        return;
-    }
+    if (!rate_ok(s, wsi))
+        return http_reply_error(wsi, p, 429, "too_many_requests", "too many requests: slow down");
+    if (hr->too_large)
+        return http_reply_error(wsi, p, 413, "too_large", "the request body is larger than 64 KiB");
+    if (s->draining)
+        return http_reply_error(wsi, p, 503, "shutting_down", "the server is restarting: try again");
     if (!hr->post && !strncmp(hr->path, "/play/", 6) && strstr(hr->query, "token=") &&
+        strlen(hr->path) + strlen(hr->query) + 2 <= MAX_REDIRECT &&
         strspn(hr->path + 6, ID_CHARS) == strlen(hr->path + 6) &&
         strspn(hr->query, ID_CHARS "=&%-_.") == strlen(hr->query)) {
         /* A join link of the older form, its token in the query (which the proxy in front
          * may have logged already): the page's address without it, the seat and token
-         * moved to the fragment, which the browser keeps and never sends again. */
-        snprintf(hr->location, sizeof hr->location, "%s#%s", hr->path, hr->query);
+         * moved to the fragment, which the browser keeps and never sends again. (A link
+         * longer than any real one is served the page as it is.) */
+        size_t lp = strlen(hr->path), lq = strlen(hr->query);   /* they fit: checked above */
+        memcpy(hr->location, hr->path, lp);
+        hr->location[lp] = '#';
+        memcpy(hr->location + lp + 1, hr->query, lq + 1);
         free(hr->reply.body);
         memset(&hr->reply, 0, sizeof hr->reply);
         hr->reply.status = 303;
         hr->reply.body = strdup("");
         hr->reply.content_type = "text/plain; charset=utf-8";
         if (!hr->reply.body)
-            http_reply_error(wsi, p, 500, "internal", "out of memory");
-        else
-            http_send(wsi, p);
-        return;
+            return http_reply_error(wsi, p, 500, "internal", "out of memory");
+        return http_send(wsi, p);
     }
     if (strncmp(hr->path, "/api/", 5) && strcmp(hr->path, "/metrics")) {
         if (hr->post)
-            http_reply_error(wsi, p, 405, "bad_method", "POST is for /api/ paths");
-        else
-            serve_file(s, wsi, p, hr->path);
-        return;
+            return http_reply_error(wsi, p, 405, "bad_method", "POST is for /api/ paths");
+        return serve_file(s, wsi, p, hr->path);
     }
     if (!hr->post && !strcmp(hr->path, "/metrics")) {
         metrics_reply(s, &hr->reply);
-        if (!hr->reply.body) {
-            http_reply_error(wsi, p, 500, "internal", "out of memory");
-            return;
-        }
-        http_send(wsi, p);
-        return;
+        if (!hr->reply.body)
+            return http_reply_error(wsi, p, 500, "internal", "out of memory");
+        return http_send(wsi, p);
     }
     if (!hr->post && !strcmp(hr->path, "/api/health")) {
         /* Answered here: it says the loop answers, whatever the hub is doing. */
@@ -798,32 +804,26 @@ static void http_handle(server *s, struct lws *wsi, pss *p)
                          gv_ht_rooms(s->ht));
         hr->reply.status = 200;
         hr->reply.body = malloc((size_t)n + 1);
-        if (!hr->reply.body) {
-            http_reply_error(wsi, p, 500, "internal", "out of memory");
-            return;
-        }
+        if (!hr->reply.body)
+            return http_reply_error(wsi, p, 500, "internal", "out of memory");
         memcpy(hr->reply.body, body, (size_t)n + 1);
         hr->reply.len = (size_t)n;
         hr->reply.content_type = "application/json";
-        http_send(wsi, p);
-        return;
+        return http_send(wsi, p);
     }
     /* Everything else is the hub's: its thread answers (take_outbox). While it waits (a
      * slow store), what piles up is bounded. */
-    if (s->api_pending >= MAX_API_PENDING) {
-        http_reply_error(wsi, p, 503, "busy", "the server is busy: try again");
-        return;
-    }
+    if (s->api_pending >= MAX_API_PENDING)
+        return http_reply_error(wsi, p, 503, "busy", "the server is busy: try again");
     if (!p->conn)
         p->conn = conn_new(s, p);
-    if (!p->conn || gv_ht_api(s->ht, p->conn, hr->bearer, hr->post ? "POST" : "GET", hr->path, hr->query,
-                              hr->body, hr->len) < 0) {
-        http_reply_error(wsi, p, 503, "busy", "the server is out of memory: try again");
-        return;
-    }
+    if (!p->conn || gv_ht_api(s->ht, p->conn, hr->bearer, hr->post ? "POST" : "GET", hr->path,
+                              hr->query, hr->body, hr->len) < 0)
+        return http_reply_error(wsi, p, 503, "busy", "the server is out of memory: try again");
     hr->waiting = 1;
     s->api_pending++;
     lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, API_WAIT_SECS);
+    return 0;
 }
 
 /* The request headers lws knows, names and values summed (what a header flood costs). */
@@ -870,11 +870,8 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
                                 "the request headers are larger than 4 KiB") ? -1 : 0;
     /* A seat's token may come in an Authorization header (Bearer); another scheme is not
      * ours and is ignored. A header too long for the buffer is refused. */
-    char auth[96];
+    char auth[MAX_HEAD + 1];   /* the headers were checked against MAX_HEAD above */
     int an = lws_hdr_copy(wsi, auth, sizeof auth, WSI_TOKEN_HTTP_AUTHORIZATION);
-    if (an < 0 || (an == 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_AUTHORIZATION) > 0))
-        return http_reply_error(wsi, p, 403, "bad_token",
-                                "that token holds no seat of this game") ? -1 : 0;
     if (an > 7 && !strncasecmp(auth, "Bearer ", 7)) {
         const char *t = auth + 7;
         while (*t == ' ')
@@ -909,10 +906,8 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
         }
         hr->query[k] = 0;
     }
-    if (!hr->post) {
-        http_handle(s, wsi, p);
-        return 0;
-    }
+    if (!hr->post)
+        return http_handle(s, wsi, p) < 0 ? -1 : 0;
     /* A POST's body follows, unless it has none. Chunked request bodies are not read
      * (every HTTP client sends a length with a JSON body); a length over the limit is
      * refused before a byte of the body is read. */
@@ -924,10 +919,8 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
     if (cn < 0 || (cn == 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0))
         return http_reply_error(wsi, p, 400, "bad_request",
                                 "Content-Length is not a number") ? -1 : 0;
-    if (cn == 0) {
-        http_handle(s, wsi, p);
-        return 0;
-    }
+    if (cn == 0)
+        return http_handle(s, wsi, p) < 0 ? -1 : 0;
     unsigned long long declared = 0;
     for (int i = 0; i < cn; i++) {
         if (cl[i] < '0' || cl[i] > '9' || declared > MAX_BODY)
@@ -940,10 +933,8 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
     if (declared > MAX_BODY)
         return http_reply_error(wsi, p, 413, "too_large",
                                 "the request body is larger than 64 KiB") ? -1 : 0;
-    if (!declared) {
-        http_handle(s, wsi, p);
-        return 0;
-    }
+    if (!declared)
+        return http_handle(s, wsi, p) < 0 ? -1 : 0;
     lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, BODY_DEADLINE_MS / 1000);
     return 0;
 }
@@ -976,7 +967,8 @@ static void ws_post(server *s, pss *p, const gv_ws_msg *m)
 {
     if (p->watcher && gv_ht_ws(s->ht, p->watcher, m) == 0)
         return;
-    lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
+    /* The hub's thread has too much waiting (or memory ran out): try again later. */
+    ws_close(s, p, CLOSE_TRY_LATER, "server busy: try again later");
 }
 
 static void ws_message(server *s, pss *p, const char *text, size_t len)
@@ -1199,7 +1191,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (!p->http)
             return -1;
         if (!p->http->replied)
-            http_handle(s, wsi, p);
+            return http_handle(s, wsi, p) < 0 ? -1 : 0;
         return 0;
     case LWS_CALLBACK_HTTP_WRITEABLE: {
         http_req *hr = p->http;
@@ -1339,7 +1331,8 @@ static void tick(lws_sorted_usec_list_t *sul)
     server *s = the_server;
     if (s->alog)
         fflush(s->alog);   /* the access log's lines of the last 50 ms */
-    if (s->draining && ((!s->nws && !s->api_pending) || gv_now_ms() >= s->drain_end)) {
+    if (s->draining && ((!s->nws && !s->api_pending && !s->http_writing) ||
+                        gv_now_ms() >= s->drain_end)) {
         ev_break(s->loop, EVBREAK_ALL);
         return;
     }
@@ -1447,6 +1440,7 @@ static void on_sighup(struct ev_loop *loop, ev_signal *w, int revents)
  * (the hub's thread and the hub may be there or not). The process's exit code. */
 static int start_failed(server *s, struct ev_loop *loop, gv_store *store)
 {
+    gv_hub_stop(s->hub);   /* its AI threads wake the hub's thread, which goes now */
     gv_ht_free(s->ht);
     gv_hub_free(s->hub);
     lws_context_destroy(s->ctx);

@@ -650,6 +650,8 @@ async function bearer() {
   check(isErr(r, 403, 'bad_token'), `bearer: a token of no seat is 403 (${r.status})`);
   r = await get(`/api/games/${id}`, `Bearer ${'a'.repeat(80)}`);
   check(isErr(r, 403, 'bad_token'), `bearer: an over-long token is 403 (${r.status})`);
+  r = await get('/api/health', `Basic ${'b'.repeat(400)}`);
+  check(r.status === 200, `bearer: a long header of another scheme is ignored (${r.status})`);
   r = await get(`/api/games/${id}?token=${t1}`, `Bearer ${t0}`);
   check(r.status === 200 && r.json.you.seat === 1, 'bearer: a token in the query comes first');
   const legal = (await get(`/api/games/${id}/you`, `Bearer ${t0}`)).json.you.legal_moves;
@@ -666,6 +668,9 @@ async function bearer() {
   const old = await fetch(`${S.url}/play/${id}?seat=1&token=${t1}`, { redirect: 'manual' });
   check(old.status === 303 && old.headers.get('location') === `/play/${id}#seat=1&token=${t1}`,
         `an older join link is redirected, its token moved to the fragment (${old.status})`);
+  const long = await fetch(`${S.url}/play/${id}?seat=1&token=${'a'.repeat(1500)}`, { redirect: 'manual', signal: AbortSignal.timeout(5000) })
+    .catch((e) => ({ status: String(e) }));
+  check(long.status === 200, `an over-long join link is answered (the page), not left hanging (${long.status})`);
   const odd = await fetch(`${S.url}/play/${id}%0d%0aX-Injected:%201?seat=1&token=${t1}`, { redirect: 'manual' });
   check(odd.status !== 303 && !odd.headers.get('x-injected'), `a path that is no game id is not redirected (${odd.status})`);
 }
