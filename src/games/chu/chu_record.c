@@ -401,6 +401,22 @@ static int take_move(chu_state *work, gv_record *r, gv_move m)
     return 0;
 }
 
+/* A KIF move, as the USI text usi it was turned into: read, recorded and played, and to
+ * (its destination) kept as the previous one for the next move's 仝. 0, or -1 with
+ * "label 'shown': why". */
+static int play_usi(chu_state *work, gv_record *r, const char *usi, const char *label,
+                    const char *shown, int to, int *last, char *err, size_t errlen)
+{
+    char why[GV_ERRLEN];
+    gv_move m;
+    if (chu_parse_usi(work, usi, &m, why, sizeof why) < 0)
+        return gv_err(err, errlen, "%s '%s': %s", label, shown, why);
+    if (take_move(work, r, m) < 0)
+        return gv_err(err, errlen, "out of memory");
+    *last = to;
+    return 0;
+}
+
 /* Plays the move written `text` (USI or TSA) on work and appends it to r. Returns 0, or
  * -1 with "move N (Side) 'text': why". */
 static int play_text(chu_state *work, gv_record *r, const char *text, const char *shown,
@@ -1439,17 +1455,11 @@ static int kif_play(chu_state *work, gv_record *r, const kif_step *a, const kif_
         if (!t)
             return gv_err(err, errlen, "%s '%s': %s is never dropped (only the reserve's "
                           "pieces are)", label, shown, a->name);
-        char usi[MOVE_TEXT], why[GV_ERRLEN];
+        char usi[MOVE_TEXT];
         int n = snprintf(usi, sizeof usi, "%c*", toupper((unsigned char)chu_type_letter(t)));
         n += chu_square_name(to, usi + n);
         snprintf(usi + n, sizeof usi - (size_t)n, "%s", a->promo > 0 ? "+" : "");
-        gv_move m;
-        if (chu_parse_usi(work, usi, &m, why, sizeof why) < 0)
-            return gv_err(err, errlen, "%s '%s': %s", label, shown, why);
-        if (take_move(work, r, m) < 0)
-            return gv_err(err, errlen, "out of memory");
-        *last = to;
-        return 0;
+        return play_usi(work, r, usi, label, shown, to, last, err, errlen);
     }
     int from = a->from, mid = 0, to = a->to, promo = a->promo > 0;
     if (b) {
@@ -1489,14 +1499,7 @@ static int kif_play(chu_state *work, gv_record *r, const kif_step *a, const kif_
     if (promo)
         usi[n++] = '+';
     usi[n] = 0;
-    char why[GV_ERRLEN];
-    gv_move m;
-    if (chu_parse_usi(work, usi, &m, why, sizeof why) < 0)
-        return gv_err(err, errlen, "%s '%s': %s", label, shown, why);
-    if (take_move(work, r, m) < 0)
-        return gv_err(err, errlen, "out of memory");
-    *last = to;
-    return 0;
+    return play_usi(work, r, usi, label, shown, to, last, err, errlen);
 }
 
 int chu_record_read_kif(chu_state *work, const char *text, gv_record *r, char *err,
