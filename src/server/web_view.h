@@ -9,8 +9,11 @@
 #include "game/game.h"
 
 struct gv_web_view {
-    /* Adds the game's public part to view (the full view, and every move event): st is
-     * the position now, last the last move played (NULL: none yet). */
+    /* Adds the game's public part to view (the full view, every move event and each
+     * replay position): st is the position now, last the last move played (NULL: none
+     * yet). A game whose pieces can be in check adds "checks", an array of the squares
+     * (the game's notation) of the pieces to mark as attacked, empty when none: the page
+     * draws a red mark there (docs/api.md). */
     void (*view)(const void *st, const gv_move *last, json_t *view);
     /* Adds what only seat may see to its "you" object; live: the game is in progress. st
      * is the room's position. */

@@ -5,7 +5,9 @@
  *   page draws the diagrams from this and knows no move of its own;
  * - each move of the move list in TSA notation (the English literature's, written by the
  *   rules core: P-8f, Px7d=, Lnx3hx2i) and in Japanese as a KIF move line writes it
- *   (☗７八歩兵), besides its USI text. */
+ *   (☗７八歩兵), besides its USI text;
+ * - in the view, "checks": the square of each side's only royal that the other side
+ *   attacks (the rules core's chu_in_check), for the page to mark. */
 #include <jansson.h>
 #include <string.h>
 
@@ -147,7 +149,32 @@ static int chu_move_texts(const void *st, gv_move m, char *buf, size_t len)
     return a + 1 + b + 1;
 }
 
+/* The view's "checks": the square of each side's royal in check (chu_in_check: a side
+ * with one royal, King or Prince, that the other side attacks; a side with both is never
+ * in check). Both sides are told: in Chu a move may leave its own King attacked. */
+static void chu_view(const void *st, const gv_move *last, json_t *view)
+{
+    (void)last;
+    const chu_pos *p = &((const chu_state *)st)->pos;
+    json_t *a = json_array();
+    for (int side = 0; side < 2; side++) {
+        if (!chu_in_check(p, side))
+            continue;
+        for (int w = 0; w < CHU_OCC_WORDS; w++) {
+            uint64_t r = p->royal[w] & p->occ[side][w];
+            if (r) {
+                char name[4];
+                chu_square_name(64 * w + __builtin_ctzll(r), name);
+                json_array_append_new(a, json_string(name));
+                break;
+            }
+        }
+    }
+    json_object_set_new(view, "checks", a);
+}
+
 const struct gv_web_view gv_chu_web = {
+    .view = chu_view,
     .pieces = chu_pieces,
     .notations = chu_notations,
     .move_texts = chu_move_texts,

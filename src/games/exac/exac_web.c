@@ -38,6 +38,26 @@ static json_t *role_squares(const exac_dests *d, int boost)
     return o;
 }
 
+/* Exaç has no royal piece, but capturing a Yachi wins ("Yachi toppled"): the view's
+ * "checks" are the squares of the Yachis (exac_yachis) that a piece of the other side
+ * reaches now (exac_piece_dests, boost included), of both sides: the side to move's are
+ * threatened, the other side's can be taken at once. */
+static json_t *exac_checks(const exac_pos *p)
+{
+    uint64_t hit = 0;
+    for (int side = 0; side < 2; side++) {
+        uint64_t reach = 0;
+        for (uint64_t b = p->bb[!side]; b; b &= b - 1) {
+            exac_dests d;
+            exac_piece_dests(p, __builtin_ctzll(b), &d);
+            for (int k = 0; k < EX_NROLES; k++)
+                reach |= d.base[k] | d.boost[k];
+        }
+        hit |= exac_yachis(p, side) & reach;
+    }
+    return square_list(hit);
+}
+
 static void exac_view(const void *st, const gv_move *last, json_t *view)
 {
     const exac_pos *p = &((const exac_state *)st)->pos;
@@ -88,6 +108,7 @@ static void exac_view(const void *st, const gv_move *last, json_t *view)
         json_object_set_new(o, "last_move", json_null());
     }
     json_object_set_new(view, "exac", o);
+    json_object_set_new(view, "checks", exac_checks(p));
 }
 
 /* Whether the side to move in s can capture a Yachi (and so win) at once. */
