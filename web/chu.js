@@ -2,10 +2,12 @@
 // kanji (or TSA abbreviations), promoted pieces in red. Squares in USI: files 12..1 from
 // Sente's left, ranks a..l from the top. Heisei Chu adds each side's reserve beside the
 // board (the near player's on the right, the far player's on the left); a reserve piece
-// is dropped by clicking it, then a marked square. Every legal move comes from the server
-// (you.legal_moves, drops as L*5e or L*5e+); a click only picks among them.
+// is dropped by clicking it, then a marked square, or by dragging it there. Every legal
+// move comes from the server (you.legal_moves, drops as L*5e or L*5e+); a click or a drag
+// only picks among them (drag.js: a piece dragged to a square is that square clicked).
 import { s, gridNav, put } from './util.js';
 import { attachPopover, hidePopover, chuCard, pieceData } from './piecehelp.js';
+import { attachDrag, slide, cellCorner } from './drag.js';
 
 const LETTERS = '?lfcsgkeabtxomvrhdqnpi';
 const KANJI = [null, '香', '豹', '銅', '銀', '金', '王', '象', '反', '角', '虎', '鳳', '麒', '横', '竪',
@@ -196,7 +198,9 @@ export class ChuBoard {
     for (const [x, y] of [[4, 4], [8, 4], [4, 8], [8, 8]])
       lines.append(s('circle', { cx: x * CELL, cy: y * CELL, r: 7, class: 'star' }));
     svg.insertBefore(lines, svg.querySelector('.sq'));
+    svg.prepend(checkGlow());
     gridNav(svg, N, N, (el) => this.click(el.dataset.sq));
+    attachDrag(svg, { grab: (el) => this.grab(el), release: (el) => this.release(el), origin: (el) => this.dragOrigin(el) });
     hidePopover();
     attachPopover(svg, (el) => this.pieceHelp(el), '[data-sq], .stand-piece');
     this.stands = this.heisei ? [this.buildStand(svg, 0), this.buildStand(svg, 1)] : null;
@@ -221,7 +225,8 @@ export class ChuBoard {
     return { side, near, x, slots, key: null };
   }
 
-  // data: {position, legal: [usi] | null, last: move text | null}
+  // data: {position, legal: [usi] | null, last: move text | null, checks: [square] (a
+  // royal in check, the view's "checks"), animate: the last move was just made (slide it)}
   // data.heisei: the game is Heisei Chu (its variant option)
   update(data) {
     const prevLegal = this.data && this.data.legal;
@@ -242,6 +247,13 @@ export class ChuBoard {
       else this.legal.push({ m, sq: moveSquares(m), promo: m.endsWith('+') });
     }
     this.draw();
+    if (data.animate && data.last && data.last !== this.dragged && !parseDrop(data.last)) {
+      const sqs = moveSquares(data.last), from = this.cells.get(sqs[0]), to = this.cells.get(sqs[sqs.length - 1]);
+      if (from && to && from !== to) slide(this.svg, to, cellCorner(from), cellCorner(to));
+    }
+    data.animate = false;       // drawn again (flip, labels): no second slide
+    if (data.last !== (this.shownLast || null)) this.dragged = null;
+    this.shownLast = data.last || null;
   }
 
   // The help shown over a square's piece or a reserve piece (piecehelp.js), or null.
@@ -260,6 +272,7 @@ export class ChuBoard {
 
   draw() {
     const last = new Set(moveSquares(this.data.last));
+    const checks = new Set(this.data.checks || []);
     const marks = this.marks();
     const cs = this.pos.cs;
     for (const [name, g] of this.cells) {
@@ -275,6 +288,7 @@ export class ChuBoard {
       if (name === this.sel) cls.push('sel');
       if (name === this.step) cls.push('step');
       if (name === cs) cls.push('cs');
+      if (checks.has(name) && p) cls.push('check');
       if (p && !same) content.append(this.pieceSvg(p));
       const mk = marks.get(name);
       if (mk) cls.push('target');
@@ -284,6 +298,8 @@ export class ChuBoard {
       }
       g.setAttribute('class', cls.join(' '));
       let label = name + (p ? `, ${p.side ? 'Gote' : 'Sente'} ${pieceName(p)}` : ', empty');
+      if (last.has(name)) label += ', the last move';
+      if (checks.has(name) && p) label += ', in check';
       if (name === cs) label += ', the counter-strike square';
       if (mk) label += ', a legal destination';
       g.setAttribute('aria-label', label);
@@ -442,7 +458,9 @@ export class ChuBoard {
   }
 
   async play(cands, drop = false) {
+    const dragged = this.viaDrag;
     const m = await this.choosePromotion(cands, drop);
+    if (m && dragged) this.dragged = m;
     this.sel = null;
     this.step = null;
     this.drop = null;
@@ -459,6 +477,85 @@ export class ChuBoard {
       !this.pieceAt(mv.sq[1])) || null;
   }
 
+  // Picks the piece on sq (it has legal moves): its destinations are marked.
+  select(sq) {
+    this.sel = sq;
+    this.step = null;
+    this.drop = null;
+    this.info(this.passMove() ? 'Pick a destination (a Lion may also pass: its origin after a step back).' : '');
+    this.hooks.selection && this.hooks.selection(this.passMove() ? this.passMove().m : null);
+  }
+
+  // Drag and drop (drag.js). A drag picks what it starts on as a click does and shows the
+  // piece under the pointer; released over a marked square it is that square clicked (a
+  // Lion's first step then waits for the second, by a click or another drag from the
+  // piece or its first square). Released where nothing is marked, or outside the board,
+  // the move is dropped; released over the square it came from, the piece stays picked.
+  grab(el) {
+    if (!this.data || !this.data.legal || !this.data.legal.length || this.promoLayer) return null;
+    hidePopover();
+    if (el.classList.contains('stand-piece')) {
+      const side = Number(el.dataset.side), letter = el.dataset.piece;
+      if (this.pos.side !== side || !this.drops.some((d) => d.letter === letter)) return null;
+      this.sel = null;
+      this.step = null;
+      this.drop = letter;
+      this.dragFrom = null;
+      this.info('');
+      this.hooks.selection && this.hooks.selection(null);
+      this.draw();
+      return this.pieceSvg({ t: LETTERS.indexOf(RESERVE_BOARD[letter]), promo: false, side });
+    }
+    const sq = el.dataset.sq;
+    if (this.sel && this.step && (sq === this.sel || sq === this.step)) {
+      this.dragFrom = sq;           // the second step of a two-step move
+      return this.pieceSvg(this.pieceAt(this.sel));
+    }
+    if (!this.movesFrom(sq).length) return null;
+    this.select(sq);
+    this.dragFrom = sq;
+    this.draw();
+    return this.pieceSvg(this.pieceAt(sq));
+  }
+
+  // What fades while the piece is away: the reserve piece, or the piece on its square.
+  dragOrigin(el) {
+    if (el.classList.contains('stand-piece')) {
+      // the reserve was drawn again when the piece was picked: its piece as it is now
+      return this.svg.querySelector(`.stand-piece[data-side="${el.dataset.side}"][data-piece="${el.dataset.piece}"]`);
+    }
+    const cell = this.cells.get(this.sel || el.dataset.sq);
+    return cell ? cell.querySelector('.content') : null;
+  }
+
+  release(el) {
+    const sq = el && el.dataset.sq;
+    const cancel = () => {
+      this.sel = null;
+      this.step = null;
+      this.drop = null;
+      this.info('');
+      this.hooks.selection && this.hooks.selection(null);
+      this.draw();
+    };
+    if (!sq || !this.data || !this.data.legal) { cancel(); return; }
+    if (this.drop) {
+      if (this.drops.some((d) => d.letter === this.drop && d.to === sq)) this.clickDragged(sq);
+      else cancel();
+      return;
+    }
+    if (!this.sel) return;
+    if (sq === this.dragFrom) { this.draw(); return; }
+    if (!this.marks().has(sq)) { cancel(); return; }
+    this.clickDragged(sq);
+  }
+
+  // A square reached by a drag: a click there, and the move it plays does not slide.
+  clickDragged(sq) {
+    this.viaDrag = true;
+    try { this.click(sq); } finally { this.viaDrag = false; }
+  }
+
   click(sq) {
     if (!this.data || !this.data.legal || !this.data.legal.length) return;
     if (this.drop) {
@@ -470,11 +567,7 @@ export class ChuBoard {
     }
     const from = this.sel;
     if (!from) {
-      if (this.movesFrom(sq).length) {
-        this.sel = sq;
-        this.info(this.passMove() ? 'Pick a destination (a Lion may also pass: its origin after a step back).' : '');
-        this.hooks.selection && this.hooks.selection(this.passMove() ? this.passMove().m : null);
-      }
+      if (this.movesFrom(sq).length) this.select(sq);
       this.draw();
       return;
     }
@@ -513,4 +606,16 @@ export class ChuBoard {
     this.step = null;
     this.draw();
   }
+}
+
+// The red glow under a piece in check (svg.board .sq.check .bg).
+export function checkGlow() {
+  const defs = s('defs', {});
+  const g = s('radialGradient', { id: 'gv-check-glow' });
+  g.append(s('stop', { offset: '0%', 'stop-color': '#ff0000', 'stop-opacity': '1' }),
+    s('stop', { offset: '50%', 'stop-color': '#e70000', 'stop-opacity': '1' }),
+    s('stop', { offset: '80%', 'stop-color': '#b00000', 'stop-opacity': '.55' }),
+    s('stop', { offset: '100%', 'stop-color': '#9e0000', 'stop-opacity': '0' }));
+  defs.append(g);
+  return defs;
 }

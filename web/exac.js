@@ -2,9 +2,14 @@
 // from the top; First starts at the bottom). A piece's roles, boost and reach come from
 // the server (view.exac.pieces); its legal moves from you.moves [{move, from, to,
 // exposes_yachi}]: the server marks a move after which the opponent can capture one of
-// the mover's Yachis, and with the warning on, the board asks before playing it.
+// the mover's Yachis, and with the warning on, the board asks before playing it. A piece
+// moves by a click on it then on its destination, or by a drag (drag.js). The view's
+// "checks" are the Yachis the other side can capture now (capturing a Yachi wins): the
+// board marks them in red.
 import { h, s, gridNav, put } from './util.js';
 import { attachPopover, hidePopover, gridDiagram, pieceData } from './piecehelp.js';
+import { attachDrag, slide, cellCorner } from './drag.js';
+import { checkGlow } from './chu.js';
 
 export const FILES = 'gnmsdvz';
 const N = 7, CELL = 100, M = 40;
@@ -155,14 +160,18 @@ export class ExacBoard {
     }
     svg.append(s('line', { x1: 0, y1: 3 * CELL, x2: N * CELL, y2: 3 * CELL, class: 'campline' }));
     svg.append(s('line', { x1: 0, y1: 4 * CELL, x2: N * CELL, y2: 4 * CELL, class: 'campline' }));
+    svg.prepend(checkGlow());
     gridNav(svg, N, N, (el) => this.click(el.dataset.sq));
+    attachDrag(svg, { grab: (el) => this.grab(el), release: (el) => this.release(el),
+      origin: (el) => el.querySelector('.content') });
     hidePopover();
     attachPopover(svg, (el) => this.pieceHelp(el));
     this.svg = svg;
     put(this.container, svg);
   }
 
-  // data: {position, exac: {pieces, last_move}, legal: [{move, from, to}] | null}
+  // data: {position, exac: {pieces, last_move}, legal: [{move, from, to}] | null, checks:
+  // [square], animate: the last move was just made (slide it)}
   update(data) {
     const prev = this.data && this.data.legal;
     this.data = data;
@@ -171,6 +180,56 @@ export class ExacBoard {
     if (!data.legal || (prev && JSON.stringify(prev) !== JSON.stringify(data.legal))) this.sel = null;
     this.legal = data.legal || [];
     this.draw();
+    const lm = data.exac && data.exac.last_move;
+    const key = lm ? `${lm.from}-${lm.to}` : null;
+    if (data.animate && lm && key !== this.dragged) {
+      const from = this.cells.get(lm.from), to = this.cells.get(lm.to);
+      if (from && to) slide(this.svg, to, cellCorner(from), cellCorner(to));
+    }
+    data.animate = false;       // drawn again (flip, labels): no second slide
+    if (key !== (this.shownLast || null)) this.dragged = null;
+    this.shownLast = key;
+  }
+
+  // Drag and drop (drag.js): a drag picks the piece as a click does; released over one of
+  // its destinations it is that square clicked (the Yachi warning included), over its own
+  // square it stays picked, anywhere else the move is dropped.
+  grab(el) {
+    const sq = el.dataset.sq;
+    if (!sq || !this.legal.some((m) => m.from === sq)) return null;
+    hidePopover();
+    this.sel = sq;
+    this.focusSq = null;
+    this.draw();
+    const [row, col] = exacRC(sq);
+    return this.stoneSvg(this.board[row][col], this.pieces.get(sq));
+  }
+
+  release(el) {
+    const sq = el && el.dataset.sq;
+    if (sq && sq === this.sel) return;
+    if (sq && this.sel && this.legal.some((m) => m.from === this.sel && m.to === sq)) {
+      this.viaDrag = true;
+      try { this.click(sq); } finally { this.viaDrag = false; }
+      return;
+    }
+    this.sel = null;
+    this.draw();
+  }
+
+  // A piece as the board draws it: a disc (First light, Second dark), a dashed ring when
+  // it is a Yachi, its role letters, a star when boosted.
+  stoneSvg(v, p) {
+    const pc = s('g', { class: `stone side${v - 1}${p && p.boosted ? ' boosted' : ''}` });
+    pc.append(s('circle', { cx: 50, cy: 50, r: 38, class: 'disc' }));
+    if (p && p.roles.includes('Yachi')) pc.append(s('circle', { cx: 50, cy: 50, r: 30, class: 'yachi' }));
+    if (this.showRoles && p) {
+      const letters = p.roles.map((r) => ROLE_LETTER[r]).filter(Boolean).join('');
+      if (letters) pc.append(s('text', { x: 50, y: letters.length > 3 ? 57 : 60,
+        class: `roles${letters.length > 3 ? ' small' : ''}` }, letters));
+    }
+    if (p && p.boosted) pc.append(s('text', { x: 82, y: 28, class: 'boost' }, '★'));
+    return pc;
   }
 
   // The popover over a piece: each of its roles on its square as a diagram (piecehelp.js).
@@ -193,6 +252,7 @@ export class ExacBoard {
     const risky = new Set(this.warnYachi ? mine.filter((m) => m.exposes_yachi).map((m) => m.to) : []);
     const focus = this.focusSq && this.pieces.get(this.focusSq);
     const reach = new Set(focus && !this.sel ? focus.reach : []);
+    const checks = new Set(this.data.checks || []);
     for (const [name, g] of this.cells) {
       const row = Number(name.slice(1)) - 1, col = FILES.indexOf(name[0]);
       const v = this.board[row][col];
@@ -203,29 +263,22 @@ export class ExacBoard {
       if (targets.has(name)) cls.push('target');
       if (risky.has(name)) cls.push('risky');
       if (reach.has(name)) cls.push('reach');
+      if (checks.has(name) && v) cls.push('check');
       g.setAttribute('class', cls.join(' '));
       // rebuild a square only when it changed (a node replaced under the pointer loses its click)
-      const key = [v, p ? JSON.stringify(p) : '', targets.has(name), reach.has(name), this.showRoles].join('|');
+      const key = [v, p ? JSON.stringify(p) : '', targets.has(name), reach.has(name), this.showRoles,
+        cls.includes('last'), cls.includes('check')].join('|');
       if (g._key === key) continue;
       g._key = key;
       const content = g.querySelector('.content');
       put(content);
-      if (v) {
-        const pc = s('g', { class: `stone side${v - 1}${p && p.boosted ? ' boosted' : ''}` });
-        pc.append(s('circle', { cx: 50, cy: 50, r: 38, class: 'disc' }));
-        if (p && p.roles.includes('Yachi')) pc.append(s('circle', { cx: 50, cy: 50, r: 30, class: 'yachi' }));
-        if (this.showRoles && p) {
-          const letters = p.roles.map((r) => ROLE_LETTER[r]).filter(Boolean).join('');
-          if (letters) pc.append(s('text', { x: 50, y: letters.length > 3 ? 57 : 60,
-            class: `roles${letters.length > 3 ? ' small' : ''}` }, letters));
-        }
-        if (p && p.boosted) pc.append(s('text', { x: 82, y: 28, class: 'boost' }, '★'));
-        content.append(pc);
-      }
+      if (v) content.append(this.stoneSvg(v, p));
       if (targets.has(name)) content.append(v ? s('rect', { x: 5, y: 5, width: 90, height: 90, rx: 12, class: 'cap-mark' })
         : s('circle', { cx: 50, cy: 50, r: 13, class: 'dot' }));
       else if (reach.has(name)) content.append(s('circle', { cx: 50, cy: 50, r: 8, class: 'reach-dot' }));
-      const desc = p ? describePiece(p) : `${name}, empty`;
+      let desc = p ? describePiece(p) : `${name}, empty`;
+      if (lm && (lm.from === name || lm.to === name)) desc += ' Part of the last move.';
+      if (checks.has(name) && v) desc += ' This Yachi can be captured now (capturing it wins).';
       // a piece's roles are in its popover when the server gave them by role
       if (!(p && p.by_role)) content.append(s('title', {}, desc));
       g.setAttribute('aria-label', targets.has(name)
@@ -248,6 +301,7 @@ export class ExacBoard {
       if (mv) {
         this.warned = null;
         this.sel = null;
+        if (this.viaDrag) this.dragged = `${mv.from}-${mv.to}`;
         this.draw();
         this.hooks.submit(mv.move);
         return;

@@ -7,6 +7,7 @@ import { ExacBoard } from './exac.js';
 import { GravBoard, stoneIcon, PLAYERS } from './grav.js';
 import { MoveList } from './movelist.js';
 import { Banner } from './banner.js';
+import { sound } from './sound.js';
 
 const RESULT_WORDS = { win: 'wins', draw: 'Draw' };
 // The game's status as the page names it, and whether nothing more can happen in it.
@@ -169,7 +170,7 @@ export class GamePage {
     if (!v0 || this.refreshing) { this.scheduleRefresh(30); return; }
     if (m.move.n > v0.moves.length + 1) { this.scheduleRefresh(30); return; }
     if (m.move.n <= v0.moves.length && m.n <= v0.n) return;     // already shown (our own move's reply)
-    const v = this.withEvent(m, ['exac', 'grav']);
+    const v = this.withEvent(m, ['exac', 'grav', 'checks']);
     if (m.move.n === v0.moves.length + 1) v0.moves.push(m.move);
     v.moves = v0.moves;
     this.afterPublicChange(v);
@@ -309,6 +310,9 @@ export class GamePage {
 
   buildTools() {
     const t = [];
+    const snd = h('input', { type: 'checkbox', onchange: (e) => sound.set(e.target.checked) });
+    snd.checked = sound.on;
+    t.push(h('label', { class: 'sound-toggle', title: 'a sound for each move, capture and the end of the game' }, snd, ' Sound'));
     if (this.game !== 'grav') {
       t.push(h('button', { type: 'button', class: 'flip', onclick: () => {
         this.flipped = !this.flipped;
@@ -349,7 +353,7 @@ export class GamePage {
   // ---- state ----------------------------------------------------------------------------
 
   setView(v) {
-    const first = !this.view;
+    const first = !this.view, prev = this.view;
     const prevN = this.view ? this.view.n : -1;
     this.view = v;
     this.lastN = Math.max(this.lastN, v.n);
@@ -359,6 +363,7 @@ export class GamePage {
       document.title = `${gameTitle(v.game)} — Gravülien`;
       if (isOver(v)) this.loadPositions().catch(() => {});
     }
+    if (!first) this.sounds(prev, v);
     if (v.n !== prevN) {
       this.passMove = null;
       this.stepText = this.hintText = '';
@@ -366,6 +371,14 @@ export class GamePage {
     }
     if (this.positions && v.n > this.positions.length - 1 && this.replayN !== null) this.loadPositions().catch(() => {});
     this.render();
+  }
+
+  // The sound of what changed from view a to view b (sound.js; nothing while it is off): the
+  // end of the game, else a capture (fewer pieces or stones on the board) or a move.
+  sounds(a, b) {
+    if (b.n > a.n) sound.play(b.status === 'finished' && a.status !== 'finished' ? 'end'
+      : pieceCount(b) < pieceCount(a) ? 'capture' : 'move');
+    else if (b.status === 'finished' && a.status !== 'finished') sound.play('end');
   }
 
   // The verdict of a "Grav!" call among the last two moves, as the server words it ("P1
@@ -503,16 +516,21 @@ export class GamePage {
     const n = this.replayN;
     const pos = n !== null && this.positions ? this.positions[n] : null;
     if (v.game === 'chu') {
-      data = pos ? { position: pos.position, legal: null, last: n > 0 ? v.moves[n - 1].move : null }
-        : { position: v.position, legal: this.myLegal(), last: v.moves.length ? v.moves[v.moves.length - 1].move : null };
+      data = pos ? { position: pos.position, legal: null, last: n > 0 ? v.moves[n - 1].move : null, checks: pos.checks }
+        : { position: v.position, legal: this.myLegal(), last: v.moves.length ? v.moves[v.moves.length - 1].move : null, checks: v.checks };
       data.heisei = (v.options || {}).variant === 'heisei';
     } else if (v.game === 'exac') {
-      data = pos ? { position: pos.position, exac: pos.exac, legal: null }
-        : { position: v.position, exac: v.exac, legal: this.myLegal() };
+      data = pos ? { position: pos.position, exac: pos.exac, legal: null, checks: pos.checks }
+        : { position: v.position, exac: v.exac, legal: this.myLegal(), checks: v.checks };
       this.board.setWarnYachi(prefs.get('exacYachiWarn', true) && v.seats.some((st) => st.type === 'ai' && st.level <= 3));
     } else {
       data = pos ? { grav: pos.grav, legal: null } : { grav: v.grav, legal: this.myLegal(), hintMode: this.hintMode && v.you && v.you.can_hint };
     }
+    // One move forward from the position shown (a move received, or replay's next move):
+    // the board slides the piece; a jump shows the position at once.
+    const ply = n !== null ? n : v.n;
+    data.animate = this.shownPly !== undefined && ply === this.shownPly + 1 && (n === null || !!pos);
+    if (n === null || pos) this.shownPly = ply;
     this.board.update(data);
     this.el.boardWrap.classList.toggle('replaying', n !== null);
     this.el.boardWrap.classList.toggle('my-turn', !!(data.legal && data.legal.length));
@@ -891,6 +909,13 @@ export class GamePage {
       h('p', { class: 'small mono' }, `Position: ${v.position}`)));
     put(this.el.share, ...out);
   }
+}
+
+// The pieces (Chu, Exaç) or stones (Grav) on the board of a view.
+function pieceCount(v) {
+  if (v.game === 'grav') return v.grav ? v.grav.board.filter((x) => x).length : 0;
+  const board = (v.position || '').split(' ')[0];
+  return (board.match(v.game === 'exac' ? /[FS]/g : /[a-zA-Z]/g) || []).length;
 }
 
 export { moveSquares, sideToMove, PLAYERS };

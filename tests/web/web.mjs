@@ -6,8 +6,11 @@
 // from the lobby; the pieces' help (popovers over the pieces, the Pieces page); the move
 // list in each game's notations (Chu: TSA, Japanese, USI); the banner on top of the board
 // with every prompt, in view at 1366x768; a phone's layout; any console error fails the
-// test.
+// test. Direct handling: drag and drop (a board move, a Lion's two steps, a promotion, a
+// drop from the reserve, cancelled drags), the slide of a move received, the last-move
+// and check marks, the sound switch.
 // Usage: node web.mjs <path-to-gravulien>. Screenshots go to tests/web/artifacts/.
+// GV_WEB_ONLY=<regex> runs only the steps whose names match (while working on the page).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,7 +105,9 @@ async function waitMoves(page, n, ms = 15000) {
 }
 const sq = (page, name) => page.locator(`svg.board [data-sq="${name}"]`);
 
+const only = process.env.GV_WEB_ONLY ? new RegExp(process.env.GV_WEB_ONLY) : null;
 async function step(name, fn) {
+  if (only && !only.test(name)) return;
   const before = failed;
   try {
     await fn();
@@ -917,6 +922,225 @@ await step('replay: step, jump and arrow keys over a finished game', async () =>
   await page.locator('svg.board [data-sq="12a"]').focus();
   await page.keyboard.press('ArrowRight');
   check(await page.evaluate(() => document.activeElement.dataset.sq) === '11a', 'arrow keys move between squares');
+  await context.close();
+});
+
+// ---- direct handling: drag and drop, slides, marks, sound -------------------------------
+
+// The centre of a square (or of any locator) on the page.
+async function centre(page, what) {
+  const b = await (typeof what === 'string' ? sq(page, what) : what).boundingBox();
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+// A drag with the mouse from a to b (square names, locators or page points), in steps;
+// hold() runs while the button is still down.
+async function dragTo(page, a, b, hold) {
+  const p = a.x !== undefined ? a : await centre(page, a);
+  const q = b.x !== undefined ? b : await centre(page, b);
+  await page.mouse.move(p.x, p.y);
+  await page.mouse.down();
+  await page.mouse.move((p.x + q.x) / 2, (p.y + q.y) / 2, { steps: 4 });
+  await page.mouse.move(q.x, q.y, { steps: 4 });
+  if (hold) await hold();
+  await page.mouse.up();
+}
+const classOf = async (page, name) => (await sq(page, name).getAttribute('class')) || '';
+// Counts the slides (drag.js) the board shows from now on, in window.__slides.
+const countSlides = (page) => page.evaluate(() => {
+  window.__slides = 0;
+  new MutationObserver((ms) => {
+    for (const m of ms) for (const n of m.addedNodes) if (n.classList && n.classList.contains('slide')) window.__slides++;
+  }).observe(document.querySelector('svg.board'), { childList: true });
+});
+const slides = (page) => page.evaluate(() => window.__slides);
+const nothingPicked = async (page) => await page.locator('svg.board .sq.sel, svg.board .sq.target, svg.board .drag-ghost, svg.board .drag-origin').count() === 0;
+
+await step('handling: drag and drop a Chu move, cancelled drags, a move received slides, last-move marks, the sound switch', async () => {
+  const g = await apiPost('/api/games', { game: 'chu', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const { page, context } = await newPage('drag');
+  // every audio context the page makes is counted
+  await page.addInitScript(() => {
+    window.__audio = 0;
+    const A = window.AudioContext;
+    if (A) window.AudioContext = class extends A { constructor(...a) { super(...a); window.__audio++; } };
+  });
+  await page.goto(base + g.tokens[0].link);
+  await page.locator('.your-move').waitFor();
+  const toggle = page.locator('.sound-toggle input');
+  check(!(await toggle.isChecked()) && await page.evaluate(() => localStorage.getItem('gv.sound')) === null, 'the sound is off by default');
+  await countSlides(page);
+  // cancelled: released on a square no move of the piece reaches, or outside the board
+  await dragTo(page, '7i', '7e');
+  check(await nothingPicked(page), 'a drag released on an illegal square leaves nothing picked');
+  await dragTo(page, '7i', await centre(page, page.locator('.moves-panel')));
+  check(await nothingPicked(page), 'a drag released outside the board leaves nothing picked');
+  await sleep(300);
+  check((await apiGet(base, `/api/games/${g.id}`)).n === 0 && await moveCount(page) === 0, 'cancelled drags play nothing');
+  check(await sq(page, '7i').locator('.piece').count() === 1 && await sq(page, '7e').locator('.piece').count() === 0, 'the pawn is still on 7i');
+  // a click without movement still picks (click-click)
+  await sq(page, '7i').click();
+  check((await classOf(page, '7i')).includes('sel') && (await classOf(page, '7h')).includes('target'), 'a click picks the piece as before');
+  await sq(page, '7i').click();
+  check(await nothingPicked(page), 'a second click puts it back');
+  // a drag to a legal square: the piece under the pointer, its destinations marked
+  await dragTo(page, '7i', '7h', async () => {
+    check(await page.locator('svg.board .drag-ghost .piece').count() === 1, 'the dragged piece follows the pointer');
+    check(await page.locator('svg.board .drag-origin').count() === 1, 'its square fades while it is away');
+    check((await classOf(page, '7h')).includes('target') && (await classOf(page, '7h')).includes('drag-over'), 'the legal destinations are marked while dragging, the one under the pointer framed');
+    const c = await centre(page, '7h');
+    await page.mouse.move(c.x + 14, c.y - 18);      // off the centre: the piece is the pointer's
+    await shot(page, 'drag-in-progress.png');
+  });
+  await waitMoves(page, 1);
+  const v1 = await apiGet(base, `/api/games/${g.id}`);
+  check(v1.n === 1 && v1.moves[0].move === '7i7h', `the dropped move is played by the server (${v1.moves.map((m) => m.move)})`);
+  check(await slides(page) === 0, 'a dragged move does not slide (it is already there)');
+  check((await classOf(page, '7i')).includes('last') && (await classOf(page, '7h')).includes('last'), 'the last move is marked: from and to');
+  check((await sq(page, '7h').getAttribute('aria-label')).includes('the last move'), 'the mark is in the square\'s label');
+  await shot(page, 'last-move.png');
+  check(await page.evaluate(() => window.__audio) === 0, 'no audio context while the sound is off');
+  // the sound on, remembered
+  await toggle.check();
+  check(await page.evaluate(() => localStorage.getItem('gv.sound')) === 'true', 'the sound switch is remembered');
+  // the other side's move comes from the server: it slides, with a sound
+  await apiPost(`/api/games/${g.id}/move`, { token: g.tokens[1].token, move: '6d6e' });
+  await waitMoves(page, 2);
+  await page.waitForFunction(() => window.__slides >= 1, null, { timeout: 5000 });
+  check(true, 'a move received slides');
+  check(await page.evaluate(() => window.__audio) >= 1, 'with the sound on, an audio context plays');
+  check((await classOf(page, '6d')).includes('last') && (await classOf(page, '6e')).includes('last') &&
+    !(await classOf(page, '7h')).includes('last'), 'the new last move is marked, the old one no more');
+  await page.reload();
+  await page.locator('.your-move').waitFor();
+  check(await page.locator('.sound-toggle input').isChecked(), 'the sound is still on after a reload');
+  // replay: one move forward slides, a jump does not
+  await countSlides(page);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Home');
+  await page.locator('.replay .ply', { hasText: '0 / 2' }).waitFor();
+  await page.keyboard.press('End');
+  await page.locator('.replay .ply', { hasText: '2 / 2' }).waitFor();
+  await sleep(250);
+  check(await slides(page) === 0, 'a jump in the replay does not slide');
+  await page.keyboard.press('Home');
+  await page.locator('.replay .ply', { hasText: '0 / 2' }).waitFor();
+  await page.keyboard.press('ArrowRight');
+  await page.locator('.replay .ply', { hasText: '1 / 2' }).waitFor();
+  await page.waitForFunction(() => window.__slides >= 1, null, { timeout: 5000 });
+  check(true, 'one move forward in the replay slides');
+  await context.close();
+  // reduced motion: nothing slides
+  const R = await newPage('drag-still');
+  await R.page.emulateMedia({ reducedMotion: 'reduce' });
+  await R.page.goto(`${base}/play/${g.id}`);
+  await R.page.locator('svg.board').waitFor();
+  await countSlides(R.page);
+  await R.page.locator('body').click({ position: { x: 5, y: 5 } });
+  await R.page.keyboard.press('ArrowLeft');
+  await R.page.locator('.replay .ply', { hasText: '1 / 2' }).waitFor();
+  await R.page.keyboard.press('ArrowRight');
+  await R.page.locator('.replay .ply', { hasText: '2 / 2' }).waitFor();
+  await sleep(250);
+  check(await slides(R.page) === 0, 'with prefers-reduced-motion nothing slides');
+  await R.context.close();
+});
+
+await step('handling: a promotion and a Lion\'s two steps by drag', async () => {
+  const start = '5k6/12/12/12/6p2P2/6N5/12/12/12/12/12/6K5 b - 1';
+  const g = await apiPost('/api/games', { game: 'chu', start, seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const { page, context } = await newPage('drag-lion');
+  await page.goto(base + g.tokens[0].link);
+  await page.locator('.your-move').waitFor();
+  // a pawn dragged into the zone: the choice stands on the board at the destination
+  await dragTo(page, '3e', '3d');
+  await page.locator('svg.board .promo-choice').waitFor();
+  check(await page.locator('svg.board .promo-option.promoted').count() === 1, 'the promotion choice appears on the board');
+  await page.locator('svg.board .promo-option.promoted').click();
+  await waitMoves(page, 1);
+  check((await apiGet(base, `/api/games/${g.id}`)).moves[0].move === '3e3d+', 'the promotion chosen is played');
+  await apiPost(`/api/games/${g.id}/move`, { token: g.tokens[1].token, move: '7a7b' });
+  await waitMoves(page, 2);
+  await page.locator('.your-move').waitFor();
+  // the Lion dragged onto the pawn: the first step, then the second by another drag
+  await dragTo(page, '6f', '6e');
+  await page.locator('.banner .line.step').waitFor();
+  check((await classOf(page, '6e')).includes('step') && (await classOf(page, '6d')).includes('target'), 'the first step is marked, its second steps too');
+  check((await bannerText(page)).includes('second step'), 'the banner asks for the second step');
+  await shot(page, 'drag-lion-step.png');
+  await dragTo(page, '6e', '6d');
+  await waitMoves(page, 3);
+  const v = await apiGet(base, `/api/games/${g.id}`);
+  check(v.moves[2].move === '6f6e6d', `the Lion's double move is played (${v.moves[2].move})`);
+  check((await classOf(page, '6f')).includes('last') && (await classOf(page, '6e')).includes('last') && (await classOf(page, '6d')).includes('last'),
+    'a Lion\'s double move marks its origin, its middle and its destination');
+  await context.close();
+});
+
+await step('handling: a Heisei drop dragged from the reserve', async () => {
+  const g = await apiPost('/api/games', { game: 'chu', options: { variant: 'heisei' }, seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const { page, context } = await newPage('drag-drop');
+  await page.goto(base + g.tokens[0].link);
+  await page.locator('.your-move').waitFor();
+  const lance = () => page.locator('svg.board .stand-piece[data-side="0"][data-piece="L"]');
+  // released outside the board: put back
+  await dragTo(page, lance(), await centre(page, page.locator('.moves-panel')));
+  check(await nothingPicked(page) && await page.locator('svg.board .stand-piece.sel').count() === 0, 'a reserve piece dragged off the board is put back');
+  await dragTo(page, lance(), '6h', async () => {
+    check(await page.locator('svg.board .drag-ghost .piece').count() === 1 && await page.locator('svg.board .sq.target').count() > 10,
+      'a reserve piece follows the pointer, its drops marked');
+  });
+  await waitMoves(page, 1);
+  check((await apiGet(base, `/api/games/${g.id}`)).moves[0].move === 'L*6h', 'the drop is played');
+  check(await lance().getAttribute('data-count') === '1', 'one Lance left in the reserve');
+  check((await classOf(page, '6h')).includes('last'), 'the drop\'s square is marked');
+  await context.close();
+});
+
+await step('handling: the check mark (Chu: a royal attacked; Exaç: a Yachi that can be taken)', async () => {
+  // Gote's King on 7a, Sente's Rook on 7e with nothing between
+  const start = '5k6/12/6pppppp/12/5R6/12/12/12/6PPPPPP/12/12/6K5 w - 1';
+  const g = await apiPost('/api/games', { game: 'chu', start, seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  check(JSON.stringify(g.checks) === '["7a"]', `the view's checks (${JSON.stringify(g.checks)})`);
+  const { page, context } = await newPage('check');
+  await page.goto(base + g.tokens[1].link);
+  await page.locator('.your-move').waitFor();
+  check((await classOf(page, '7a')).includes('check'), 'the King in check is marked');
+  check((await sq(page, '7a').getAttribute('aria-label')).includes('in check'), 'its label says so');
+  check(await page.locator('svg.board .sq.check').count() === 1, 'nothing else is marked');
+  await shot(page, 'check-mark.png');
+  // the King steps aside: the mark goes
+  await sq(page, '7a').click();
+  await sq(page, '8a').click();
+  await waitMoves(page, 1);
+  await page.waitForFunction(() => !document.querySelector('svg.board .sq.check'));
+  check(true, 'out of check: no mark');
+  await context.close();
+  // Exaç: First's Yachi on s4 (friends on m3 d3 m5), Second's piece on s3 takes it
+  const e = await apiPost('/api/games', { game: 'exac', start: 'SSSS3/7/2FSF2/3F3/2F4/7/7 s 0 1',
+    seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  check(JSON.stringify(e.checks) === '["s4"]', `Exaç's checks: the Yachi the other side can take (${JSON.stringify(e.checks)})`);
+  const E = await newPage('check-exac');
+  await E.page.goto(`${base}/play/${e.id}`);
+  await E.page.locator('svg.board').waitFor();
+  check((await classOf(E.page, 's4')).includes('check'), 'Exaç: the Yachi that can be taken is marked');
+  await shot(E.page, 'check-mark-exac.png');
+  await E.context.close();
+  const s0 = await apiPost('/api/games', { game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  check(JSON.stringify(s0.checks) === '[]', 'Exaç: no check at the start');
+});
+
+await step('handling: an Exaç move by drag', async () => {
+  const g = await apiPost('/api/games', { game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const { page, context } = await newPage('drag-exac');
+  await page.goto(base + g.tokens[0].link);
+  await page.locator('.your-move').waitFor();
+  await dragTo(page, 'g6', 'g3');
+  check(await nothingPicked(page), 'Exaç: a drag to an illegal square cancels');
+  await dragTo(page, 'g6', 'g5');
+  await waitMoves(page, 1);
+  const v = await apiGet(base, `/api/games/${g.id}`);
+  check(v.exac.last_move.from === 'g6' && v.exac.last_move.to === 'g5', `Exaç: the dragged move is played (${v.moves[0].move})`);
+  check((await classOf(page, 'g6')).includes('last') && (await classOf(page, 'g5')).includes('last'), 'Exaç: the last move is marked');
   await context.close();
 });
 
