@@ -101,7 +101,9 @@ export function attachDrag(svg, board) {
   };
   svg.addEventListener('pointerup', (e) => end(e, false));
   svg.addEventListener('pointercancel', (e) => end(e, true));
-  svg.addEventListener('lostpointercapture', (e) => { if (drag && e.pointerId === drag.id) end(e, true); });
+  // the board's own capture lost (a touch's implicit capture by the square, taken over by
+  // the board when the drag starts, is not the board's)
+  svg.addEventListener('lostpointercapture', (e) => { if (e.target === svg && drag && e.pointerId === drag.id) end(e, true); });
   svg.addEventListener('click', (e) => {
     if (swallowClick) { swallowClick = false; e.stopPropagation(); e.preventDefault(); }
   }, true);

@@ -1129,6 +1129,25 @@ await step('handling: the check mark (Chu: a royal attacked; Exaç: a Yachi that
   check(JSON.stringify(s0.checks) === '[]', 'Exaç: no check at the start');
 });
 
+await step('handling: a move dragged with a finger (touch)', async () => {
+  const g = await apiPost('/api/games', { game: 'chu', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => consoleErrors.push(`touch: page error: ${e.message}`));
+  await page.goto(base + g.tokens[0].link);
+  await page.locator('.your-move').waitFor();
+  const cdp = await context.newCDPSession(page);
+  const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
+  const a = await centre(page, '3i'), b = await centre(page, '3h');
+  await touch('touchStart', a);
+  for (let k = 1; k <= 6; k++) await touch('touchMove', { x: a.x, y: a.y + (b.y - a.y) * k / 6 });
+  check(await page.locator('svg.board .drag-ghost').count() === 1, 'a finger drags the piece (the page does not scroll)');
+  await touch('touchEnd');
+  await waitMoves(page, 1);
+  check((await apiGet(base, `/api/games/${g.id}`)).moves[0].move === '3i3h', 'the move dragged by touch is played');
+  await context.close();
+});
+
 await step('handling: an Exaç move by drag', async () => {
   const g = await apiPost('/api/games', { game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
   const { page, context } = await newPage('drag-exac');
