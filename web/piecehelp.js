@@ -288,6 +288,7 @@ export function attachPopover(svg, contentFor, selector = '[data-sq]') {
   svg.addEventListener('pointerdown', (e) => {
     if (e.pointerType !== 'touch') return;
     const c = cellOf(e);
+    swallow = false;        // a long press that became a drag made no tap to swallow
     if (shownFor) hidePopover();
     if (!c) return;
     press = { x: e.clientX, y: e.clientY };
