@@ -40,6 +40,10 @@ enum {
 #define RFP_MARGIN_PAWNS 0.8   /* per depth */
 #define ASPIRATION_PAWNS 0.35
 #define DELTA_PAWNS 2.0        /* quiescence delta pruning margin */
+#define TIME_SCALE_STABLE 0.7  /* time_scale: the best move did not change lately */
+#define TIME_SCALE_CHANGE 0.8  /* ... plus this per recent change of the best move */
+#define TIME_SCALE_DROP 0.5    /* ... times up to 1 + this when the score fell 2 pawns */
+#define TIME_SCALE_MAX 2.5
 
 typedef struct ab_root {
     gv_move move;
@@ -866,6 +870,24 @@ static void report(ab *a, gv_info_fn info, void *info_ctx, int depth, int score,
     info(info_ctx, &in);
 }
 
+/* How much of the soft limit an iteration may start after, relative to the plain rule
+ * (no new iteration after half the soft limit, as the next one would not finish): with a
+ * clock (a soft limit below the hard one), less when the best move stays the same, up to
+ * TIME_SCALE_MAX times more when it changed in the last iterations (unstable: see deepen)
+ * or the score fell by `drop` centipawns since the iteration before (the search is
+ * finding trouble: more time may find the way out). */
+static double time_scale(const ab *a, double unstable, int drop)
+{
+    if (!a->lim->hard_ms || a->lim->hard_ms <= a->lim->soft_ms)
+        return 1.0;   /* a fixed time per move: the rule as it is */
+    double scale = TIME_SCALE_STABLE + unstable * TIME_SCALE_CHANGE;
+    if (drop > a->pawn / 4) {
+        int d = drop < 2 * a->pawn ? drop : 2 * a->pawn;
+        scale *= 1.0 + TIME_SCALE_DROP * d / (2.0 * a->pawn);
+    }
+    return scale > TIME_SCALE_MAX ? TIME_SCALE_MAX : scale;
+}
+
 /* Iterative deepening of one thread, into res (best, score, depth, ponder); the main
  * thread reports its iterations through info. */
 static void deepen(ab *a, gv_search_result *res, gv_info_fn info, void *info_ctx)
@@ -876,6 +898,11 @@ static void deepen(ab *a, gv_search_result *res, gv_info_fn info, void *info_ctx
     gv_move best_pv[GV_MAX_PV];
     int best_npv = 0;
     res->best = a->root[0].move;
+    /* Time management: the best move of the last iteration, its score, and how often the
+     * best move changed lately (each change counts 1, halved at every iteration). */
+    gv_move last_best = 0;
+    int last_score = 0;
+    double unstable = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         if (skip_depth(a, depth))
             continue;
@@ -944,8 +971,16 @@ static void deepen(ab *a, gv_search_result *res, gv_info_fn info, void *info_ctx
                 break;
         if (a->nroot == 1 && depth >= 4 && !lim->depth && !lim->nodes)
             break;
-        if (lim->soft_ms && gv_now_ms() - a->ctl->start_ms >= lim->soft_ms / 2)
-            break;
+        if (lim->soft_ms) {
+            if (last_best && res->best != last_best)
+                unstable += 1.0;
+            last_best = res->best;
+            int drop = depth > 1 ? last_score - res->score : 0;
+            last_score = res->score;
+            if (gv_now_ms() - a->ctl->start_ms >= lim->soft_ms / 2 * time_scale(a, unstable, drop))
+                break;
+            unstable *= 0.5;
+        }
     }
 
     /* A weaker level may prefer another good move. */
