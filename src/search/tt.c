@@ -62,32 +62,37 @@ static inline gv_tt_cluster *cluster_of(gv_tt *tt, uint64_t key)
     return &tt->c[(uint64_t)(((unsigned __int128)key * tt->n) >> 64)];
 }
 
-static inline uint32_t fold(uint64_t data)
+/* The 16-bit checksum of an entry's data word, kept in its meta word. */
+static inline uint64_t sum16(uint64_t data)
 {
-    return (uint32_t)data ^ (uint32_t)(data >> 32);
+    return (uint16_t)(data ^ data >> 16 ^ data >> 32 ^ data >> 48);
 }
 
-/* Reads slot s into *out; returns 0 when it is empty. */
-static inline int read_slot(const gv_tt_slot *s, gv_tt_entry *out)
+/* An entry from its two words. */
+static inline void decode(uint64_t meta, uint64_t data, gv_tt_entry *out)
 {
-    uint64_t meta = atomic_load_explicit(&s->meta, memory_order_relaxed);
-    uint64_t data = atomic_load_explicit(&s->data, memory_order_relaxed);
+    out->check = (uint32_t)meta;
     out->depth = (uint8_t)(meta >> 32);
     out->genbound = (uint8_t)(meta >> 40);
-    out->check = (uint32_t)meta ^ fold(data);
     out->move = (gv_move)data;
     out->score = (int16_t)(uint16_t)(data >> 32);
     out->eval = (int16_t)(uint16_t)(data >> 48);
-    return out->depth != 0;
 }
 
 int gv_tt_probe(gv_tt *tt, uint64_t key, gv_tt_entry *out)
 {
     gv_tt_cluster *c = cluster_of(tt, key);
     uint32_t check = (uint32_t)(key >> 32) ^ (uint32_t)key;
-    for (int i = 0; i < TT_CLUSTER; i++)
-        if (read_slot(&c->e[i], out) && out->check == check)
-            return 1;
+    for (int i = 0; i < TT_CLUSTER; i++) {
+        uint64_t meta = atomic_load_explicit(&c->e[i].meta, memory_order_relaxed);
+        if ((uint32_t)meta != check || !(uint8_t)(meta >> 32))
+            continue;
+        uint64_t data = atomic_load_explicit(&c->e[i].data, memory_order_relaxed);
+        if (sum16(data) != meta >> 48)
+            return 0;   /* torn: data from another write than meta */
+        decode(meta, data, out);
+        return 1;
+    }
     return 0;
 }
 
@@ -97,38 +102,45 @@ void gv_tt_store(gv_tt *tt, uint64_t key, gv_move move, int score, int eval, int
     gv_tt_cluster *c = cluster_of(tt, key);
     uint32_t check = (uint32_t)(key >> 32) ^ (uint32_t)key;
     gv_tt_slot *slot = NULL;
-    gv_tt_entry old = {0}, cur;
+    uint64_t old = 0;
     int worst = 1 << 30;
     for (int i = 0; i < TT_CLUSTER; i++) {
-        int used = read_slot(&c->e[i], &cur);
-        if (!used || cur.check == check) {
+        uint64_t meta = atomic_load_explicit(&c->e[i].meta, memory_order_relaxed);
+        int d = (uint8_t)(meta >> 32);
+        if (!d || (uint32_t)meta == check) {
             slot = &c->e[i];
-            old = cur;
+            old = meta;
             break;
         }
         /* Replace the shallowest entry, older generations first. */
-        int age = (tt->gen - (cur.genbound >> 2)) & 63;
-        int value = cur.depth - 8 * age;
+        int age = (tt->gen - ((uint8_t)(meta >> 40) >> 2)) & 63;
+        int value = d - 8 * age;
         if (value < worst) {
             worst = value;
             slot = &c->e[i];
-            old = cur;
+            old = meta;
         }
     }
-    /* Keep the move of an entry for the same key when none is given. */
-    int same = old.depth && old.check == check;
-    if (same && !move)
-        move = old.move;
-    if (same && bound != TT_EXACT && depth + 1 < old.depth - 3)
-        return;
+    int old_depth = (uint8_t)(old >> 32);
+    if (old_depth && (uint32_t)old == check) {
+        /* Keep the move of an entry for the same key when none is given (unless the
+         * entry is torn); keep a much deeper entry unless this one is exact. */
+        if (!move) {
+            uint64_t data = atomic_load_explicit(&slot->data, memory_order_relaxed);
+            if (sum16(data) == old >> 48)
+                move = (gv_move)data;
+        }
+        if (bound != TT_EXACT && depth + 1 < old_depth - 3)
+            return;
+    }
     if (depth < 0)
         depth = 0;
     if (depth > 250)
         depth = 250;
     uint64_t data = (uint64_t)move | (uint64_t)(uint16_t)(int16_t)score << 32 |
                     (uint64_t)(uint16_t)(int16_t)eval << 48;
-    uint64_t meta = (uint64_t)(check ^ fold(data)) | (uint64_t)(depth + 1) << 32 |
-                    (uint64_t)(uint8_t)(tt->gen << 2 | bound) << 40;
+    uint64_t meta = (uint64_t)check | (uint64_t)(depth + 1) << 32 |
+                    (uint64_t)(uint8_t)(tt->gen << 2 | bound) << 40 | sum16(data) << 48;
     atomic_store_explicit(&slot->data, data, memory_order_relaxed);
     atomic_store_explicit(&slot->meta, meta, memory_order_relaxed);
 }

@@ -2,10 +2,10 @@
  *
  * Several searching threads (Lazy SMP, ab.c) read and write the table at once, without
  * locks. Each entry is two 64-bit words, each read and written whole (relaxed atomics):
- * `data` (move, score, evaluation) and `meta` (key check, depth, generation and bound).
- * The key check stored in meta is XORed with both halves of data, so an entry read
- * while another thread rewrites it -- meta from one write, data from another -- fails
- * the check and counts as a miss instead of giving another position's move or score. */
+ * `data` (move, score, evaluation) and `meta` (key check, depth, generation and bound,
+ * and a 16-bit checksum of data). An entry read while another thread rewrites it -- meta
+ * from one write, data from another -- fails the checksum and counts as a miss instead of
+ * giving another position's move or score. */
 #ifndef GV_TT_H
 #define GV_TT_H
 
@@ -17,8 +17,8 @@
 enum { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3, TT_CLUSTER = 4 };
 
 /* One entry as stored: 16 bytes. data: move (bits 0..31), score (32..47), eval (48..63);
- * meta: check ^ data's two halves (0..31), depth + 1 (32..39, 0 = empty), generation << 2
- * | bound (40..47). */
+ * meta: check (0..31), depth + 1 (32..39, 0 = empty), generation << 2 | bound (40..47),
+ * the XOR of data's four 16-bit quarters (48..63). */
 typedef struct gv_tt_slot {
     _Atomic uint64_t meta;
     _Atomic uint64_t data;
