@@ -33,6 +33,27 @@ run() {
     fi
     return 0
 }
+# check_times NAME: the thinking-time report of both engines is there and sane: every engine
+# moved and thought (times > 0), average <= longest, and total = average x moves to within
+# the rounding of the printed average (0.0005 s per move).
+check_times() {
+    for e in e1 e2; do
+        line=$(grep "^Thinking time of $e (" "$out")
+        if [ -z "$line" ]; then
+            echo "FAIL $1: no thinking time of $e"; fail=1; continue
+        fi
+        echo "$line" | awk -v name="$1" '
+            match($0, /: [0-9]+ moves, total [0-9.]+ s, average [0-9.]+ s per move, longest [0-9.]+ s$/) {
+                s = substr($0, RSTART + 2); split(s, w, " ")
+                n = w[1]; total = w[4]; avg = w[7]; longest = w[12]
+                d = total - avg * n; if (d < 0) d = -d
+                if (n > 0 && total > 0 && avg > 0 && avg <= longest + 0.0005 && longest <= total + 0.0005 && d <= 0.0005 * n + 0.001) exit 0
+                print "FAIL " name ": insane times: " $0; exit 1
+            }
+            { print "FAIL " name ": bad format: " $0; exit 1 }' || fail=1
+    done
+    expect "$1" '^Time ratio e1/e2: [0-9]*\.[0-9][0-9][0-9] (average per move)$'
+}
 expect() {   # expect NAME PATTERN [FILE]: the output (or FILE) has a line matching PATTERN
     grep -q -- "$2" "${3:-$out}" || { echo "FAIL $1: no line matching '$2'"; sed 's/^/    | /' "$out" "$err" | tail -20; fail=1; }
 }
@@ -50,6 +71,7 @@ run 0 "hachu vs hachu" chu --e1 "$HACHU" --e2 "$HACHU" --games 2 --tc 1+0.05 \
         expect "hachu vs hachu" 'engine failures: 0; no results: 0$'
         expect "hachu vs hachu log" ' e1 < memory 64$' "$tmp/log"
         expect "hachu vs hachu log" ' e2 < usermove ' "$tmp/log"
+        check_times "hachu vs hachu"
     }
 
 # 1b. Time odds: each engine is told its own clock (XBoard's level and time).
@@ -59,6 +81,7 @@ run 0 "time odds" chu --e1 "$HACHU" --e2 "$HACHU" --games 1 --tc1 1+0.05 --tc2 3
         expect "time odds" 'time e1 1+0.05 s, e2 3+0.1 s'
         expect "time odds log" ' e1 < level 0 0:01 0.05$' "$tmp/log-odds"
         expect "time odds log" ' e2 < level 0 0:03 0.1$' "$tmp/log-odds"
+        check_times "time odds"
     }
 
 # 1c. Heisei Chu between two USI engines: the drops cross as USI (XBoard, which has no
@@ -206,6 +229,9 @@ run 0 "ours (xboard) vs hachu" chu --e1 "$BIN xboard --rules $HACHU_RULES --hash
     {
         expect "ours vs hachu" '^Score of e1 (Gravulien [0-9.]*) vs e2 (HaChu [0-9.]*): .* 2 games'
         expect "ours vs hachu, verbose" '^  game 1, ply 5: e1 [^ ]* in [0-9.]* s; clocks e1 [0-9.]* s, e2 [0-9.]* s$'
+        expect "ours vs hachu, verbose" '^  so far: Thinking time of e1 (Gravulien [0-9.]*): [0-9]* moves, total '
+        expect "ours vs hachu, verbose" '^  so far: Time ratio e1/e2: '
+        check_times "ours vs hachu"
         expect "ours vs hachu" '^Rule differences: 0 '
         expect "ours vs hachu" 'engine failures: 0; no results: 0$'
     }

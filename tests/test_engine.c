@@ -449,6 +449,140 @@ static void test_engine_go_wait(void)
     }
 }
 
+/* Threads: the option's range; a search with two threads plays a legal move within its
+ * time, counts every thread's nodes against a node limit, and stops at once when asked;
+ * weaker levels search with one thread (the same node count as without the option). */
+static void test_engine_threads(void)
+{
+    char err[GV_ERRLEN], big[16];
+    int max = gv_engine_max_threads();
+    snprintf(big, sizeof big, "%d", max + 1);
+    gv_engine *e = gv_engine_new("chu", NULL, err, sizeof err);
+    CHECK(gv_engine_set_option(e, "threads", "0", err, sizeof err) == -1);
+    CHECK(gv_engine_set_option(e, "threads", big, err, sizeof err) == -1);
+    CHECK(gv_engine_set_option(e, "multipv", "0", err, sizeof err) == -1);
+    CHECK(gv_engine_set_option(e, "multipv", "65", err, sizeof err) == -1);
+    CHECK_EQ_INT(gv_engine_threads(e), 1);
+    gv_engine_free(e);
+    if (max < 2)
+        return;   /* a build without threads */
+    for (size_t i = 0; i < 2; i++) {
+        e = gv_engine_new(games[i], NULL, err, sizeof err);
+        gv_engine_set_option(e, "hash", "8", err, sizeof err);
+        CHECK(gv_engine_set_option(e, "threads", "2", err, sizeof err) == 0);
+        CHECK_EQ_INT(gv_engine_threads(e), 2);
+        gv_go go;
+        memset(&go, 0, sizeof go);
+        go.movetime_ms = 200;
+        int64_t t0 = gv_now_ms();
+        gv_search_result r = gv_engine_think(e, &go, NULL);
+        CHECK(gv_now_ms() - t0 < 400);
+        CHECK(is_legal(e, r.best));
+        CHECK(r.nodes > 0);
+        memset(&go, 0, sizeof go);
+        go.nodes = 100000;
+        r = gv_engine_think(e, &go, NULL);
+        CHECK(is_legal(e, r.best));
+        if (r.nodes < 100000 || r.nodes >= 300000)
+            fprintf(stderr, "  %s, two threads: %llu nodes for a limit of 100000\n", games[i],
+                    (unsigned long long)r.nodes);
+        CHECK(r.nodes >= 100000 && r.nodes < 300000);
+        /* Stop: both threads answer (within 100 ms: two threads of a loaded machine
+         * have to be scheduled, where one takes 50). */
+        memset(&go, 0, sizeof go);
+        go.infinite = 1;
+        CHECK(gv_engine_go(e, &go, NULL, err, sizeof err) == 0);
+        usleep(100 * 1000);
+        t0 = gv_now_ms();
+        gv_engine_stop(e);
+        int64_t dt = gv_now_ms() - t0;
+        if (dt > 100)
+            fprintf(stderr, "  %s, two threads: stop took %lld ms\n", games[i], (long long)dt);
+        CHECK(dt <= 100);
+        CHECK(!gv_engine_busy(e));
+        gv_engine_free(e);
+    }
+    /* Level 6 with two threads: one thread, the same search as without the option. */
+    gv_search_result r[2];
+    for (int k = 0; k < 2; k++) {
+        e = gv_engine_new("exac", NULL, err, sizeof err);
+        gv_engine_set_option(e, "hash", "4", err, sizeof err);
+        gv_engine_set_option(e, "level", "6", err, sizeof err);
+        gv_engine_set_option(e, "threads", k ? "2" : "1", err, sizeof err);
+        gv_go go;
+        memset(&go, 0, sizeof go);
+        r[k] = gv_engine_think(e, &go, NULL);
+        gv_engine_free(e);
+    }
+    CHECK_EQ_INT(r[0].nodes, r[1].nodes);
+    CHECK_EQ_INT(r[0].best, r[1].best);
+}
+
+/* What a MultiPV search reported at its deepest iteration. */
+typedef struct mpv_log {
+    int depth, n, out_of_order;
+    gv_search_info line[GV_MAX_MULTIPV];
+} mpv_log;
+
+static void mpv_info(void *ctx, const gv_search_info *in)
+{
+    mpv_log *l = ctx;
+    if (in->depth != l->depth) {
+        l->depth = in->depth;
+        l->n = 0;
+    }
+    if (in->multipv != l->n + 1)
+        l->out_of_order = 1;
+    if (l->n < GV_MAX_MULTIPV)
+        l->line[l->n++] = *in;
+}
+
+/* MultiPV 3 at a fixed depth: each iteration reports lines 1, 2, 3; at the last one they
+ * are three different moves ordered by score, and line 1 is the move of a one-line
+ * search to the same depth. Chu: a position whose three best moves are far apart
+ * (Sente keeps its Dragon Horse, gives it for the Rook, or loses it); Exac: one of the
+ * bench positions, where they agree from depth 4 to 8. */
+static void test_engine_multipv(void)
+{
+    char err[GV_ERRLEN];
+    const int depth[2] = {5, 6};
+    const char *position[2] = {"3k8/3p1p6/2+h1r7/12/12/4+D1+d5/12/2P1+H7/12/12/12/6K5 b - 1",
+                               "3SSS1/S1SSSS1/3SS2/7/2F4/FFFFFFF/3FF2 f 5 9"};
+    for (size_t i = 0; i < 2; i++) {
+        gv_search_result one = {0}, three = {0};
+        mpv_log l;
+        memset(&l, 0, sizeof l);
+        for (int k = 0; k < 2; k++) {
+            gv_engine *e = gv_engine_new(games[i], NULL, err, sizeof err);
+            gv_engine_set_option(e, "hash", "16", err, sizeof err);
+            if (position[i])
+                CHECK(gv_engine_set_position(e, position[i], err, sizeof err) == 0);
+            CHECK(gv_engine_set_option(e, "multipv", k ? "3" : "1", err, sizeof err) == 0);
+            gv_go go;
+            memset(&go, 0, sizeof go);
+            go.depth = depth[i];
+            gv_engine_cb cb = {mpv_info, NULL, &l};
+            if (k)
+                three = gv_engine_think(e, &go, &cb);
+            else
+                one = gv_engine_think(e, &go, NULL);
+            gv_engine_free(e);
+        }
+        CHECK_EQ_INT(l.depth, depth[i]);
+        CHECK_EQ_INT(l.n, 3);
+        CHECK(!l.out_of_order);
+        if (l.n != 3)
+            continue;
+        for (int j = 0; j < 3; j++)
+            CHECK(l.line[j].npv >= 1);
+        gv_move m0 = l.line[0].pv[0], m1 = l.line[1].pv[0], m2 = l.line[2].pv[0];
+        CHECK(m0 != m1 && m0 != m2 && m1 != m2);
+        CHECK(l.line[0].score >= l.line[1].score && l.line[1].score >= l.line[2].score);
+        CHECK_EQ_INT(m0, one.best);
+        CHECK_EQ_INT(three.best, one.best);
+    }
+}
+
 const t_case engine_tests[] = {
     T(test_engine_new_refuses_bad_game_and_options),
     T(test_engine_bad_input_changes_nothing),
@@ -463,5 +597,7 @@ const t_case engine_tests[] = {
     T(test_engine_several_engines_at_once),
     T(test_engine_levels_and_greedy_play_legal_moves),
     T(test_engine_go_wait),
+    T(test_engine_threads),
+    T(test_engine_multipv),
     {0},
 };

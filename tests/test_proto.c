@@ -144,6 +144,33 @@ static void test_usi_rule_options_and_stop(void)
     CHECK(has_line(out, "bestmove resign"));
 }
 
+/* Threads and MultiPV: listed by `usi`, taken by setoption (out of range: refused); with
+ * MultiPV 3 every iteration prints lines `multipv 1`, 2 and 3, and bestmove is line 1's
+ * move. */
+static void test_usi_threads_and_multipv(void)
+{
+    const char *out = run(1, "usi\nsetoption name Threads value 2\n"
+                             "setoption name MultiPV value 3\nposition startpos\ngo depth 4\n", 0);
+    CHECK(has_line(out, "option name Threads type spin default 1 min 1 max "));
+    CHECK(has_line(out, "option name MultiPV type spin default 1 min 1 max 64"));
+    CHECK(!has_line(out, "info string error"));
+    CHECK(has_line(out, "info depth 4 seldepth "));
+    CHECK_EQ_INT(count_lines(out, "bestmove "), 1);
+    const char *l1 = strstr(out, "info depth 4 ");
+    CHECK(l1 && strstr(l1, " multipv 1 score "));
+    CHECK(l1 && strstr(l1, " multipv 2 score "));
+    CHECK(l1 && strstr(l1, " multipv 3 score "));
+    CHECK(!strstr(out, " multipv 4 "));
+    /* bestmove = the first move of line 1. */
+    const char *pv = l1 ? strstr(l1, " pv ") : NULL, *b = strstr(out, "bestmove ");
+    CHECK(pv && b && !strncmp(pv + 4, b + 9, strcspn(b + 9, " \n")));
+    /* One line: no multipv field. */
+    out = run(1, "position startpos\ngo depth 2\n", 0);
+    CHECK(!strstr(out, " multipv "));
+    out = run(1, "setoption name Threads value 0\nsetoption name MultiPV value 65\n", 0);
+    CHECK_EQ_INT(count_lines(out, "info string error: setoption"), 2);
+}
+
 /* ---- XBoard ----------------------------------------------------------------------------- */
 
 static void test_xboard_features_and_game(void)
@@ -154,6 +181,20 @@ static void test_xboard_features_and_game(void)
     CHECK(has_line(out, "feature myname=\"Gravulien " GV_VERSION "\" variants=\"chu,exac\""));
     CHECK_EQ_INT(count_lines(out, "move "), 1);
     CHECK(has_line(out, "2 "));   /* thinking output: depth score time nodes pv */
+}
+
+/* cores (feature smp=1) and option MultiPV: taken; a bad value refused. */
+static void test_xboard_cores_and_multipv(void)
+{
+    const char *out = run(0, "xboard\nprotover 2\nnew\nvariant chu\ncores 2\n"
+                             "option MultiPV=2\nforce\nusermove h4h5\nsd 3\ngo\n", 0);
+    CHECK(strstr(out, " smp=1 ") != NULL);
+    CHECK(has_line(out, "feature option=\"MultiPV -spin 1 1 64\""));
+    CHECK(!has_line(out, "Error"));
+    CHECK_EQ_INT(count_lines(out, "move "), 1);
+    CHECK_EQ_INT(count_lines(out, "3 "), 2);   /* two lines at depth 3 */
+    out = run(0, "xboard\nprotover 2\ncores x\noption MultiPV=0\n", 0);
+    CHECK_EQ_INT(count_lines(out, "Error"), 2);
 }
 
 static void test_xboard_refusals(void)
@@ -336,7 +377,9 @@ const t_case proto_tests[] = {
     T(test_usi_end_of_input),
     T(test_usi_refusals_change_nothing),
     T(test_usi_rule_options_and_stop),
+    T(test_usi_threads_and_multipv),
     T(test_xboard_features_and_game),
+    T(test_xboard_cores_and_multipv),
     T(test_xboard_refusals),
     T(test_xboard_exac_setup_and_highlight),
     T(test_xboard_result_claim),

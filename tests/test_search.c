@@ -18,9 +18,10 @@ static void test_tt_store_probe_and_replace(void)
 {
     gv_tt *tt = gv_tt_new(1);
     CHECK(tt != NULL);
-    CHECK(gv_tt_probe(tt, 0x1234567812345678ULL) == NULL);
+    gv_tt_entry te;
+    CHECK(!gv_tt_probe(tt, 0x1234567812345678ULL, &te));
     gv_tt_store(tt, 0x1234567812345678ULL, 77, -150, 20, 5, TT_EXACT);
-    gv_tt_entry *e = gv_tt_probe(tt, 0x1234567812345678ULL);
+    gv_tt_entry *e = gv_tt_probe(tt, 0x1234567812345678ULL, &te) ? &te : NULL;
     CHECK(e != NULL);
     if (e) {
         CHECK_EQ_INT(e->move, 77);
@@ -31,20 +32,47 @@ static void test_tt_store_probe_and_replace(void)
     }
     /* A shallower bound for the same key keeps the deeper exact entry. */
     gv_tt_store(tt, 0x1234567812345678ULL, 0, 10, 20, 0, TT_UPPER);
-    e = gv_tt_probe(tt, 0x1234567812345678ULL);
+    e = gv_tt_probe(tt, 0x1234567812345678ULL, &te) ? &te : NULL;
     CHECK(e && e->move == 77 && e->depth - 1 == 5);
     /* Many keys: every stored key of the last few is found again. */
     for (uint64_t k = 1; k <= 100000; k++)
         gv_tt_store(tt, gv_mix64(k), (gv_move)k, 0, 0, 1, TT_LOWER);
     int found = 0;
     for (uint64_t k = 99990; k <= 100000; k++) {
-        gv_tt_entry *x = gv_tt_probe(tt, gv_mix64(k));
-        found += x && x->move == (gv_move)k;
+        gv_tt_entry x;
+        found += gv_tt_probe(tt, gv_mix64(k), &x) && x.move == (gv_move)k;
     }
     CHECK_EQ_INT(found, 11);
     CHECK(gv_tt_hashfull(tt) > 0);
     gv_tt_clear(tt);
-    CHECK(gv_tt_probe(tt, gv_mix64(100000)) == NULL);
+    CHECK(!gv_tt_probe(tt, gv_mix64(100000), &te));
+    gv_tt_free(tt);
+}
+
+/* An entry read while another thread rewrites it (its data from one write, its key
+ * check from another) is a miss, never the other write's move or score. */
+static void test_tt_torn_entry_is_a_miss(void)
+{
+    gv_tt *tt = gv_tt_new(1);
+    CHECK(tt != NULL);
+    uint64_t key = 0x0123456789abcdefULL;
+    gv_tt_store(tt, key, 11, 100, 5, 4, TT_EXACT);
+    gv_tt_entry te;
+    CHECK(gv_tt_probe(tt, key, &te) && te.move == 11 && te.score == 100);
+    /* Find the slot and put another write's data under the first write's check. */
+    gv_tt_cluster *c = &tt->c[(uint64_t)(((unsigned __int128)key * tt->n) >> 64)];
+    gv_tt_slot *slot = NULL;
+    for (int i = 0; i < TT_CLUSTER && !slot; i++)
+        if (atomic_load(&c->e[i].meta))
+            slot = &c->e[i];
+    CHECK(slot != NULL);
+    if (slot) {
+        uint64_t meta = atomic_load(&slot->meta);
+        gv_tt_store(tt, key, 22, -300, 7, 9, TT_LOWER);
+        CHECK(gv_tt_probe(tt, key, &te) && te.move == 22 && te.score == -300);
+        atomic_store(&slot->meta, meta);   /* the first write's meta, the second's data */
+        CHECK(!gv_tt_probe(tt, key, &te));
+    }
     gv_tt_free(tt);
 }
 
@@ -159,6 +187,7 @@ static void test_search_node_limit_and_stop_flag(void)
 
 const t_case search_tests[] = {
     T(test_tt_store_probe_and_replace),
+    T(test_tt_torn_entry_is_a_miss),
     T(test_chu_search_takes_a_win_in_one),
     T(test_exac_search_takes_a_win_in_one),
     T(test_search_node_limit_and_stop_flag),

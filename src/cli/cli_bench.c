@@ -31,8 +31,8 @@ static unsigned digest32(uint64_t h)
 }
 
 /* Searches one bench position; prints its line and folds it into the sums. */
-static int bench_one(const gv_game *g, const gv_bench_pos *b, size_t num, uint64_t *nodes,
-                     int64_t *ms, uint64_t *game_digest, uint64_t *total_digest)
+static int bench_one(const gv_game *g, const gv_bench_pos *b, size_t num, const char *threads,
+                     uint64_t *nodes, int64_t *ms, uint64_t *game_digest, uint64_t *total_digest)
 {
     char err[GV_ERRLEN];
     gv_engine *e = gv_engine_new(g->name, b->rules, err, sizeof err);
@@ -43,6 +43,7 @@ static int bench_one(const gv_game *g, const gv_bench_pos *b, size_t num, uint64
         return -1;
     }
     gv_engine_set_option(e, "hash", "16", err, sizeof err);
+    gv_engine_set_option(e, "threads", threads, err, sizeof err);
     gv_go go;
     memset(&go, 0, sizeof go);
     go.depth = b->depth;
@@ -64,7 +65,19 @@ static int bench_one(const gv_game *g, const gv_bench_pos *b, size_t num, uint64
 
 int cli_bench(int argc, char **argv)
 {
-    const char *only = argc > 0 ? argv[0] : NULL;
+    /* [game] [--threads N]: with threads, the counts vary from run to run (speed only). */
+    const char *only = NULL, *threads = "1";
+    long nt;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--threads") && i + 1 < argc &&
+            gv_parse_int(argv[i + 1], 1, gv_engine_max_threads(), &nt, NULL, 0) == 0)
+            threads = argv[++i];
+        else if (argv[i][0] != '-' && !only)
+            only = argv[i];
+        else
+            return cli_usage_error("bench: usage: bench [game] [--threads 1..%d]",
+                                   gv_engine_max_threads());
+    }
     if (only && !gv_game_find(only))
         return cli_usage_error("bench: unknown game '%s' (gravulien games lists them)", only);
     uint64_t total = 0, total_digest = DIGEST_START;
@@ -81,7 +94,7 @@ int cli_bench(int argc, char **argv)
             num++;
             if (only && strcmp(only, g->name) != 0)
                 continue;
-            if (bench_one(g, b, num, &game_nodes, &game_ms, &game_digest, &total_digest) < 0)
+            if (bench_one(g, b, num, threads, &game_nodes, &game_ms, &game_digest, &total_digest) < 0)
                 return CLI_FAIL;
             searched = 1;
         }

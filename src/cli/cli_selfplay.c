@@ -35,7 +35,7 @@ int cli_selfplay(int argc, char **argv)
         i++;
         if (!strcmp(a, "--a") || !strcmp(a, "--b")) {
             if (sp_parse_player(v, &mt.p[a[2] == 'b']) != 0)
-                return cli_usage_error("selfplay: bad player '%s' (level=N[,nodes=N][,movetime=MS] or greedy)", v);
+                return cli_usage_error("selfplay: bad player '%s' (level=N[,nodes=N][,movetime=MS][,threads=N] or greedy)", v);
         } else if (!strcmp(a, "--games") && gv_parse_int(v, 1, 100000, &n, NULL, 0) == 0) {
             mt.games = (int)n;
         } else if (!strcmp(a, "--openings") && gv_parse_int(v, 0, 100, &n, NULL, 0) == 0) {

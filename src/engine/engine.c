@@ -52,6 +52,7 @@ struct gv_engine {
     gv_tt *tt;                      /* allocated at the first alpha-beta search */
     size_t hash_mb;
     int level, greedy;
+    int threads, multipv;           /* alpha-beta's searching threads and lines (>= 1) */
     int may_blunder;                /* the running search plays (not analysis) */
     uint64_t seed;
     int plies;                      /* moves since the position was set */
@@ -99,6 +100,7 @@ gv_engine *gv_engine_new(const char *name, const char *options, char *err, size_
     e->hooks = g->ai ? g->ai->ab : NULL;
     e->hash_mb = GV_ENGINE_DEFAULT_HASH_MB;
     e->level = 10;
+    e->threads = e->multipv = 1;
     return e;
 }
 
@@ -117,6 +119,9 @@ void gv_engine_free(gv_engine *e)
 const gv_game *gv_engine_game(const gv_engine *e) { return e->g; }
 const void *gv_engine_state(const gv_engine *e) { return e->st; }
 int gv_engine_level(const gv_engine *e) { return e->level; }
+int gv_engine_threads(const gv_engine *e) { return e->threads; }
+int gv_engine_multipv(const gv_engine *e) { return e->multipv; }
+int gv_engine_max_threads(void) { return gv_ab_max_threads(); }
 int gv_engine_plies(const gv_engine *e) { return e->plies; }
 
 /* A search that ended by itself (bestmove delivered) is joined here, so the owner may
@@ -168,6 +173,23 @@ int gv_engine_set_option(gv_engine *e, const char *name, const char *value, char
         e->level = (int)v;
         return 0;
     }
+    if (!strcmp(name, "threads")) {
+        int max = gv_ab_max_threads();
+        if (gv_parse_int(value, 1, max, &v, NULL, 0) != 0) {
+            gv_err(err, errlen, "threads must be a whole number from 1 to %d", max);
+            return -1;
+        }
+        e->threads = (int)v;
+        return 0;
+    }
+    if (!strcmp(name, "multipv")) {
+        if (gv_parse_int(value, 1, GV_MAX_MULTIPV, &v, NULL, 0) != 0) {
+            gv_err(err, errlen, "multipv must be a whole number from 1 to %d", GV_MAX_MULTIPV);
+            return -1;
+        }
+        e->multipv = (int)v;
+        return 0;
+    }
     if (!strcmp(name, "player")) {
         if (strcmp(value, "search") && strcmp(value, "greedy")) {
             gv_err(err, errlen, "player must be 'search' or 'greedy'");
@@ -204,7 +226,8 @@ int gv_engine_set_option(gv_engine *e, const char *name, const char *value, char
             gv_tt_clear(e->tt);
         return 0;
     }
-    gv_err(err, errlen, "unknown engine option '%s' (hash, level, player, seed, rules)", name);
+    gv_err(err, errlen, "unknown engine option '%s' (hash, level, threads, multipv, player, "
+           "seed, rules)", name);
     return -1;
 }
 
@@ -308,6 +331,8 @@ void gv_engine_limits(const gv_engine *e, const gv_go *go, gv_limits *out)
     out->depth = go->depth;
     out->nodes = go->nodes;
     out->level = e->level;
+    out->threads = e->threads;
+    out->multipv = e->multipv;
     out->seed = e->seed ^ gv_mix64(e->g->hash(e->st));
     if (e->level < 10 && !go->infinite) {
         uint64_t cap = !e->hooks ? level_playouts[e->level] : level_nodes_ab[e->level];

@@ -57,13 +57,21 @@ const gv_game *gv_engine_game(const gv_engine *e);
  * keep it across calls that change the engine. */
 const void *gv_engine_state(const gv_engine *e);
 
-/* Engine options: "hash" (MB, 1..4096), "level" (1..10), "player" ("search" or "greedy":
- * the 1-ply baseline), "seed" (randomness of weaker levels and of MCTS), "rules" (the
- * game's rule options, "k=v,..."; resets to the start position). Returns 0, or -1 with a
- * message in err (unknown name, bad value, a search running). */
+/* Engine options: "hash" (MB, 1..4096), "level" (1..10), "threads" (alpha-beta's
+ * searching threads, 1..gv_engine_max_threads(); levels 1-9 search with one), "multipv"
+ * (alpha-beta's lines, 1..GV_MAX_MULTIPV: the info callback then gets one report per line,
+ * gv_search_info.multipv = 1, 2, ...; levels 1-7 report one), "player" ("search" or
+ * "greedy": the 1-ply baseline), "seed" (randomness of weaker levels and of MCTS),
+ * "rules" (the game's rule options, "k=v,..."; resets to the start position). Grav's MCTS
+ * ignores threads and multipv. Returns 0, or -1 with a message in err (unknown name, bad
+ * value, a search running). */
 int gv_engine_set_option(gv_engine *e, const char *name, const char *value, char *err,
                          size_t errlen);
 int gv_engine_level(const gv_engine *e);
+int gv_engine_threads(const gv_engine *e);
+int gv_engine_multipv(const gv_engine *e);
+/* The most threads the "threads" option takes (1 in a build without threads). */
+int gv_engine_max_threads(void);
 
 /* Clears the search's memory (the transposition table), keeping the game: the next search
  * sees what a new engine would. Does nothing while a search runs. */

@@ -34,6 +34,10 @@ typedef struct match_run {
     /* Tally, seen from e1. */
     int wins, draws, losses;
     int refused_by_us, refused_by_engine, time_losses, no_results, failures, resigns;
+    /* Thinking time per engine, as the runner measures it: from sending `go` to the move
+     * line, over the moves it played (opening plies are not thought). */
+    int64_t think_ms[2], think_max_ms[2];
+    int think_moves[2];
 } match_run;
 
 /* Engine process groups, for the signal handler only: an interrupted match must not
@@ -119,6 +123,25 @@ static void print_move_time(const match_run *m, int gi, int ply, int who, int64_
         if (m->mc[k].tc_base_ms)
             printf("%s %s %.3f s", k ? "," : "; clocks", m->e[k].label, clock[k] / 1000.0);
     printf("\n");
+    fflush(stdout);
+}
+
+/* The thinking time of each engine: its moves, their total, average and longest time,
+ * and the ratio of the averages (e1's to e2's), prefixed by `lead`. */
+static void print_times(const match_run *m, const char *lead)
+{
+    double avg[2];
+    for (int k = 0; k < 2; k++) {
+        int n = m->think_moves[k];
+        avg[k] = n ? m->think_ms[k] / 1000.0 / n : 0.0;
+        printf("%sThinking time of %s (%s): %d moves, total %.3f s, average %.3f s per move, "
+               "longest %.3f s\n", lead, m->e[k].label, m->e[k].name, n,
+               m->think_ms[k] / 1000.0, avg[k], m->think_max_ms[k] / 1000.0);
+    }
+    if (avg[1] > 0)
+        printf("%sTime ratio e1/e2: %.3f (average per move)\n", lead, avg[0] / avg[1]);
+    else
+        printf("%sTime ratio e1/e2: none (e2 thought no time)\n", lead);
     fflush(stdout);
 }
 
@@ -250,6 +273,10 @@ static int play_game(match_run *m, int gi)
             break;
         }
         /* MR_MOVE: in time? then legal by our rules? */
+        m->think_ms[who] += r.spent_ms;
+        m->think_moves[who]++;
+        if (r.spent_ms > m->think_max_ms[who])
+            m->think_max_ms[who] = r.spent_ms;
         if (m->mc[who].tc_base_ms) {
             clock[who] -= r.spent_ms;
             if (clock[who] < 0)
@@ -332,6 +359,8 @@ static int play_game(match_run *m, int gi)
                m->e[first_eng].label, m->e[!first_eng].label, result, verdict, reason, ply);
         fflush(stdout);
     }
+    if (m->verbose)
+        print_times(m, "  so far: ");
     return 0;
 }
 
@@ -490,6 +519,7 @@ int match_main(match_spec *s)
            "refused: %d); time losses: %d; resignations: %d; engine failures: %d; "
            "no results: %d\n", m.refused_by_us + m.refused_by_engine, m.refused_by_us,
            m.refused_by_engine, m.time_losses, m.resigns, m.failures, m.no_results);
+    print_times(&m, "");
 
 done:
     for (int k = 0; k < 2; k++)

@@ -35,6 +35,9 @@ int sp_parse_player(const char *s, sp_player *p)
             p->nodes = (uint64_t)v;
         else if (!strncmp(tok, "movetime=", 9) && gv_parse_int(tok + 9, 1, 3600000, &v, NULL, 0) == 0)
             p->movetime = v;
+        else if (!strncmp(tok, "threads=", 8) &&
+                 gv_parse_int(tok + 8, 1, gv_engine_max_threads(), &v, NULL, 0) == 0)
+            p->threads = (int)v;
         else
             return -1;
     }
@@ -86,6 +89,8 @@ static int play_game(sp_match *mt, int gi, char *line, size_t linelen)
         snprintf(v, sizeof v, "%d", s->p[k].level);
         gv_engine_set_option(e[k], "level", v, err, sizeof err);
         gv_engine_set_option(e[k], "player", s->p[k].greedy ? "greedy" : "search", err, sizeof err);
+        snprintf(v, sizeof v, "%d", s->p[k].threads ? s->p[k].threads : 1);
+        gv_engine_set_option(e[k], "threads", v, err, sizeof err);
         snprintf(v, sizeof v, "%llu", (unsigned long long)(s->seed + (uint64_t)gi * 7919 + (uint64_t)k));
         gv_engine_set_option(e[k], "seed", v, err, sizeof err);
     }

@@ -8,10 +8,12 @@
 
 #include "game/game.h"
 
-/* One player: "level=N" or "greedy", with ",nodes=N" / ",movetime=MS". */
+/* One player: "level=N" or "greedy", with ",nodes=N" / ",movetime=MS" / ",threads=N"
+ * (alpha-beta's searching threads). */
 typedef struct sp_player {
     char spec[64];
     int level, greedy;
+    int threads;                /* 0: one */
     uint64_t nodes;
     int64_t movetime;
 } sp_player;

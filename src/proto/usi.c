@@ -47,8 +47,11 @@ static void on_info(void *ctx, const gv_search_info *in)
         snprintf(score, sizeof score, "mate %d", gv_mate_plies(in->score));
     else
         snprintf(score, sizeof score, "cp %d", in->score);
-    proto_printf(u->io, "info depth %d seldepth %d score %s nodes %llu nps %llu time %lld%s%s",
-                 in->depth, in->seldepth, score, (unsigned long long)in->nodes, nps,
+    char line[24] = "";
+    if (in->multipv)
+        snprintf(line, sizeof line, " multipv %d", in->multipv);
+    proto_printf(u->io, "info depth %d seldepth %d%s score %s nodes %llu nps %llu time %lld%s%s",
+                 in->depth, in->seldepth, line, score, (unsigned long long)in->nodes, nps,
                  (long long)in->time_ms, *pv ? " pv " : "", pv);
 }
 
@@ -87,6 +90,9 @@ static void cmd_usi(usi_session *u)
                      u->g->usi_variant, u->g->usi_variant);
     proto_printf(u->io, "option name Level type spin default %d min 1 max 10",
                  u->opts->level ? u->opts->level : 10);
+    proto_printf(u->io, "option name Threads type spin default 1 min 1 max %d",
+                 gv_engine_max_threads());
+    proto_printf(u->io, "option name MultiPV type spin default 1 min 1 max %d", GV_MAX_MULTIPV);
     proto_printf(u->io, "option name Seed type string default 0");
     /* The rule options of the game, as the rules core lists them. */
     for (const gv_option_def *o = u->g->options; o && o->name; o++) {
@@ -137,6 +143,10 @@ static void cmd_setoption(usi_session *u, char **w, int n)
         rc = gv_engine_set_option(u->e, "level", value, err, sizeof err);
     else if (!strcasecmp(name, "Seed"))
         rc = gv_engine_set_option(u->e, "seed", value, err, sizeof err);
+    else if (!strcasecmp(name, "Threads"))
+        rc = gv_engine_set_option(u->e, "threads", value, err, sizeof err);
+    else if (!strcasecmp(name, "MultiPV"))
+        rc = gv_engine_set_option(u->e, "multipv", value, err, sizeof err);
     else {
         const gv_option_def *o = u->g->options;
         while (o && o->name && strcmp(o->name, name) != 0)

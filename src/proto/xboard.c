@@ -26,6 +26,7 @@ typedef struct xb_session {
     int analyze, over;
     int search;               /* XB_IDLE / XB_THINKING / XB_ANALYZING */
     int level, hash_mb, sd, mps;
+    int threads, multipv;     /* `cores` and `option MultiPV` (kept across variants) */
     int64_t base_ms, inc_ms, st_ms;
     int64_t my_cs, opp_cs;
     int has_time;
@@ -121,6 +122,10 @@ static int make_engine(xb_session *x, int var)
         snprintf(v, sizeof v, "%d", x->hash_mb);
         gv_engine_set_option(e, "hash", v, err, sizeof err);
     }
+    snprintf(v, sizeof v, "%d", x->threads);
+    gv_engine_set_option(e, "threads", v, err, sizeof err);
+    snprintf(v, sizeof v, "%d", x->multipv);
+    gv_engine_set_option(e, "multipv", v, err, sizeof err);
     gv_engine_free(x->e);
     x->e = e;
     x->g = gv_engine_game(e);
@@ -229,9 +234,10 @@ static void cmd_protover(xb_session *x)
                               x->games[i]->xboard_variant);
     proto_printf(x->io, "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 "
                         "reuse=1 analyze=1 colors=0 name=0 nps=0 pause=0 debug=1 memory=1 "
-                        "smp=0 exclude=0 highlight=1");
+                        "smp=1 exclude=0 highlight=1");
     proto_printf(x->io, "feature myname=\"Gravulien %s\" variants=\"%s\"", GV_VERSION, variants);
     proto_printf(x->io, "feature option=\"Level -spin %d 1 10\"", x->level);
+    proto_printf(x->io, "feature option=\"MultiPV -spin %d 1 %d\"", x->multipv, GV_MAX_MULTIPV);
     proto_printf(x->io, "feature done=1");
 }
 
@@ -401,6 +407,7 @@ int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
     x.opts = opts;
     x.level = opts->level ? opts->level : 10;
     x.hash_mb = opts->hash_mb;
+    x.threads = x.multipv = 1;
     x.post = 1;
     x.engine_side = 1;
     x.base_ms = 5 * 60 * 1000;
@@ -482,7 +489,7 @@ int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
             !strcmp(c, "accepted") || !strcmp(c, "rejected") || !strcmp(c, "computer") ||
             !strcmp(c, "name") || !strcmp(c, "rating") || !strcmp(c, "ics") ||
             !strcmp(c, "random") || !strcmp(c, "hard") || !strcmp(c, "easy") ||
-            !strcmp(c, "draw") || !strcmp(c, "cores") || !strcmp(c, "egtpath") ||
+            !strcmp(c, "draw") || !strcmp(c, "egtpath") ||
             !strcmp(c, "."))
             continue;
         if (!strcmp(c, "protover")) {
@@ -549,12 +556,26 @@ int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
                 snprintf(hv, sizeof hv, "%d", x.hash_mb);
                 gv_engine_set_option(x.e, "hash", hv, err, sizeof err);
             }
+        } else if (!strcmp(c, "cores")) {
+            /* cores N: searching threads, at most what the engine has */
+            char err[GV_ERRLEN], cv[16];
+            if (!arg || gv_parse_int(arg, 1, 1 << 20, &v, NULL, 0) != 0) {
+                proto_printf(x.io, "Error (bad value): %s", rest);
+            } else {
+                int max = gv_engine_max_threads();
+                x.threads = v > max ? max : (int)v;
+                snprintf(cv, sizeof cv, "%d", x.threads);
+                gv_engine_set_option(x.e, "threads", cv, err, sizeof err);
+            }
         } else if (!strcmp(c, "option")) {
-            /* option Level=N */
+            /* option Level=N, option MultiPV=N */
             char err[GV_ERRLEN];
             if (arg && !strncmp(arg, "Level=", 6) &&
                 gv_engine_set_option(x.e, "level", arg + 6, err, sizeof err) == 0)
                 x.level = gv_engine_level(x.e);
+            else if (arg && !strncmp(arg, "MultiPV=", 8) &&
+                     gv_engine_set_option(x.e, "multipv", arg + 8, err, sizeof err) == 0)
+                x.multipv = gv_engine_multipv(x.e);
             else
                 proto_printf(x.io, "Error (unknown option): %s", rest);
         } else if (!strcmp(c, "setboard")) {

@@ -1,11 +1,22 @@
 /* Alpha-beta: iterative-deepening PVS with quiescence, a transposition table, null move,
- * late-move reductions, killer and history ordering, check extensions, and the weaker
- * root choice of levels 1-9. Legality and game end come from the game (game.h); the
- * hooks (search.h) only evaluate and sort. */
+ * late-move reductions, killer and history ordering, check extensions, MultiPV, the
+ * weaker root choice of levels 1-9, and Lazy SMP: helper threads search the same root on
+ * their own copies of the state, at other depths, sharing only the transposition table;
+ * the main thread's search decides. Legality and game end come from the game (game.h);
+ * the hooks (search.h) only evaluate and sort. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Threads: POSIX threads, except in a WebAssembly build without them, where a search has
+ * one thread whatever it is asked for. */
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define AB_THREADS 0
+#else
+#define AB_THREADS 1
+#include <pthread.h>
+#endif
 
 #include "core/gv_core.h"
 #include "search/search.h"
@@ -29,13 +40,26 @@ enum {
 #define RFP_MARGIN_PAWNS 0.8   /* per depth */
 #define ASPIRATION_PAWNS 0.35
 #define DELTA_PAWNS 2.0        /* quiescence delta pruning margin */
+#define TIME_SCALE_STABLE 0.7  /* time_scale: the best move did not change lately */
+#define TIME_SCALE_CHANGE 0.8  /* ... plus this per recent change of the best move */
+#define TIME_SCALE_DROP 0.5    /* ... times up to 1 + this when the score fell 2 pawns */
+#define TIME_SCALE_MAX 2.5
 
 typedef struct ab_root {
     gv_move move;
     int score;                 /* score of the last completed search of this move */
     int prev;                  /* score from the iteration before (ordering) */
     int depth;                 /* iteration that gave score (0: only an ordering guess) */
+    int npv;                   /* MultiPV: the line of this move (when among the best) */
+    gv_move pv[GV_MAX_PV];
 } ab_root;
+
+/* What the threads of one search share besides the table. */
+typedef struct ab_shared {
+    atomic_int done;                           /* the main thread finished: helpers stop */
+    _Atomic uint64_t nodes[GV_AB_MAX_THREADS]; /* each thread's nodes, as of its last check */
+    int threads;
+} ab_shared;
 
 typedef struct ab_ply {
     gv_move current;           /* the move being searched from this ply */
@@ -55,6 +79,10 @@ typedef struct ab {
     gv_tt *tt;
     const gv_limits *lim;
     gv_search_ctl *ctl;
+    ab_shared *sh;                   /* NULL when the search has one thread */
+    int id;                          /* 0: the main thread; helpers 1, 2, ... */
+    gv_limits own_lim;               /* a helper's limits (lim points here) */
+    void *own_st;                    /* a helper's copy of the state (st points here) */
     uint64_t nodes;
     uint64_t next_check;             /* should_stop looks at the limits from this node on */
     int seldepth, stop, root_depth, pawn;
@@ -69,11 +97,31 @@ typedef struct ab {
 
 /* ---- Helpers ------------------------------------------------------------------------ */
 
-/* The node limit, the stop flag and the clock. */
+/* All threads' nodes: the caller's own count and the others' as of their last check. */
+static uint64_t total_nodes(const ab *a)
+{
+    if (!a->sh)
+        return a->nodes;
+    uint64_t n = a->nodes;
+    for (int i = 0; i < a->sh->threads; i++)
+        if (i != a->id)
+            n += atomic_load_explicit(&a->sh->nodes[i], memory_order_relaxed);
+    return n;
+}
+
+/* The node limit (with threads: of all of them together, which the main thread watches;
+ * a helper stops when the main thread is done), the stop flag and the clock. */
 static __attribute__((noinline)) int check_limits(ab *a)
 {
-    if (a->lim->nodes && a->nodes >= a->lim->nodes)
+    if (a->sh) {
+        atomic_store_explicit(&a->sh->nodes[a->id], a->nodes, memory_order_relaxed);
+        if (a->id && atomic_load_explicit(&a->sh->done, memory_order_relaxed))
+            return a->stop = 1;
+        if (!a->id && a->lim->nodes && total_nodes(a) >= a->lim->nodes)
+            return a->stop = 1;
+    } else if (a->lim->nodes && a->nodes >= a->lim->nodes) {
         return a->stop = 1;
+    }
     if (atomic_load_explicit(&a->ctl->stop, memory_order_relaxed))
         return a->stop = 1;
     if (a->lim->hard_ms && gv_now_ms() - a->ctl->start_ms >= a->lim->hard_ms)
@@ -295,7 +343,8 @@ static int qsearch(ab *a, int alpha, int beta, int ply, int qply, int in_check)
      * (the same value as computed after the probe). */
     int ev = a->h->eval_first ? h_eval(a) : 0;
     uint64_t key = a->g->hash(a->st);
-    gv_tt_entry *e = gv_tt_probe(a->tt, key);
+    gv_tt_entry te;
+    gv_tt_entry *e = gv_tt_probe(a->tt, key, &te) ? &te : NULL;
     if (e) {
         int s = score_from_tt(e->score, ply), bound = e->genbound & 3;
         if (bound == TT_EXACT || (bound == TT_LOWER && s >= beta) ||
@@ -432,7 +481,8 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
     int eval_first = a->h->eval_first && depth <= EVAL_FIRST_DEPTH;
     int ev = eval_first ? h_eval(a) : 0;
     uint64_t key = a->g->hash(a->st);
-    gv_tt_entry *e = gv_tt_probe(a->tt, key);
+    gv_tt_entry te;
+    gv_tt_entry *e = gv_tt_probe(a->tt, key, &te) ? &te : NULL;
     gv_move ttm = 0;
     if (e) {
         ttm = e->move;
@@ -598,6 +648,16 @@ static int skill_margin(const ab *a)
     return (8 - level) * (8 - level) * a->pawn / 12;
 }
 
+/* The lines searched at the root: lim->multipv, at most the number of root moves; 1
+ * when a weaker level's margin decides (it scores the moves its own way). */
+static int multipv(const ab *a)
+{
+    int k = a->lim->multipv;
+    if (k <= 1 || skill_margin(a))
+        return 1;
+    return k < a->nroot ? k : a->nroot;
+}
+
 /* One iteration over the root moves. Returns the best score, or -GV_INF when stopped
  * before the first move finished. With a skill margin, every move is searched with a
  * window that gives its exact score down to (best - margin). */
@@ -644,6 +704,51 @@ static int root_search(ab *a, int depth, int alpha, int beta)
     return best;
 }
 
+/* One MultiPV iteration: the exact scores and lines of the k best root moves, which end
+ * up in root[0..k), best first. The first k moves get a full window; each later one a
+ * null window at the k-th best score so far, and a full window above it when it beats
+ * that. Returns the best score, or -GV_INF when stopped before the first move finished. */
+static int root_search_multi(ab *a, int depth, int k)
+{
+    ab_ply *P = &a->ply[0];
+    for (int i = 0; i < a->nroot; i++) {
+        gv_move m = a->root[i].move;
+        P->current = m;
+        a->g->make(a->st, m);
+        a->nodes++;
+        gv_tt_prefetch(a->tt, a->g->hash(a->st));
+        int s, kth = i < k ? -GV_INF : a->root[k - 1].score;
+        if (i < k) {
+            s = -pvs(a, -GV_INF, GV_INF, depth - 1, 1, 1);
+        } else {
+            s = -pvs(a, -kth - 1, -kth, depth - 1, 1, 1);
+            if (s > kth)
+                s = -pvs(a, -GV_INF, -kth, depth - 1, 1, 1);
+        }
+        a->g->unmake(a->st);
+        if (a->stop)
+            return i == 0 ? -GV_INF : a->root[0].score;
+        a->root[i].score = s;
+        a->root[i].depth = depth;
+        if (i >= k && s <= kth)
+            continue;
+        /* Among the k best: its line, and its place in root[0..k) by score. */
+        ab_root r = a->root[i];
+        ab_ply *C = &a->ply[1];
+        r.pv[0] = m;
+        r.npv = 1 + (C->npv < GV_MAX_PV - 1 ? C->npv : GV_MAX_PV - 1);
+        memcpy(r.pv + 1, C->pv, (size_t)(r.npv - 1) * sizeof(gv_move));
+        int top = i < k ? i : k - 1, j = 0;
+        while (j < top && a->root[j].score >= s)
+            j++;
+        memmove(&a->root[j + 1], &a->root[j], (size_t)(i - j) * sizeof r);
+        a->root[j] = r;
+        if (j == 0)
+            pv_update(a, 0, m);
+    }
+    return a->root[0].score;
+}
+
 /* Weaker levels: among moves within the margin of the best, prefer one by score plus a
  * seeded random bonus (a plausible inaccuracy, never a move worse by more than margin). */
 static int skill_pick(ab *a)
@@ -668,15 +773,25 @@ static int skill_pick(ab *a)
     return pick;
 }
 
-gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, gv_tt *tt,
-                              const gv_limits *lim, gv_search_ctl *ctl, gv_info_fn info,
-                              void *info_ctx)
+/* ---- One thread's search ------------------------------------------------------------- */
+
+static void ab_free(ab *a)
 {
-    gv_search_result res;
-    memset(&res, 0, sizeof res);
+    if (!a)
+        return;
+    free(a->null_undo);
+    free(a->cache);
+    free(a->own_st);
+    free(a);
+}
+
+/* A searcher of st with the given limits; NULL when out of memory. */
+static ab *ab_new(const gv_game *g, const gv_ab_hooks *h, void *st, gv_tt *tt,
+                  const gv_limits *lim, gv_search_ctl *ctl)
+{
     ab *a = calloc(1, sizeof *a);
     if (!a)
-        return res;
+        return NULL;
     a->g = g;
     a->h = h;
     a->st = st;
@@ -688,57 +803,121 @@ gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, 
     a->null_undo = h->null_undo_size ? calloc(GV_MAX_PLY + 1, h->null_undo_size) : NULL;
     a->cache = h->cache_size ? calloc(1, h->cache_size) : NULL;
     if ((h->null_undo_size && !a->null_undo) || (h->cache_size && !a->cache)) {
-        free(a->null_undo);
-        free(a->cache);
-        free(a);
-        return res;
+        ab_free(a);
+        return NULL;
     }
     for (int d = 1; d < 64; d++)
         for (int i = 1; i < 64; i++)
             a->lmr[d][i] = (int8_t)(0.75 + log(d) * log(i) / 2.25);
-    gv_tt_new_search(tt);
+    return a;
+}
 
-    /* Step 1. Root moves; one move needs no search beyond a first look. */
-    a->nroot = g->legal_moves(st, a->ply[0].moves);
-    if (a->nroot == 0) {
-        free(a->null_undo);
-        free(a->cache);
-        free(a);
-        return res;
-    }
+/* The root moves, ordered by a first look: the table's move, then captures (the
+ * iterations then re-sort by score). Returns their count (0: the game is over). */
+static int root_init(ab *a)
+{
+    const gv_ab_hooks *h = a->h;
+    a->nroot = a->g->legal_moves(a->st, a->ply[0].moves);
     for (int i = 0; i < a->nroot; i++) {
         a->root[i].move = a->ply[0].moves[i];
         a->root[i].score = a->root[i].prev = -GV_INF;
     }
-    /* Order by a first look: captures first (the iterations then re-sort by score). */
-    gv_tt_entry *e = gv_tt_probe(tt, g->hash(st));
+    gv_tt_entry te;
+    gv_tt_entry *e = gv_tt_probe(a->tt, a->g->hash(a->st), &te) ? &te : NULL;
     for (int i = 0; i < a->nroot; i++) {
         gv_move m = a->root[i].move;
-        int v = h->victim_value(st, m);
-        a->root[i].prev = (e && e->move == m) ? GV_INF : v > 0 ? v * 16 - h->mover_value(st, m) / 16 : -GV_INF + 1;
+        int v = h->victim_value(a->st, m);
+        a->root[i].prev = (e && e->move == m) ? GV_INF : v > 0 ? v * 16 - h->mover_value(a->st, m) / 16 : -GV_INF + 1;
         a->root[i].score = a->root[i].prev;
     }
     qsort(a->root, (size_t)a->nroot, sizeof a->root[0], cmp_root);
-    res.best = a->root[0].move;
+    return a->nroot;
+}
 
-    /* Step 2. Iterative deepening. */
+/* Helpers search other depths than the main thread, and than one another: helper i
+ * skips depth d when ((d + phase) / size) is odd, with the size and phase of its row
+ * (helper 1 searches the even depths, helper 2 the odd ones, helpers 3-6 two depths out
+ * of four...), so that their table entries are ready when the main thread gets there. */
+static const int8_t skip_size[20] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+static const int8_t skip_phase[20] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+
+static int skip_depth(const ab *a, int depth)
+{
+    if (a->id == 0)
+        return 0;
+    int row = (a->id - 1) % 20;
+    return ((depth + skip_phase[row]) / skip_size[row]) % 2;
+}
+
+/* Reports one line of the search (info may be NULL): the best move's, or MultiPV's
+ * line `line` (1-based; 0 when MultiPV is off). */
+static void report(ab *a, gv_info_fn info, void *info_ctx, int depth, int score, int line,
+                   const gv_move *pv, int npv)
+{
+    if (!info)
+        return;
+    gv_search_info in;
+    memset(&in, 0, sizeof in);
+    in.depth = depth;
+    in.seldepth = a->seldepth;
+    in.score = score;
+    in.is_mate = score >= GV_MATE_BOUND || score <= -GV_MATE_BOUND;
+    in.nodes = total_nodes(a);
+    in.time_ms = gv_now_ms() - a->ctl->start_ms;
+    in.multipv = line;
+    in.npv = npv < GV_MAX_PV ? npv : GV_MAX_PV;
+    memcpy(in.pv, pv, (size_t)in.npv * sizeof(gv_move));
+    info(info_ctx, &in);
+}
+
+/* How much of the soft limit an iteration may start after, relative to the plain rule
+ * (no new iteration after half the soft limit, as the next one would not finish): with a
+ * clock (a soft limit below the hard one), less when the best move stays the same, up to
+ * TIME_SCALE_MAX times more when it changed in the last iterations (unstable: see deepen)
+ * or the score fell by `drop` centipawns since the iteration before (the search is
+ * finding trouble: more time may find the way out). */
+static double time_scale(const ab *a, double unstable, int drop)
+{
+    if (!a->lim->hard_ms || a->lim->hard_ms <= a->lim->soft_ms)
+        return 1.0;   /* a fixed time per move: the rule as it is */
+    double scale = TIME_SCALE_STABLE + unstable * TIME_SCALE_CHANGE;
+    if (drop > a->pawn / 4) {
+        int d = drop < 2 * a->pawn ? drop : 2 * a->pawn;
+        scale *= 1.0 + TIME_SCALE_DROP * d / (2.0 * a->pawn);
+    }
+    return scale > TIME_SCALE_MAX ? TIME_SCALE_MAX : scale;
+}
+
+/* Iterative deepening of one thread, into res (best, score, depth, ponder); the main
+ * thread reports its iterations through info. */
+static void deepen(ab *a, gv_search_result *res, gv_info_fn info, void *info_ctx)
+{
+    const gv_limits *lim = a->lim;
     int max_depth = lim->depth > 0 && lim->depth < GV_MAX_PLY - 8 ? lim->depth : GV_MAX_PLY - 8;
-    int prev_score = 0, aspiration = (int)(ASPIRATION_PAWNS * a->pawn);
+    int prev_score = 0, aspiration = (int)(ASPIRATION_PAWNS * a->pawn), lines = multipv(a);
     gv_move best_pv[GV_MAX_PV];
     int best_npv = 0;
+    res->best = a->root[0].move;
+    /* Time management: the best move of the last iteration, its score, and how often the
+     * best move changed lately (each change counts 1, halved at every iteration). */
+    gv_move last_best = 0;
+    int last_score = 0;
+    double unstable = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
+        if (skip_depth(a, depth))
+            continue;
         a->root_depth = depth;
         a->seldepth = 0;
         for (int i = 0; i < a->nroot; i++)
             a->root[i].prev = a->root[i].score;
         int alpha = -GV_INF, beta = GV_INF, window = aspiration, s;
-        if (depth >= ASPIRATION_DEPTH && !skill_margin(a) && prev_score > -GV_MATE_BOUND &&
-            prev_score < GV_MATE_BOUND) {
+        if (depth >= ASPIRATION_DEPTH && !skill_margin(a) && lines == 1 &&
+            prev_score > -GV_MATE_BOUND && prev_score < GV_MATE_BOUND) {
             alpha = prev_score - window;
             beta = prev_score + window;
         }
         for (;;) {
-            s = root_search(a, depth, alpha, beta);
+            s = lines > 1 ? root_search_multi(a, depth, lines) : root_search(a, depth, alpha, beta);
             if (a->stop)
                 break;
             if (s <= alpha && alpha > -GV_INF) {
@@ -755,64 +934,161 @@ gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, 
             break;  /* nothing finished in this iteration */
         /* A stopped iteration still counts when its first (best so far) move finished. */
         int complete = !a->stop;
-        if (complete || res.depth == 0 || a->root[0].score > prev_score) {
-            res.best = a->root[0].move;
-            res.score = a->root[0].score;
-            res.depth = depth;
+        if (complete || res->depth == 0 || a->root[0].score > prev_score) {
+            res->best = a->root[0].move;
+            res->score = a->root[0].score;
+            res->depth = depth;
             best_npv = a->ply[0].npv < GV_MAX_PV ? a->ply[0].npv : GV_MAX_PV;
             memcpy(best_pv, a->ply[0].pv, (size_t)best_npv * sizeof(gv_move));
-            if (best_npv == 0 || best_pv[0] != res.best) {
-                best_pv[0] = res.best;
+            if (best_npv == 0 || best_pv[0] != res->best) {
+                best_pv[0] = res->best;
                 best_npv = 1;
             }
-            prev_score = res.score;
+            prev_score = res->score;
         }
         if (complete) {
-            /* Keep the order for the next iteration: best first, then by score. */
+            /* Keep the order for the next iteration: best first, then by score (with
+             * MultiPV the best lines are in order already). */
             qsort(a->root + 1, (size_t)(a->nroot - 1), sizeof a->root[0], cmp_root);
         }
-        if (info) {
-            gv_search_info in;
-            memset(&in, 0, sizeof in);
-            in.depth = res.depth;
-            in.seldepth = a->seldepth;
-            in.score = res.score;
-            in.is_mate = res.score >= GV_MATE_BOUND || res.score <= -GV_MATE_BOUND;
-            in.nodes = a->nodes;
-            in.time_ms = gv_now_ms() - ctl->start_ms;
-            in.npv = best_npv;
-            memcpy(in.pv, best_pv, (size_t)best_npv * sizeof(gv_move));
-            info(info_ctx, &in);
+        if (complete && lines > 1) {
+            for (int k = 0; k < lines; k++) {
+                const ab_root *r = &a->root[k];
+                if (k == 0)
+                    report(a, info, info_ctx, res->depth, res->score, 1, best_pv, best_npv);
+                else
+                    report(a, info, info_ctx, depth, r->score, k + 1, r->pv, r->npv);
+            }
+        } else {
+            report(a, info, info_ctx, res->depth, res->score, lines > 1, best_pv, best_npv);
         }
         if (!complete)
             break;
         /* Stop early: a forced result found, a single move, or the soft limit reached
          * (the next iteration would not finish in time). */
-        if (res.score >= GV_MATE_BOUND || res.score <= -GV_MATE_BOUND)
-            if (depth >= 2 * (GV_MATE - abs(res.score)) + 2 || depth >= max_depth)
+        if (res->score >= GV_MATE_BOUND || res->score <= -GV_MATE_BOUND)
+            if (depth >= 2 * (GV_MATE - abs(res->score)) + 2 || depth >= max_depth)
                 break;
         if (a->nroot == 1 && depth >= 4 && !lim->depth && !lim->nodes)
             break;
-        if (lim->soft_ms && gv_now_ms() - ctl->start_ms >= lim->soft_ms / 2)
-            break;
-    }
-
-    /* Step 3. A weaker level may prefer another good move. */
-    if (res.depth > 0 && skill_margin(a)) {
-        int k = skill_pick(a);
-        if (k) {
-            res.best = a->root[k].move;
-            res.score = a->root[k].score;
-            best_npv = 1;
-            best_pv[0] = res.best;
+        if (lim->soft_ms) {
+            if (last_best && res->best != last_best)
+                unstable += 1.0;
+            last_best = res->best;
+            int drop = depth > 1 ? last_score - res->score : 0;
+            last_score = res->score;
+            if (gv_now_ms() - a->ctl->start_ms >= lim->soft_ms / 2 * time_scale(a, unstable, drop))
+                break;
+            unstable *= 0.5;
         }
     }
-    res.ponder = best_npv > 1 ? best_pv[1] : 0;
+
+    /* A weaker level may prefer another good move. */
+    if (res->depth > 0 && skill_margin(a)) {
+        int k = skill_pick(a);
+        if (k) {
+            res->best = a->root[k].move;
+            res->score = a->root[k].score;
+            best_npv = 1;
+            best_pv[0] = res->best;
+        }
+    }
+    res->ponder = best_npv > 1 ? best_pv[1] : 0;
+}
+
+/* ---- Threads -------------------------------------------------------------------------- */
+
+int gv_ab_max_threads(void)
+{
+    return AB_THREADS ? GV_AB_MAX_THREADS : 1;
+}
+
+#if AB_THREADS
+static void *helper_main(void *arg)
+{
+    ab *a = arg;
+    gv_search_result r;
+    memset(&r, 0, sizeof r);
+    deepen(a, &r, NULL, NULL);
+    atomic_store_explicit(&a->sh->nodes[a->id], a->nodes, memory_order_relaxed);
+    return NULL;
+}
+#endif
+
+gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, gv_tt *tt,
+                              const gv_limits *lim, gv_search_ctl *ctl, gv_info_fn info,
+                              void *info_ctx)
+{
+    gv_search_result res;
+    memset(&res, 0, sizeof res);
+    ab *a = ab_new(g, h, st, tt, lim, ctl);
+    if (!a)
+        return res;
+    gv_tt_new_search(tt);
+
+    /* Step 1. Root moves. */
+    if (root_init(a) == 0) {
+        ab_free(a);
+        return res;
+    }
+
+    /* Step 2. Helper threads (weaker levels, whose budgets are node counts, use one):
+     * each on its own copy of the state, with no limit but the clock and the main
+     * thread's end, and one line. */
+    int threads = lim->threads < 1 ? 1 : lim->threads > gv_ab_max_threads() ? gv_ab_max_threads()
+                                                                            : lim->threads;
+    if (skill_margin(a) || (lim->level > 0 && lim->level < 10))
+        threads = 1;
+#if AB_THREADS
+    ab *helper[GV_AB_MAX_THREADS] = {0};
+    pthread_t tid[GV_AB_MAX_THREADS];
+    int started = 0;
+    ab_shared *sh = threads > 1 ? calloc(1, sizeof *sh) : NULL;
+    if (sh) {
+        sh->threads = threads;
+        a->sh = sh;
+        for (int i = 1; i < threads; i++) {
+            ab *b = ab_new(g, h, NULL, tt, lim, ctl);
+            if (b && (b->own_st = malloc(g->state_size))) {
+                memcpy(b->own_st, st, g->state_size);
+                b->st = b->own_st;
+                b->own_lim = *lim;
+                b->own_lim.nodes = 0;
+                b->own_lim.soft_ms = 0;
+                b->own_lim.multipv = 1;
+                b->lim = &b->own_lim;
+                b->next_check = CHECK_EVERY;
+                b->sh = sh;
+                b->id = i;
+                if (root_init(b) > 0 && pthread_create(&tid[started], NULL, helper_main, b) == 0) {
+                    helper[started++] = b;
+                    continue;
+                }
+            }
+            ab_free(b);   /* out of memory or of threads: search with fewer (ids 1..started) */
+            break;
+        }
+    }
+#endif
+
+    /* Step 3. Iterative deepening on this thread, which decides. */
+    deepen(a, &res, info, info_ctx);
+
+#if AB_THREADS
+    if (sh) {
+        atomic_store(&sh->done, 1);
+        for (int i = 0; i < started; i++) {
+            pthread_join(tid[i], NULL);
+            a->nodes += helper[i]->nodes;
+            ab_free(helper[i]);
+        }
+        a->sh = NULL;
+        free(sh);
+    }
+#endif
     res.is_mate = res.score >= GV_MATE_BOUND || res.score <= -GV_MATE_BOUND;
     res.nodes = a->nodes;
     res.time_ms = gv_now_ms() - ctl->start_ms;
-    free(a->null_undo);
-    free(a->cache);
-    free(a);
+    ab_free(a);
     return res;
 }

@@ -20,6 +20,8 @@ enum {
     GV_MATE = 31000,           /* score of mate (royal lost) at the root; - ply per ply */
     GV_MATE_BOUND = GV_MATE - GV_MAX_PLY,
     GV_MAX_PV = 64,
+    GV_AB_MAX_THREADS = 64,    /* alpha-beta's threads (gv_limits.threads) */
+    GV_MAX_MULTIPV = 64,       /* lines of a MultiPV search (gv_limits.multipv) */
 };
 
 
@@ -31,6 +33,10 @@ typedef struct gv_limits {
     int64_t hard_ms;           /* stop at once after this */
     int level;                 /* 1..10 strength (10 = full); 0 counts as 10 */
     uint64_t seed;             /* randomness of weaker levels and of MCTS */
+    /* How, not how much (0 counts as 1; MCTS ignores both): */
+    int threads;               /* alpha-beta: searching threads (Lazy SMP); levels 1-9 use one */
+    int multipv;               /* alpha-beta: lines reported, the best root moves in order;
+                                  levels 1-7, whose root choice has its own margin, one */
 } gv_limits;
 
 /* Shared between the searching thread and its owner. */
@@ -49,6 +55,8 @@ typedef struct gv_search_info {
     int is_mate;               /* score is a forced result */
     uint64_t nodes;            /* alpha-beta nodes or MCTS playouts so far */
     int64_t time_ms;
+    int multipv;               /* MultiPV: the line's rank, 1 = best (one report per line,
+                                  in order); 0 when the search has one line */
     int npv;
     gv_move pv[GV_MAX_PV];
 } gv_search_info;
@@ -195,12 +203,17 @@ int gv_tt_hashfull(const gv_tt *tt);
 
 /* ---- Alpha-beta (ab.c) -------------------------------------------------------------
  * Iterative-deepening PVS on state st of game g (st is played on and restored) with
- * quiescence, null move, LMR, killers and history. Deterministic for a fixed node
- * limit and an equal table state. Levels below 10 search less and choose among the
- * best root moves as a weaker player would. info (may be NULL) gets one report per
- * finished iteration. Returns the result; result.best is 0 only when st is over. */
+ * quiescence, null move, LMR, killers and history. With one thread, deterministic for a
+ * fixed node limit and an equal table state. Levels below 10 search less and choose among
+ * the best root moves as a weaker player would. With lim->threads > 1, helper threads
+ * search copies of st at other depths and fill the shared table (Lazy SMP); the calling
+ * thread's search gives the result, whose nodes count all threads. info (may be NULL)
+ * gets one report per finished iteration (with MultiPV, one per line), on the calling
+ * thread. Returns the result; result.best is 0 only when st is over. */
 gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, gv_tt *tt,
                               const gv_limits *lim, gv_search_ctl *ctl, gv_info_fn info,
                               void *info_ctx);
+/* The most threads gv_ab_search uses: GV_AB_MAX_THREADS, or 1 in a build without threads. */
+int gv_ab_max_threads(void);
 
 #endif

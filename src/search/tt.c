@@ -1,4 +1,5 @@
-/* Transposition table: clusters of four 16-byte entries, replaced by depth and age. */
+/* Transposition table: clusters of four 16-byte entries, replaced by depth and age, shared
+ * by searching threads without locks (tt.h). */
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
@@ -42,7 +43,7 @@ void gv_tt_free(gv_tt *tt)
 
 void gv_tt_clear(gv_tt *tt)
 {
-    memset(tt->c, 0, tt->n * sizeof(gv_tt_cluster));
+    memset((void *)tt->c, 0, tt->n * sizeof(gv_tt_cluster));
     tt->gen = 0;
 }
 
@@ -61,14 +62,38 @@ static inline gv_tt_cluster *cluster_of(gv_tt *tt, uint64_t key)
     return &tt->c[(uint64_t)(((unsigned __int128)key * tt->n) >> 64)];
 }
 
-gv_tt_entry *gv_tt_probe(gv_tt *tt, uint64_t key)
+/* The 16-bit checksum of an entry's data word, kept in its meta word. */
+static inline uint64_t sum16(uint64_t data)
+{
+    return (uint16_t)(data ^ data >> 16 ^ data >> 32 ^ data >> 48);
+}
+
+/* An entry from its two words. */
+static inline void decode(uint64_t meta, uint64_t data, gv_tt_entry *out)
+{
+    out->check = (uint32_t)meta;
+    out->depth = (uint8_t)(meta >> 32);
+    out->genbound = (uint8_t)(meta >> 40);
+    out->move = (gv_move)data;
+    out->score = (int16_t)(uint16_t)(data >> 32);
+    out->eval = (int16_t)(uint16_t)(data >> 48);
+}
+
+int gv_tt_probe(gv_tt *tt, uint64_t key, gv_tt_entry *out)
 {
     gv_tt_cluster *c = cluster_of(tt, key);
     uint32_t check = (uint32_t)(key >> 32) ^ (uint32_t)key;
-    for (int i = 0; i < TT_CLUSTER; i++)
-        if (c->e[i].depth && c->e[i].check == check)
-            return &c->e[i];
-    return NULL;
+    for (int i = 0; i < TT_CLUSTER; i++) {
+        uint64_t meta = atomic_load_explicit(&c->e[i].meta, memory_order_relaxed);
+        if ((uint32_t)meta != check || !(uint8_t)(meta >> 32))
+            continue;
+        uint64_t data = atomic_load_explicit(&c->e[i].data, memory_order_relaxed);
+        if (sum16(data) != meta >> 48)
+            return 0;   /* torn: data from another write than meta */
+        decode(meta, data, out);
+        return 1;
+    }
+    return 0;
 }
 
 void gv_tt_store(gv_tt *tt, uint64_t key, gv_move move, int score, int eval, int depth,
@@ -76,44 +101,57 @@ void gv_tt_store(gv_tt *tt, uint64_t key, gv_move move, int score, int eval, int
 {
     gv_tt_cluster *c = cluster_of(tt, key);
     uint32_t check = (uint32_t)(key >> 32) ^ (uint32_t)key;
-    gv_tt_entry *slot = NULL;
+    gv_tt_slot *slot = NULL;
+    uint64_t old = 0;
     int worst = 1 << 30;
     for (int i = 0; i < TT_CLUSTER; i++) {
-        gv_tt_entry *e = &c->e[i];
-        if (!e->depth || e->check == check) {
-            slot = e;
+        uint64_t meta = atomic_load_explicit(&c->e[i].meta, memory_order_relaxed);
+        int d = (uint8_t)(meta >> 32);
+        if (!d || (uint32_t)meta == check) {
+            slot = &c->e[i];
+            old = meta;
             break;
         }
         /* Replace the shallowest entry, older generations first. */
-        int age = (tt->gen - (e->genbound >> 2)) & 63;
-        int value = e->depth - 8 * age;
+        int age = (tt->gen - ((uint8_t)(meta >> 40) >> 2)) & 63;
+        int value = d - 8 * age;
         if (value < worst) {
             worst = value;
-            slot = e;
+            slot = &c->e[i];
+            old = meta;
         }
     }
-    /* Keep the move of an entry for the same key when none is given. */
-    if (slot->depth && slot->check == check && !move)
-        move = slot->move;
-    if (slot->depth && slot->check == check && bound != TT_EXACT && depth + 1 < slot->depth - 3)
-        return;
+    int old_depth = (uint8_t)(old >> 32);
+    if (old_depth && (uint32_t)old == check) {
+        /* Keep the move of an entry for the same key when none is given (unless the
+         * entry is torn); keep a much deeper entry unless this one is exact. */
+        if (!move) {
+            uint64_t data = atomic_load_explicit(&slot->data, memory_order_relaxed);
+            if (sum16(data) == old >> 48)
+                move = (gv_move)data;
+        }
+        if (bound != TT_EXACT && depth + 1 < old_depth - 3)
+            return;
+    }
     if (depth < 0)
         depth = 0;
     if (depth > 250)
         depth = 250;
-    slot->check = check;
-    slot->move = move;
-    slot->score = (int16_t)score;
-    slot->eval = (int16_t)eval;
-    slot->depth = (uint8_t)(depth + 1);
-    slot->genbound = (uint8_t)(tt->gen << 2 | bound);
+    uint64_t data = (uint64_t)move | (uint64_t)(uint16_t)(int16_t)score << 32 |
+                    (uint64_t)(uint16_t)(int16_t)eval << 48;
+    uint64_t meta = (uint64_t)check | (uint64_t)(depth + 1) << 32 |
+                    (uint64_t)(uint8_t)(tt->gen << 2 | bound) << 40 | sum16(data) << 48;
+    atomic_store_explicit(&slot->data, data, memory_order_relaxed);
+    atomic_store_explicit(&slot->meta, meta, memory_order_relaxed);
 }
 
 int gv_tt_hashfull(const gv_tt *tt)
 {
     uint64_t used = 0, n = tt->n < 1000 ? tt->n : 1000;
     for (uint64_t i = 0; i < n; i++)
-        for (int j = 0; j < TT_CLUSTER; j++)
-            used += tt->c[i].e[j].depth && (tt->c[i].e[j].genbound >> 2) == tt->gen;
+        for (int j = 0; j < TT_CLUSTER; j++) {
+            uint64_t meta = atomic_load_explicit(&tt->c[i].e[j].meta, memory_order_relaxed);
+            used += (uint8_t)(meta >> 32) && (uint8_t)(meta >> 40) >> 2 == tt->gen;
+        }
     return n ? (int)(used * 1000 / (n * TT_CLUSTER)) : 0;
 }
