@@ -296,7 +296,7 @@ static void search_info(void *ctx, const gv_search_info *in)
         gv_engine_stop(eng);
 }
 
-static const char *search_with(const gv_go *go)
+static const char *search_with(const gv_go *go, int reports)
 {
     out_reset();
     if (need_engine() != 0)
@@ -306,7 +306,7 @@ static const char *search_with(const gv_go *go)
         fail("the game is over");
         return "";
     }
-    gv_engine_cb cb = {search_info, NULL, NULL};
+    gv_engine_cb cb = {reports ? search_info : NULL, NULL, NULL};
     /* gv_engine_go_wait without a waiter: gv_engine_think on this thread, refusals
      * (no AI, out of memory) reported. */
     gv_search_result r;
@@ -338,18 +338,19 @@ static const char *search_with(const gv_go *go)
 
 /* Searches the current state: depth (0: none), nodes (alpha-beta nodes or MCTS playouts;
  * 0: none), movetime_ms (0: none), infinite (until stopped). With no limit at all the
- * search is infinite. Reports through js_info; returns the result as JSON
+ * search is infinite. Reports through js_info unless reports is 0 (then it never yields
+ * and cannot be stopped: for measuring speed); returns the result as JSON
  * {"best", "ponder", "score", "depth", "mate"?, "nodes", "time"}, or "" (error). */
 EMSCRIPTEN_KEEPALIVE const char *gv_wasm_search(int depth, double nodes, double movetime_ms,
-                                                int infinite)
+                                                int infinite, int reports)
 {
     gv_go go;
     memset(&go, 0, sizeof go);
     go.depth = depth > 0 ? depth : 0;
     go.nodes = nodes > 0 ? (uint64_t)nodes : 0;
     go.movetime_ms = movetime_ms > 0 ? (int64_t)movetime_ms : 0;
-    go.infinite = infinite || (!go.depth && !go.nodes && !go.movetime_ms);
-    return search_with(&go);
+    go.infinite = reports && (infinite || (!go.depth && !go.nodes && !go.movetime_ms));
+    return search_with(&go, reports);
 }
 
 /* The move of the AI at level (1..10) as the server's AI seats choose it: the level and
@@ -384,7 +385,7 @@ EMSCRIPTEN_KEEPALIVE const char *gv_wasm_ai_move(int level, double seed, double 
     } else {
         go.movetime_ms = movetime_ms > 0 ? (int64_t)movetime_ms : 1000;
     }
-    const char *res = search_with(&go);
+    const char *res = search_with(&go, 1);
     snprintf(v, sizeof v, "%d", was);
     gv_engine_set_option(eng, "level", v, NULL, 0);
     return res;

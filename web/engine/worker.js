@@ -54,7 +54,7 @@ function loadModule() {
       undo: fn('gv_wasm_undo', 'number', []),
       state: fn('gv_wasm_state', 'string', []),
       perft: fn('gv_wasm_perft', 'number', ['number']),
-      search: fn('gv_wasm_search', 'string', ['number', 'number', 'number', 'number'], true),
+      search: fn('gv_wasm_search', 'string', ['number', 'number', 'number', 'number', 'number'], true),
       aiMove: fn('gv_wasm_ai_move', 'string', ['number', 'number', 'number', 'number', 'number'], true),
     };
     api.init();
@@ -116,8 +116,16 @@ const handlers = {
     return { nodes, time: Date.now() - t0 };
   },
   // {depth?, nodes?, movetime?, infinite?}: no limit at all searches until `stop`.
-  search: (m) => api.search(num(m.depth), num(m.nodes), num(m.movetime), m.infinite ? 1 : 0)
-    .then((r) => ({ result: resultOrThrow(r) })),
+  // reports: false sends no info and cannot be stopped (a limit is then needed): the
+  // search never pauses, for measuring its speed.
+  search: (m) => {
+    const reports = m.reports === false ? 0 : 1;
+    if (!reports && !num(m.depth) && !num(m.nodes) && !num(m.movetime)) {
+      throw new EngineError('a search without reports needs a limit');
+    }
+    return api.search(num(m.depth), num(m.nodes), num(m.movetime), m.infinite ? 1 : 0, reports)
+      .then((r) => ({ result: resultOrThrow(r) }));
+  },
   // The AI of the server's seats: {level (1..10), seed?, movetime? (default 1000 ms), or
   // clock? and inc? (ms), play?: also play the move}.
   aiMove: (m) => api.aiMove(num(m.level) || 10, num(m.seed), num(m.movetime), num(m.clock), num(m.inc))
