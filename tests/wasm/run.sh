@@ -1,6 +1,7 @@
 #!/bin/sh
-# The browser engine against the native program (tests/wasm/wasm.mjs): builds it first
-# (make wasm, which does nothing when it is up to date). Skipped (77) without Emscripten.
+# The browser engine against the native program (tests/wasm/wasm.mjs), then in Chromium
+# (tests/wasm/browser.mjs): builds it first (make wasm, which does nothing when it is up to
+# date). Skipped (77) without Emscripten.
 #   tests/wasm/run.sh path/to/gravulien
 BIN="$1"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -17,4 +18,9 @@ if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ROOT" wasm >"${TMPDIR:
   exit 1
 fi
 rm -f "${TMPDIR:-/tmp}/gv-wasm-build.$$"
-exec node "$ROOT/tests/wasm/wasm.mjs" "$BIN"
+node "$ROOT/tests/wasm/wasm.mjs" "$BIN" || exit 1
+# The same engine in Chromium through the server's page (skipped without Chromium).
+node "$ROOT/tests/wasm/browser.mjs" "$BIN"
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 77 ] || exit 1
+exit 0
