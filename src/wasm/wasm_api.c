@@ -8,9 +8,9 @@
  *
  * Stopping: the search reports progress through its info callback (alpha-beta after
  * every iteration, Grav's MCTS every 100 ms or eighth of its playouts). There the callback
- * hands the report to JavaScript and sleeps for 0 ms through Asyncify, which unwinds the
- * search's few frames above the callback, lets the worker's message loop run (where a
- * `stop` message sets a flag), and rewinds them. If the flag is set the callback asks the
+ * hands the report to JavaScript and pauses through Asyncify, which unwinds the search's
+ * few frames above the callback, lets the worker's message loop run (where a `stop`
+ * message sets a flag), and rewinds them. If the flag is set the callback asks the
  * engine to stop, and the search ends at its next look at the stop flag with its best
  * move so far. Only the functions between the exported search calls and the callback are
  * instrumented (ASYNCIFY_ONLY in CMakeLists.txt): the rest of the search runs at full
@@ -35,9 +35,15 @@ static gv_engine *eng;
 static gv_buf out;                 /* the text last returned */
 static char last_err[GV_ERRLEN];   /* why the last call failed */
 
-/* JavaScript's side (worker.js sets Module.gvInfo and Module.gvStopRequested). */
+/* JavaScript's side (worker.js sets Module.gvInfo, gvPause and gvStopRequested): a report
+ * handed over; a pause while the worker's pending messages are handled (gvPause resolves
+ * after them: a message to itself, which unlike a 0 ms timer is not slowed to 4 ms when
+ * repeated), then whether a stop came. */
 EM_JS(void, js_info, (const char *json), { Module.gvInfo(UTF8ToString(json)); });
-EM_JS(int, js_stop_requested, (void), { return Module.gvStopRequested() ? 1 : 0; });
+EM_ASYNC_JS(int, js_pause, (void), {
+    await Module.gvPause();
+    return Module.gvStopRequested() ? 1 : 0;
+});
 
 static const char *out_reset(void)
 {
@@ -289,10 +295,9 @@ static void search_info(void *ctx, const gv_search_info *in)
     if (!b.failed)
         js_info(b.s);
     free(b.s);
-    emscripten_sleep(0);
-    /* No thread was started (gv_engine_think searches on this one), so gv_engine_stop
+    /* No thread was started (gv_engine_go_wait searches on this one), so gv_engine_stop
      * only raises the stop flag the search looks at; it has nothing to wait for. */
-    if (js_stop_requested())
+    if (js_pause())
         gv_engine_stop(eng);
 }
 

@@ -28,8 +28,29 @@ function post(msg) {
 
 // gravulien.js defines GravulienModule (a function returning a promise of the module).
 function loadModule() {
+  // A search's pause (wasm_api.c): in a browser, a message to this worker itself, handled
+  // after the messages already waiting (a `stop`) and, unlike a 0 ms timer, not slowed to
+  // 4 ms when repeated; in Node, setImmediate (a port's messages there are handled in one
+  // batch, which the pause's own would never leave).
+  let pauseFn;
+  if (inNode) {
+    pauseFn = () => new Promise((res) => setImmediate(res));
+  } else {
+    const pause = new MessageChannel();
+    let resume = null;
+    pause.port1.onmessage = () => {
+      const r = resume;
+      resume = null;
+      if (r) r();
+    };
+    pauseFn = () => new Promise((res) => {
+      resume = res;
+      pause.port2.postMessage(0);
+    });
+  }
   const opts = {
     gvInfo: (json) => post({ id: searchId, info: JSON.parse(json) }),
+    gvPause: pauseFn,
     gvStopRequested: () => stopRequested,
   };
   let factory;
