@@ -160,10 +160,16 @@ const handlers = {
     }),
 };
 
+let broken = null;   // why the engine cannot go on (it aborted), once it happened
+
 async function handle(m) {
   const h = handlers[m.cmd];
   if (!h) {
     post({ id: m.id, ok: false, error: `unknown request '${m.cmd}'` });
+    return;
+  }
+  if (broken) {
+    post({ id: m.id, ok: false, error: `the engine stopped working: ${broken}` });
     return;
   }
   const isSearch = m.cmd === 'search' || m.cmd === 'aiMove';
@@ -176,8 +182,10 @@ async function handle(m) {
     const answer = await h(m);
     post({ id: m.id, ok: true, ...answer });
   } catch (e) {
-    if (!(e instanceof EngineError)) throw e;
-    post({ id: m.id, ok: false, error: e.message });
+    // An EngineError is a refusal; anything else (the WebAssembly code aborted) leaves the
+    // engine unusable: this and every later request answer so, and a new worker is needed.
+    if (!(e instanceof EngineError)) broken = String(e && e.message ? e.message : e);
+    post({ id: m.id, ok: false, error: e instanceof EngineError ? e.message : `the engine stopped working: ${broken}` });
   } finally {
     if (isSearch) {
       searching = false;
