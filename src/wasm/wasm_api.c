@@ -3,8 +3,8 @@
  * One engine (engine/engine.h) at a time, driven by web/engine/worker.js. Everything
  * below the engine is the native build's code unchanged; this file is the only edge:
  * texts in and JSON texts out instead of files and protocols, and the search on the
- * caller's thread (gv_engine_think) instead of a thread of its own, since a page's
- * worker has no other.
+ * caller's thread (gv_engine_go_wait without a waiter) instead of a thread of its own,
+ * since a page's worker has no other.
  *
  * Stopping: the search reports progress through its info callback (alpha-beta after
  * every iteration, Grav's MCTS every 100 ms or eighth of its playouts). There the callback
@@ -14,7 +14,7 @@
  * engine to stop, and the search ends at its next look at the stop flag with its best
  * move so far. Only the functions between the exported search calls and the callback are
  * instrumented (ASYNCIFY_ONLY in CMakeLists.txt): the rest of the search runs at full
- * speed. While a search sleeps, the worker calls nothing else here.
+ * speed. While a search is paused, the worker calls nothing else here.
  *
  * Every function returning text returns a pointer into one buffer, valid until the next
  * call. Texts are UTF-8; numbers too large for a JavaScript int (node counts) are passed as
