@@ -51,24 +51,15 @@ try {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
-  // A small client of the worker inside the page: window.gv(cmd, args) answers a request,
-  // window.gvInfos counts the reports.
-  await page.evaluate(() => {
-    const w = new Worker('/static/engine/worker.js');
-    const pending = new Map();
-    let next = 0;
+  // The page's client of the worker (web/engine/client.js): window.gv(cmd, args) answers a
+  // request ({ok: false, error} when refused), window.gvInfos counts the reports.
+  await page.evaluate(async () => {
+    const { EngineClient } = await import('/static/engine/client.js');
+    const engine = new EngineClient();
+    window.gvEngine = engine;
     window.gvInfos = 0;
-    w.onmessage = (e) => {
-      const m = e.data;
-      if (m.info) { window.gvInfos++; return; }
-      const p = pending.get(m.id);
-      if (p) { pending.delete(m.id); p(m); }
-    };
-    window.gv = (cmd, args = {}) => new Promise((res) => {
-      const id = ++next;
-      pending.set(id, res);
-      w.postMessage({ id, cmd, ...args });
-    });
+    window.gv = (cmd, args = {}) => engine.request(cmd, args, () => window.gvInfos++)
+      .catch((e) => ({ ok: false, error: e.message }));
   });
   const gv = (cmd, args) => page.evaluate(([c, a]) => window.gv(c, a), [cmd, args]);
 
@@ -93,6 +84,21 @@ try {
   const ms = Date.now() - t0;
   check(s.stopping && sr.ok && st.moves.includes(sr.result.best), 'stop',
     `${sr.ok ? sr.result.best : sr.error} depth ${sr.ok && sr.result.depth} after ${ms} ms`);
+
+  // stopNow: the worker replaced at once, the game as it was (two moves played) in the new one.
+  const e0 = (await gv('load', { game: 'exac' })).state;
+  await gv('play', { move: e0.moves[0] });
+  const e1 = (await gv('play', { move: (await gv('state')).state.moves[0] })).state;
+  const running = page.evaluate(() => window.gv('search', { infinite: true }));
+  await new Promise((res) => setTimeout(res, 300));
+  const t1 = Date.now();
+  const now = await page.evaluate(() => window.gvEngine.stopNow());
+  const ms1 = Date.now() - t1;
+  const gone = await running;
+  check(!gone.ok && /stopped/.test(gone.error) && now && now.plies === 2 && now.position === e1.position,
+    'stopNow', `${ms1} ms, ${now && now.plies} plies, search answered: ${gone.error}`);
+  const again = await gv('search', { depth: 3 });
+  check(again.ok && now.moves.includes(again.result.best), 'search after stopNow', again.ok ? again.result.best : again.error);
 
   await gv('load', { game: 'grav', rules: 'size=7,players=3,seed=3' });
   const ai = await gv('aiMove', { level: 3, seed: 7, play: true });
