@@ -1,5 +1,5 @@
 # Thin wrapper over CMake: make (release build), make check, make bench, make run,
-# make install.
+# make install, make wasm (the engine for the browser).
 BUILD   ?= build
 ASAN    ?= build-asan
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
@@ -8,7 +8,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps check check-release check-asan bench soak run fuzz install clean
+.PHONY: all deps check check-release check-asan bench soak run fuzz install clean wasm wasm-if-emcc
 
 # The release build is profile-guided (PGO=0 turns that off): the library is first built
 # instrumented in $(PGO_BUILD), `gravulien bench` runs on it (again whenever that build
@@ -36,7 +36,7 @@ endif
 deps:
 	@scripts/deps.sh
 
-check: all check-release check-asan
+check: all wasm-if-emcc check-release check-asan
 
 check-release:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -50,10 +50,27 @@ check-asan: deps
 # game (default 10,000), move-to-watcher latency and memory per connection; then moves per
 # second and watcher latency of two processes on PostgreSQL against one on SQLite.
 WATCHERS ?= 10000
-bench: all
+bench: all wasm-if-emcc
 	$(BUILD)/gv_bench
+	@if [ -f web/engine/gravulien.wasm ]; then node tests/wasm/bench.mjs $(BUILD)/gravulien; fi
 	bench/ws-bench.sh $(BUILD)/gravulien $(WATCHERS)
 	bench/multi-bench.sh $(BUILD)/gravulien
+
+# The engine for the browser (docs/wasm.md): the rules cores, search and engine compiled
+# by Emscripten in $(WASM_BUILD) into web/engine/gravulien.wasm and its loader gravulien.js,
+# which web/engine/worker.js drives; prints their sizes. `make check` and `make bench`
+# build it when emcc is there (scripts/deps.sh installs Debian's emscripten). Emscripten's
+# JavaScript optimiser needs acorn, which Debian keeps in /usr/share/nodejs.
+WASM_BUILD ?= build-wasm
+WASM_ENV    = NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH}
+wasm:
+	@command -v emcc >/dev/null 2>&1 || { echo "wasm: emcc not found (scripts/deps.sh installs emscripten)" >&2; exit 1; }
+	$(WASM_ENV) emcmake cmake -S src/wasm -B $(WASM_BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	$(WASM_ENV) cmake --build $(WASM_BUILD) -j $(JOBS)
+
+wasm-if-emcc:
+	@if command -v emcc >/dev/null 2>&1; then $(MAKE) --no-print-directory wasm; \
+	  else echo "wasm: emcc not found, the browser engine is not built (its test is skipped)"; fi
 
 # The fuzzers (docs/fuzzing.md; not part of check): every parser's libFuzzer target, built
 # with clang in $(FUZZ_BUILD) (ASan + UBSan), run one after another from its corpus in
@@ -92,4 +109,5 @@ install: all
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(PGO_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN) $(PGO_BUILD) $(FUZZ_BUILD) $(WASM_BUILD)
+	rm -f web/engine/gravulien.js web/engine/gravulien.wasm

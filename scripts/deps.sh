@@ -40,6 +40,9 @@ command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3"
 # so the Chu pieces' kanji are drawn (headless Chromium has no other).
 [ -x /usr/bin/chromium ] || need="$need chromium"
 [ -d /usr/share/fonts/opentype/ipafont-gothic ] || need="$need fonts-ipafont-gothic"
+# The engine for the browser (make wasm, docs/wasm.md): Emscripten (clang for wasm32, its
+# libc and JavaScript glue; about 800 MB installed).
+command -v emcc >/dev/null 2>&1 || need="$need emscripten"
 # `make fuzz` only (scripts/deps.sh fuzz): clang and its libFuzzer runtime.
 if [ "${1:-}" = fuzz ]; then
   command -v clang >/dev/null 2>&1 || need="$need clang"

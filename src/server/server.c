@@ -525,6 +525,20 @@ static void access_log(server *s, struct lws *wsi, const http_req *hr)
             (double)(gv_now_ms() - hr->started) / 1000.0, s->name);
 }
 
+/* The headers of every reply: those of lws's security best practices (nothing from another
+ * origin, no framing, no sniffing), the scripts allowed to compile WebAssembly
+ * ('wasm-unsafe-eval': the engine of web/engine/, docs/wasm.md), nothing else evaluated. */
+static const char *const SECURITY_HEADERS[][2] = {
+    {"content-security-policy:",
+     "default-src 'none'; img-src 'self' data: ; script-src 'self' 'wasm-unsafe-eval'; "
+     "font-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; "
+     "frame-ancestors 'none'; base-uri 'none';form-action 'self';"},
+    {"x-content-type-options:", "nosniff"},
+    {"x-xss-protection:", "1; mode=block"},
+    {"x-frame-options:", "deny"},
+    {"referrer-policy:", "no-referrer"},
+};
+
 static int http_send(struct lws *wsi, pss *p)
 {
     http_req *hr = p->http;
@@ -543,6 +557,11 @@ static int http_send(struct lws *wsi, pss *p)
     the_server->http_writing++;   /* until http_free: a drain waits for it */
     if (lws_add_http_common_headers(wsi, (unsigned)rp->status, rp->content_type, rp->len, &q, end))
         return -1;
+    for (size_t i = 0; i < sizeof SECURITY_HEADERS / sizeof *SECURITY_HEADERS; i++)
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)SECURITY_HEADERS[i][0],
+                                        (const unsigned char *)SECURITY_HEADERS[i][1],
+                                        (int)strlen(SECURITY_HEADERS[i][1]), &q, end))
+            return -1;
     server *s = the_server;
     if (lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                     (const unsigned char *)"no-store", 8, &q, end) ||
@@ -612,6 +631,7 @@ static const char *mime_of(const char *path)
         {".mjs", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
         {".svg", "image/svg+xml"}, {".png", "image/png"}, {".ico", "image/x-icon"},
         {".json", "application/json"}, {".woff2", "font/woff2"}, {".txt", "text/plain; charset=utf-8"},
+        {".wasm", "application/wasm"},
     };
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (!strcmp(dot, map[i][0]))
@@ -622,33 +642,42 @@ static const char *mime_of(const char *path)
 /* What a game id (and a join link's seat and token) are made of. */
 #define ID_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
-/* A file name of the page: letters, digits, '.', '-', '_' only, not starting with '.'
- * (nothing outside the web directory). */
+/* A file name of the page: letters, digits, '.', '-', '_' only, not starting with '.', or
+ * two such names joined by '/' (a file of a folder of the web directory, such as
+ * engine/worker.js); nothing outside the web directory. */
 static int web_name_ok(const char *name)
 {
     int ok = name && *name && name[0] != '.' && strlen(name) < sizeof ((web_file *)0)->name;
+    int slashes = 0;
     for (const char *c = name; ok && *c; c++)
         ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-             *c == '.' || *c == '-' || *c == '_';
+             *c == '.' || *c == '-' || *c == '_' ||
+             (*c == '/' && c != name && !slashes++ && c[1] && c[1] != '.');
     return ok;
 }
 
-/* Reads the page's files into memory, so that serving one never waits for the disk (a
- * change to them is served after a restart). 0, or -1 with a message. */
-static int load_web(server *s, char *err, size_t errlen)
+/* Reads the files of the web directory's folder `sub` ("" for the directory itself, whose
+ * folders are read too, one level deep) into memory. */
+static void load_web_dir(server *s, const char *sub)
 {
-    DIR *d = opendir(s->web);
-    if (!d) {
-        gv_err(err, errlen, "cannot read the web directory %s: %s", s->web, strerror(errno));
-        return -1;
-    }
+    char dir[sizeof s->web + sizeof ((web_file *)0)->name + 2];
+    snprintf(dir, sizeof dir, "%s%s%s", s->web, *sub ? "/" : "", sub);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (!web_name_ok(e->d_name))
+        char name[sizeof ((web_file *)0)->name + sizeof e->d_name];
+        snprintf(name, sizeof name, "%s%s%s", sub, *sub ? "/" : "", e->d_name);
+        if (!web_name_ok(name) || !web_name_ok(e->d_name))
             continue;
-        char path[sizeof s->web + sizeof e->d_name + 2];
-        snprintf(path, sizeof path, "%s/%s", s->web, e->d_name);
+        char path[sizeof dir + sizeof e->d_name + 2];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         struct stat st;
+        if (!*sub && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+            load_web_dir(s, e->d_name);
+            continue;
+        }
         if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE)
             continue;
         FILE *f = fopen(path, "rb");
@@ -665,11 +694,24 @@ static int load_web(server *s, char *err, size_t errlen)
             continue;
         }
         web_file *w = &s->files[s->nfiles++];
-        memcpy(w->name, e->d_name, strlen(e->d_name) + 1);   /* web_name_ok: it fits */
+        memcpy(w->name, name, strlen(name) + 1);   /* web_name_ok: it fits */
         w->data = data;
         w->len = n;
     }
     closedir(d);
+}
+
+/* Reads the page's files into memory, so that serving one never waits for the disk (a
+ * change to them is served after a restart). 0, or -1 with a message. */
+static int load_web(server *s, char *err, size_t errlen)
+{
+    DIR *d = opendir(s->web);
+    if (!d) {
+        gv_err(err, errlen, "cannot read the web directory %s: %s", s->web, strerror(errno));
+        return -1;
+    }
+    closedir(d);
+    load_web_dir(s, "");
     return 0;
 }
 
@@ -1494,8 +1536,10 @@ int gv_serve(const gv_serve_opts *o)
     info.port = o->port;
     info.iface = o->host;
     info.protocols = protocols;
-    info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
-                   LWS_SERVER_OPTION_DISABLE_IPV6;
+    /* Not lws's LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE: http_send
+     * adds those headers itself (SECURITY_HEADERS), its policy letting the page's engine
+     * worker compile WebAssembly. */
+    info.options = LWS_SERVER_OPTION_DISABLE_IPV6;
     info.max_http_header_data = MAX_HEAD_READ;
     info.timeout_secs = 10;
     /* What lws cannot read as HTTP comes to the callback raw (raw_refuse). */
