@@ -1069,6 +1069,8 @@ gv_search_result gv_ab_search(const gv_game *g, const gv_ab_hooks *h, void *st, 
             break;
         }
     }
+#else
+    (void)threads;
 #endif
 
     /* Step 3. Iterative deepening on this thread, which decides. */
