@@ -58,21 +58,21 @@ static const char *const migrations[] = {
     /* 4: the seats' tokens hashed in every stored config (hash_tokens, in C) */
     "",
     /* 5: accounts, their sessions and ratings, and the accounts seated in each game */
-    "CREATE TABLE accounts ("
+    "CREATE TABLE IF NOT EXISTS accounts ("
     "  id BIGSERIAL PRIMARY KEY,"
     "  name TEXT,"
     "  name_key TEXT UNIQUE,"
     "  pwhash TEXT,"
     "  created BIGINT NOT NULL,"
     "  deleted BIGINT);"
-    "CREATE TABLE sessions ("
+    "CREATE TABLE IF NOT EXISTS sessions ("
     "  token_hash TEXT PRIMARY KEY,"
     "  account_id BIGINT NOT NULL REFERENCES accounts(id),"
     "  csrf TEXT NOT NULL,"
     "  created BIGINT NOT NULL,"
     "  expires BIGINT NOT NULL);"
-    "CREATE INDEX sessions_account ON sessions(account_id);"
-    "CREATE TABLE ratings ("
+    "CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);"
+    "CREATE TABLE IF NOT EXISTS ratings ("
     "  account_id BIGINT NOT NULL REFERENCES accounts(id),"
     "  game TEXT NOT NULL,"
     "  speed TEXT NOT NULL,"
@@ -82,7 +82,7 @@ static const char *const migrations[] = {
     "  games BIGINT NOT NULL,"
     "  updated BIGINT NOT NULL,"
     "  PRIMARY KEY (account_id, game, speed));"
-    "CREATE TABLE rating_history ("
+    "CREATE TABLE IF NOT EXISTS rating_history ("
     "  account_id BIGINT NOT NULL REFERENCES accounts(id),"
     "  game_id TEXT NOT NULL REFERENCES games(id),"
     "  game TEXT NOT NULL,"
@@ -95,13 +95,13 @@ static const char *const migrations[] = {
     "  opponent BIGINT NOT NULL,"
     "  score DOUBLE PRECISION NOT NULL,"
     "  PRIMARY KEY (account_id, game_id));"
-    "CREATE INDEX rating_history_game ON rating_history(game_id);"
-    "CREATE TABLE game_seats ("
+    "CREATE INDEX IF NOT EXISTS rating_history_game ON rating_history(game_id);"
+    "CREATE TABLE IF NOT EXISTS game_seats ("
     "  game_id TEXT NOT NULL REFERENCES games(id),"
     "  seat BIGINT NOT NULL,"
     "  account_id BIGINT NOT NULL REFERENCES accounts(id),"
     "  PRIMARY KEY (game_id, seat));"
-    "CREATE INDEX game_seats_account ON game_seats(account_id);",
+    "CREATE INDEX IF NOT EXISTS game_seats_account ON game_seats(account_id);",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "a PostgreSQL migration for every schema version");

@@ -44,21 +44,21 @@ static const char *const migrations[] = {
     /* 4: the seats' tokens hashed in every stored config (hash_tokens, in C) */
     "",
     /* 5: accounts, their sessions and ratings, and the accounts seated in each game */
-    "CREATE TABLE accounts ("
+    "CREATE TABLE IF NOT EXISTS accounts ("
     "  id INTEGER PRIMARY KEY,"
     "  name TEXT,"
     "  name_key TEXT UNIQUE,"
     "  pwhash TEXT,"
     "  created INTEGER NOT NULL,"
     "  deleted INTEGER);"
-    "CREATE TABLE sessions ("
+    "CREATE TABLE IF NOT EXISTS sessions ("
     "  token_hash TEXT PRIMARY KEY,"
     "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
     "  csrf TEXT NOT NULL,"
     "  created INTEGER NOT NULL,"
     "  expires INTEGER NOT NULL);"
-    "CREATE INDEX sessions_account ON sessions(account_id);"
-    "CREATE TABLE ratings ("
+    "CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);"
+    "CREATE TABLE IF NOT EXISTS ratings ("
     "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
     "  game TEXT NOT NULL,"
     "  speed TEXT NOT NULL,"
@@ -68,7 +68,7 @@ static const char *const migrations[] = {
     "  games INTEGER NOT NULL,"
     "  updated INTEGER NOT NULL,"
     "  PRIMARY KEY (account_id, game, speed));"
-    "CREATE TABLE rating_history ("
+    "CREATE TABLE IF NOT EXISTS rating_history ("
     "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
     "  game_id TEXT NOT NULL REFERENCES games(id),"
     "  game TEXT NOT NULL,"
@@ -81,13 +81,13 @@ static const char *const migrations[] = {
     "  opponent INTEGER NOT NULL,"
     "  score REAL NOT NULL,"
     "  PRIMARY KEY (account_id, game_id));"
-    "CREATE INDEX rating_history_game ON rating_history(game_id);"
-    "CREATE TABLE game_seats ("
+    "CREATE INDEX IF NOT EXISTS rating_history_game ON rating_history(game_id);"
+    "CREATE TABLE IF NOT EXISTS game_seats ("
     "  game_id TEXT NOT NULL REFERENCES games(id),"
     "  seat INTEGER NOT NULL,"
     "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
     "  PRIMARY KEY (game_id, seat));"
-    "CREATE INDEX game_seats_account ON game_seats(account_id);",
+    "CREATE INDEX IF NOT EXISTS game_seats_account ON game_seats(account_id);",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "an SQLite migration for every schema version");
