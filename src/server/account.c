@@ -665,6 +665,19 @@ int gv_store_row_accounts(gv_store *s, const gv_stored_game *g, char *err, size_
     gv_glicko before[2];
     int games[2];
     int64_t acc[2] = {a0, a1};
+    /* The two accounts' rows are locked, the lower id first (no deadlock), until the
+     * commit: another process storing another game of theirs at the same time waits, then
+     * reads the ratings this one wrote (an UPDATE that changes nothing locks the row in
+     * PostgreSQL; SQLite's write transaction holds the whole database already). */
+    for (int k = 0; k < 2; k++) {
+        char id[24];
+        i64_text(k == 0 ? (a0 < a1 ? a0 : a1) : (a0 < a1 ? a1 : a0), id, sizeof id);
+        const char *p[] = {id};
+        rc = s->ops->sql(s, "UPDATE accounts SET id = id WHERE id = $1", "i", p, NULL, NULL,
+                         NULL, err, errlen);
+        if (rc)
+            return rc;
+    }
     for (int k = 0; k < 2; k++) {
         double v[5] = {0};
         char id[24];
