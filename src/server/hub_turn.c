@@ -385,7 +385,7 @@ int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t e
 int hub_join_account(gv_hub *h, room *r, int seat, const char *name, int64_t account,
                      const char *account_name, char *err, size_t errlen)
 {
-    (void)name;   /* an account's seat goes by the account's name */
+    /* An account's seat goes by the account's name. */
     hub_act a = {.seat = seat, .name = account ? account_name : name, .account = account};
     return retry(h, r, join_once, &a, err, errlen);
 }
