@@ -899,6 +899,21 @@ static void test_store_upgrades_to_accounts(void)
     CHECK_EQ_INT(gv_session_find(s, x.token, &found, err, sizeof err), GV_ACCT_OK);
     CHECK_STR(found.name, "Xavier");
     CHECK_STR(found.csrf, x.csrf);
+    CHECK_EQ_INT(found.refreshed, 0);   /* just made: its expiry stays */
+    /* The expiry slides: a session last moved more than a day ago gets 30 days again. */
+    CHECK_EQ_INT(sql_exec(path, "UPDATE sessions SET expires = expires - 2 * 86400000"), 0);
+    CHECK_EQ_INT(gv_session_find(s, x.token, &found, err, sizeof err), GV_ACCT_OK);
+    CHECK_EQ_INT(found.refreshed, 1);
+    CHECK(found.expires > gv_wall_ms() + GV_SESSION_MS - 60000);
+    /* An expired session is no session; nor is a token of the wrong form. */
+    CHECK_EQ_INT(sql_exec(path, "UPDATE sessions SET expires = 1"), 0);
+    CHECK_EQ_INT(gv_session_find(s, x.token, &found, err, sizeof err), GV_ACCT_NOT_FOUND);
+    CHECK_EQ_INT(gv_session_find(s, "ABC", &found, err, sizeof err), GV_ACCT_NOT_FOUND);
+    gv_session z;
+    CHECK_EQ_INT(gv_account_login(a, s, "xavier", "long password", "::1", &z, &retry, err,
+                                  sizeof err), GV_ACCT_OK);
+    CHECK_STR(z.name, "Xavier");
+    x = z;
     /* Only the token's hash is stored. */
     char q[200];
     snprintf(q, sizeof q, "SELECT count(*) FROM sessions WHERE token_hash = '%s'", x.token);

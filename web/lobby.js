@@ -372,8 +372,11 @@ export class Lobby {
       const games = results[i].games;
       const rows = games.map((g) => {
         const mine = Object.keys(seats.all(g.id)).length > 0;
-        // the server's name for each seat, as the game page shows it
-        const who = g.seats.map((s) => s.type === 'ai' || s.joined ? s.name : 'waiting for a player').join(' vs ');
+        // the server's name for each seat, as the game page shows it (an account's: a link
+        // to its page)
+        const who = g.seats.map((s) => (s.account ? h('a', { href: `/@/${s.account}`, 'data-link': '' }, s.name)
+          : s.type === 'ai' || s.joined ? s.name : 'waiting for a player'))
+          .flatMap((e, j) => (j ? [' vs ', e] : [e]));
         let extra = '';
         // the listing gives the options as an object (older servers: "k=v,k=v")
         const opts = g.options && typeof g.options === 'object' ? g.options
@@ -387,6 +390,7 @@ export class Lobby {
         return h('li', { class: 'game-row' },
           h('a', { href: `/play/${g.id}`, 'data-link': '', class: 'game-link' }, `${gameTitle(g.game)}${extra}`),
           h('span', { class: 'who' }, who),
+          g.rated ? h('span', { class: 'rated-tag' }, 'rated') : null,
           h('span', { class: 'n' }, `${g.n} move${g.n === 1 ? '' : 's'}`),
           res ? h('span', { class: 'res' }, res) : null,
           mine ? h('span', { class: 'you-tag' }, 'yours') : null,
