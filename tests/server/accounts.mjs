@@ -172,14 +172,18 @@ async function main() {
     const x = await req('POST', '/api/session', { body: { name, password: 'not the one' } });
     return { ms: performance.now() - t0, status: x.status };
   };
+  // (The fastest of four each, which the load of a busy machine disturbs least; a check
+  // that skipped the hash for an unknown name would answer it in well under a millisecond.)
   const known = [], unknown = [];
-  for (let i = 0; i < 3; i++) {
-    known.push((await timed('dave')).ms);
-    unknown.push((await timed(`ghost${i}`)).ms);
+  for (let i = 0; i < 4; i++) {
+    const k = await timed('dave'), u = await timed(`ghost${i}`);
+    check(k.status === 401 && u.status === 401, `timed failures are refusals (${k.status}, ${u.status})`);
+    known.push(k.ms);
+    unknown.push(u.ms);
   }
-  const med = (a) => a.slice().sort((x, y) => x - y)[1];
-  check(med(unknown) > med(known) * 0.5 && med(unknown) < med(known) * 2,
-    `a name without account takes as long as one with (median ${med(unknown).toFixed(1)} ms vs ${med(known).toFixed(1)} ms)`);
+  const fastest = (a) => Math.min(...a);
+  check(fastest(unknown) > fastest(known) * 0.5,
+    `a name without account takes as long as one with (fastest ${fastest(unknown).toFixed(1)} ms vs ${fastest(known).toFixed(1)} ms)`);
   for (let i = 0; i < 5; i++) {
     r = await req('POST', '/api/session', { body: { name: 'carol', password: `wrong ${i}xx` } });
     check(r.status === 401, `carol's failure ${i + 1}: 401 (${r.status})`);
