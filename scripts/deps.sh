@@ -26,6 +26,8 @@ ls /usr/lib/*/libwebsockets-evlib_ev.so >/dev/null 2>&1 || need="$need libwebsoc
 # OpenSSL's libcrypto (SHA-256 of the stored seat tokens); libwebsockets-dev and libpq-dev
 # bring it, checked here since the server needs its headers.
 [ -f /usr/include/openssl/evp.h ] || need="$need libssl-dev"
+# libsodium: Argon2id hashes of the accounts' passwords (crypto_pwhash_str).
+[ -f /usr/include/sodium.h ] || need="$need libsodium-dev"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
 # Protocol peers the tests play against: XBoard under a virtual X server, and HaChu.
 command -v xvfb-run  >/dev/null 2>&1 || need="$need xvfb xauth"

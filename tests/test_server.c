@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <libpq-fe.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sqlite3.h>
@@ -20,6 +21,8 @@
 
 #include "game/game.h"
 #include "record/record.h"
+#include "server/account.h"
+#include "server/glicko.h"
 #include "server/hub.h"
 #include "server/hub_internal.h"
 #include "server/secret.h"
@@ -813,6 +816,152 @@ static void on_pg(void (*fn)(void), const char *name)
     store_on_pg = 0;
 }
 
+/* ---- accounts ------------------------------------------------------------------------ */
+
+/* Glickman's example: a 1500/200/0.06 player beats a 1400/30 one and loses to a 1550/100
+ * one and a 1700/300 one in a period: 1464.06/151.52/0.05999. */
+static void test_glicko_paper_example(void)
+{
+    gv_glicko p = {1500, 200, 0.06};
+    gv_glicko opp[3] = {{1400, 30, 0.06}, {1550, 100, 0.06}, {1700, 300, 0.06}};
+    double score[3] = {1, 0, 0};
+    gv_glicko r = gv_glicko_update(p, opp, score, 3);
+    CHECK(fabs(r.rating - 1464.06) < 0.01);
+    CHECK(fabs(r.rd - 151.52) < 0.01);
+    CHECK(fabs(r.vol - 0.05999) < 0.00001);
+    /* A period without games only widens the deviation: sqrt(phi^2 + sigma^2). */
+    gv_glicko idle = gv_glicko_update(p, NULL, NULL, 0);
+    CHECK(idle.rating == 1500 && idle.vol == 0.06);
+    CHECK(fabs(idle.rd - 173.7178 * sqrt(pow(200 / 173.7178, 2) + 0.06 * 0.06)) < 1e-9);
+    /* Two new players, one game: symmetric moves, the deviation shrinks from 350. */
+    gv_glicko a = {GV_GLICKO_R0, GV_GLICKO_RD0, GV_GLICKO_VOL0}, b = a;
+    double one = 1, zero = 0;
+    gv_glicko wa = gv_glicko_update(a, &b, &one, 1), lb = gv_glicko_update(b, &a, &zero, 1);
+    CHECK(wa.rating > 1500 && fabs((wa.rating - 1500) - (1500 - lb.rating)) < 1e-6);
+    CHECK(wa.rd < 350 && wa.rd > GV_GLICKO_PROVISIONAL_RD);
+    CHECK_STR(gv_rating_speed(0, 0), "correspondence");
+    CHECK_STR(gv_rating_speed(180000, 2000), "fast");      /* 3 min + 40 x 2 s = 4:20 */
+    CHECK_STR(gv_rating_speed(300000, 5000), "slow");      /* 5 min + 40 x 5 s = 8:20 */
+    CHECK_STR(gv_rating_speed(479999, 0), "fast");
+    CHECK_STR(gv_rating_speed(480000, 0), "slow");
+}
+
+static int row_count(void *ctx, int ncols, const char *const *cols)
+{
+    (void)ncols;
+    (void)cols;
+    ++*(int *)ctx;
+    return 0;
+}
+
+/* A database of schema version 4 (before accounts) upgrades in place; accounts, sessions
+ * and a rated result's ratings are then written, the ratings once, in the result's
+ * transaction. */
+static void test_store_upgrades_to_accounts(void)
+{
+    char path[512], err[GV_ERRLEN];
+    temp_db(path, sizeof path);
+    gv_store *s = store_open(path);
+    if (!s)
+        return;
+    gv_stored_game g = {.id = "old4", .game = "chu", .status = "live", .config = "{}",
+                        .created = 7};
+    CHECK_EQ_INT(s->ops->create_game(s, &g, err, sizeof err), GV_STORE_OK);
+    s->ops->close(s);
+    /* Back to version 4, as the build before accounts left it. */
+    static const char *const drop[] = {"DROP TABLE game_seats", "DROP TABLE rating_history",
+                                       "DROP TABLE ratings", "DROP TABLE sessions",
+                                       "DROP TABLE accounts",
+                                       "DELETE FROM schema_migrations WHERE version > 4"};
+    for (size_t i = 0; i < sizeof drop / sizeof *drop; i++)
+        CHECK_EQ_INT(sql_exec(path, drop[i]), 0);
+    CHECK_EQ_INT(sql_int(path, "SELECT max(version) FROM schema_migrations"), 4);
+    s = store_open(path);
+    if (!s)
+        return;
+    CHECK_EQ_INT(s->ops->schema_version(s), GV_STORE_SCHEMA);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM games WHERE id = 'old4'"), 1);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM accounts"), 0);
+    gv_accounts *a = gv_accounts_new();
+    CHECK(a != NULL);
+    if (!a) {
+        s->ops->close(s);
+        return;
+    }
+    gv_session x, y, found;
+    int retry = 0;
+    CHECK_EQ_INT(gv_account_signup(a, s, "Xavier", "long password", "::1", &x, &retry, err,
+                                   sizeof err), GV_ACCT_OK);
+    CHECK_EQ_INT(gv_account_signup(a, s, "xavier", "long password", "::1", &y, &retry, err,
+                                   sizeof err), GV_ACCT_TAKEN);
+    CHECK_EQ_INT(gv_account_signup(a, s, "Yolanda", "long password", "::1", &y, &retry, err,
+                                   sizeof err), GV_ACCT_OK);
+    CHECK_EQ_INT(gv_session_find(s, x.token, &found, err, sizeof err), GV_ACCT_OK);
+    CHECK_STR(found.name, "Xavier");
+    CHECK_STR(found.csrf, x.csrf);
+    CHECK_EQ_INT(found.refreshed, 0);   /* just made: its expiry stays */
+    /* The expiry slides: a session last moved more than a day ago gets 30 days again. */
+    CHECK_EQ_INT(sql_exec(path, "UPDATE sessions SET expires = expires - 2 * 86400000"), 0);
+    CHECK_EQ_INT(gv_session_find(s, x.token, &found, err, sizeof err), GV_ACCT_OK);
+    CHECK_EQ_INT(found.refreshed, 1);
+    CHECK(found.expires > gv_wall_ms() + GV_SESSION_MS - 60000);
+    /* An expired session is no session; nor is a token of the wrong form. */
+    CHECK_EQ_INT(sql_exec(path, "UPDATE sessions SET expires = 1"), 0);
+    CHECK_EQ_INT(gv_session_find(s, x.token, &found, err, sizeof err), GV_ACCT_NOT_FOUND);
+    CHECK_EQ_INT(gv_session_find(s, "ABC", &found, err, sizeof err), GV_ACCT_NOT_FOUND);
+    gv_session z;
+    CHECK_EQ_INT(gv_account_login(a, s, "xavier", "long password", "::1", &z, &retry, err,
+                                  sizeof err), GV_ACCT_OK);
+    CHECK_STR(z.name, "Xavier");
+    x = z;
+    /* Only the token's hash is stored. */
+    char q[200];
+    snprintf(q, sizeof q, "SELECT count(*) FROM sessions WHERE token_hash = '%s'", x.token);
+    CHECK_EQ_INT(sql_int(path, q), 0);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM accounts WHERE pwhash LIKE '$argon2id$%'"),
+                 2);
+    /* A rated game between them, finished: ratings written with the result, once. */
+    gv_stored_game r = {.id = "rated1", .game = "chu", .status = "open",
+                        .config = "{\"tc_initial_ms\":0,\"seats\":[{},{}],\"rated\":true}",
+                        .created = 8, .rated = 1};
+    r.accounts[0] = x.account;
+    CHECK_EQ_INT(s->ops->create_game(s, &r, err, sizeof err), GV_STORE_OK);
+    r.accounts[1] = y.account;
+    strcpy(r.status, "finished");
+    r.result = "{\"status\":\"win\",\"winner\":0,\"reason\":\"resignation\"}";
+    /* A write that fails its revision check writes no seat or rating either. */
+    r.rev = 5;
+    CHECK_EQ_INT(s->ops->update_game(s, &r, err, sizeof err), GV_STORE_CONFLICT);
+    int n = 0;
+    const char *p[] = {"rated1"};
+    CHECK_EQ_INT(s->ops->sql(s, "SELECT seat FROM game_seats WHERE game_id = $1", "t", p,
+                             row_count, &n, NULL, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(n, 1);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM rating_history"), 0);
+    r.rev = 0;
+    CHECK_EQ_INT(s->ops->update_game(s, &r, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM game_seats WHERE game_id = 'rated1'"), 2);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM rating_history WHERE game_id = 'rated1'"), 2);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM ratings WHERE games = 1"), 2);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM ratings WHERE rating > 1500 AND speed = "
+                               "'correspondence'"), 1);
+    r.rev = 1;
+    CHECK_EQ_INT(s->ops->update_game(s, &r, err, sizeof err), GV_STORE_OK);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM rating_history"), 2);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM ratings WHERE games = 1"), 2);
+    /* Deleting an account renames its seats and frees its name. */
+    CHECK_EQ_INT(gv_account_delete(a, s, &x, "long password", "::1", &retry, err, sizeof err),
+                 GV_ACCT_OK);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM games WHERE id = 'rated1' AND config LIKE "
+                               "'%deleted player%'"), 1);
+    CHECK_EQ_INT(gv_session_find(s, x.token, &found, err, sizeof err), GV_ACCT_NOT_FOUND);
+    CHECK_EQ_INT(gv_account_signup(a, s, "XAVIER", "long password", "::1", &x, &retry, err,
+                                   sizeof err), GV_ACCT_OK);
+    gv_accounts_free(a);
+    s->ops->close(s);
+    remove_db(path);
+}
+
 #define ON_PG(fn)                                                                    \
     static void fn##_pg(void) { on_pg(fn, #fn "_pg"); }
 ON_PG(test_store_moves_are_numbered_and_kept)
@@ -821,6 +970,7 @@ ON_PG(test_store_migrates_from_version_1)
 ON_PG(test_store_conflicts_updates_and_listing)
 ON_PG(test_store_heartbeats)
 ON_PG(test_store_hashes_clear_tokens)
+ON_PG(test_store_upgrades_to_accounts)
 
 typedef struct race {
     const char *url;
@@ -5491,6 +5641,9 @@ WRAP(test_watch_unwatch_many)
 WRAP(test_events_carry_the_view)
 WRAP(test_abandoned_games)
 WRAP(test_one_name_everywhere)
+WRAP(test_glicko_paper_example)
+WRAP(test_store_upgrades_to_accounts)
+WRAP(test_store_upgrades_to_accounts_pg)
 
 #define TC(fn) {NULL, #fn, fn##_counted}
 
@@ -5537,5 +5690,8 @@ const t_case server_tests[] = {
     TC(test_events_carry_the_view),
     TC(test_abandoned_games),
     TC(test_one_name_everywhere),
+    TC(test_glicko_paper_example),
+    TC(test_store_upgrades_to_accounts),
+    TC(test_store_upgrades_to_accounts_pg),
     {0},
 };

@@ -1,9 +1,10 @@
-// Gravülien's web page: a tiny router between the lobby (/), a game (/play/ID) and the
-// pieces' help (/pieces).
+// Gravülien's web page: a tiny router between the lobby (/), a game (/play/ID), a player
+// (/@/NAME) and the pieces' help (/pieces).
 import { h, api, put } from './util.js';
 import { Lobby } from './lobby.js';
 import { GamePage } from './game.js';
 import { PiecesPage } from './pieces.js';
+import { PlayerPage } from './player.js';
 import { setPieceMeta, hidePopover } from './piecehelp.js';
 
 const root = document.getElementById('app');
@@ -32,6 +33,8 @@ async function route() {
     for (const [k, v] of new URLSearchParams(location.hash.slice(1))) params.set(k, v);
     if (params.has('token')) history.replaceState(null, '', `/play/${m[1]}`);
     page = new GamePage(root, m[1], params, meta);
+  } else if (/^\/@\/[A-Za-z0-9_-]{1,40}\/?$/.test(location.pathname)) {
+    page = new PlayerPage(root, location.pathname.split('/')[2]);
   } else if (/^\/pieces$/.test(location.pathname)) {
     document.title = 'Pieces — Gravülien';
     page = new PiecesPage(root, meta);

@@ -1,6 +1,7 @@
-// The lobby: create a game of any kind (forms built from GET /api/meta), and the lists of
-// games waiting for players, live games to watch and finished games to replay.
-import { h, api, prefs, seats, gameTitle, fmtDate, put } from './util.js';
+// The lobby: who is logged in (or a log-in / sign-up form), create a game of any kind
+// (forms built from GET /api/meta), and the lists of games waiting for players, live games
+// to watch and finished games to replay.
+import { h, api, prefs, seats, gameTitle, fmtDate, put, session, setSession } from './util.js';
 
 const PRIMES = [5, 7, 11, 13, 17, 19, 23];
 const SIDES = { chu: ['Sente ☗ (moves first)', 'Gote ☖'], exac: ['First (moves first)', 'Second'] };
@@ -51,9 +52,11 @@ export class Lobby {
     this.navigate = navigate;
     this.game = prefs.get('lobbyGame', 'chu');
     if (!meta.games.some((g) => g.name === this.game)) this.game = meta.games[0].name;
+    this.account = null;
     this.build();
     this.loadLists();
     this.timer = setInterval(() => this.loadLists(), 5000);
+    session().then((s) => { this.account = s; this.buildAccount(); this.buildSeats(); });
   }
 
   destroy() { clearInterval(this.timer); }
@@ -63,10 +66,51 @@ export class Lobby {
   build() {
     this.form = h('form', { class: 'create panel', onsubmit: (e) => { e.preventDefault(); this.create(); } });
     this.lists = h('div', { class: 'lists' });
+    this.accountBox = h('div', { class: 'account panel' });
     put(this.root, h('section', { class: 'lobby' },
       h('div', { class: 'intro' }, h('p', {}, 'Play Chu Shogi, Exaç and Grav against the computer or a friend, or watch games live.')),
+      this.accountBox,
       h('div', { class: 'lobby-body' }, this.form, this.lists)));
     this.buildForm();
+  }
+
+  // Logged in: the account's name, its page and a log-out button; else a log-in / sign-up
+  // form (an account is optional: games by link need none).
+  buildAccount() {
+    const box = this.accountBox;
+    const a = this.account;
+    if (a) {
+      put(box, h('span', {}, 'Logged in as ', h('a', { href: `/@/${a.name}`, 'data-link': '', class: 'account-name' }, a.name)),
+        h('button', { type: 'button', class: 'quiet', onclick: async () => {
+          try { await api('/api/session', undefined, undefined, 'DELETE'); } catch (e) { /* gone already */ }
+          setSession(null);
+          this.account = null;
+          this.buildAccount();
+          this.buildSeats();
+        } }, 'Log out'));
+      return;
+    }
+    const name = h('input', { type: 'text', id: 'acct-name', autocomplete: 'username', maxlength: 20, pattern: '[A-Za-z0-9_\\-]{2,20}', required: true, 'aria-label': 'user name', placeholder: 'user name' });
+    const password = h('input', { type: 'password', id: 'acct-password', autocomplete: 'current-password', minlength: 8, required: true, 'aria-label': 'password', placeholder: 'password' });
+    const msg = h('span', { class: 'message', role: 'alert', hidden: true });
+    const go = async (path) => {
+      msg.hidden = true;
+      try {
+        const s = await api(path, { name: name.value.trim(), password: password.value });
+        setSession(s);
+        this.account = s;
+        this.buildAccount();
+        this.buildSeats();
+      } catch (e) {
+        msg.textContent = e.message;
+        msg.hidden = false;
+      }
+    };
+    const form = h('form', { class: 'account-form', onsubmit: (e) => { e.preventDefault(); go('/api/session'); } },
+      name, password, h('button', { type: 'submit' }, 'Log in'),
+      h('button', { type: 'button', class: 'quiet', onclick: () => { if (form.reportValidity()) go('/api/account'); } }, 'Sign up'),
+      msg);
+    put(box, form);
   }
 
   buildForm() {
@@ -250,7 +294,10 @@ export class Lobby {
       this.seatRows.push({ type, level });
       rows.push(h('div', { class: 'seat-row' }, h('span', { class: 'seat-label' }, label), type, level));
     }
-    this.nameInput = h('input', { type: 'text', id: 'your-name', maxlength: 40, value: prefs.get('name', ''), placeholder: 'optional' });
+    this.nameInput = h('input', { type: 'text', id: 'your-name', maxlength: 40, value: this.account ? this.account.name : prefs.get('name', ''), placeholder: 'optional', disabled: !!this.account });
+    // A rated game: logged in, two seats, you and a friend (who must log in to join).
+    this.ratedBox = n === 2 && this.account
+      ? h('input', { type: 'checkbox', id: 'rated', 'aria-describedby': 'rated-help' }) : null;
     const swap = n === 2 ? h('button', { type: 'button', class: 'quiet', onclick: () => {
       const [a, b] = this.seatRows;
       [a.type.value, b.type.value] = [b.type.value, a.type.value];
@@ -258,7 +305,9 @@ export class Lobby {
       for (const r of this.seatRows) r.level.hidden = r.type.value !== 'ai';
     } }, '⇄ Swap sides') : null;
     put(this.seatsBox, h('legend', {}, 'Players'), ...rows,
-      h('div', { class: 'seat-row' }, swap, h('label', { for: 'your-name' }, 'Your name '), this.nameInput));
+      h('div', { class: 'seat-row' }, swap, h('label', { for: 'your-name' }, 'Your name '), this.nameInput),
+      this.ratedBox ? h('div', { class: 'seat-row' }, this.ratedBox, h('label', { for: 'rated' }, ' Rated'),
+        h('span', { class: 'help', id: 'rated-help' }, ' you against a friend who logs in to join; changes both ratings')) : null);
   }
 
   request() {
@@ -269,11 +318,12 @@ export class Lobby {
       if (v === '' || v === def.default && !explicit && !(this.game === 'grav' && name === 'players')) continue;
       options[name] = /^\d+$/.test(v) ? Number(v) : v;
     }
-    const name = this.nameInput.value.trim();
+    const name = this.account ? '' : this.nameInput.value.trim();
     const seatsReq = this.seatRows.map((r) => r.type.value === 'ai'
       ? { type: 'ai', level: Number(r.level.value) }
       : r.type.value === 'you' ? { type: 'human', you: true, name: name || undefined } : { type: 'human' });
     const req = { game: gm.name, options, seats: seatsReq };
+    if (this.ratedBox && this.ratedBox.checked) req.rated = true;
     const { clock, cmin, cinc } = this.clockInputs;
     if (clock.value === 'custom') req.clock = { initial: Number(cmin.value) * 60, increment: Number(cinc.value) };
     else if (clock.value !== 'none') {
@@ -287,7 +337,7 @@ export class Lobby {
 
   async create() {
     const req = this.request();
-    prefs.set('name', this.nameInput.value.trim());
+    if (!this.account) prefs.set('name', this.nameInput.value.trim());
     prefs.set('clock', this.clockInputs.clock.value);
     this.errorBox.hidden = true;
     try {
@@ -322,8 +372,11 @@ export class Lobby {
       const games = results[i].games;
       const rows = games.map((g) => {
         const mine = Object.keys(seats.all(g.id)).length > 0;
-        // the server's name for each seat, as the game page shows it
-        const who = g.seats.map((s) => s.type === 'ai' || s.joined ? s.name : 'waiting for a player').join(' vs ');
+        // the server's name for each seat, as the game page shows it (an account's: a link
+        // to its page)
+        const who = g.seats.map((s) => (s.account ? h('a', { href: `/@/${s.account}`, 'data-link': '' }, s.name)
+          : s.type === 'ai' || s.joined ? s.name : 'waiting for a player'))
+          .flatMap((e, j) => (j ? [' vs ', e] : [e]));
         let extra = '';
         // the listing gives the options as an object (older servers: "k=v,k=v")
         const opts = g.options && typeof g.options === 'object' ? g.options
@@ -337,6 +390,7 @@ export class Lobby {
         return h('li', { class: 'game-row' },
           h('a', { href: `/play/${g.id}`, 'data-link': '', class: 'game-link' }, `${gameTitle(g.game)}${extra}`),
           h('span', { class: 'who' }, who),
+          g.rated ? h('span', { class: 'rated-tag' }, 'rated') : null,
           h('span', { class: 'n' }, `${g.n} move${g.n === 1 ? '' : 's'}`),
           res ? h('span', { class: 'res' }, res) : null,
           mine ? h('span', { class: 'you-tag' }, 'yours') : null,

@@ -43,15 +43,25 @@ export class ApiError extends Error {
   }
 }
 
-// GET when body is undefined, POST otherwise. Resolves to the JSON reply; throws ApiError.
-// A seat's token goes in an Authorization header (never in a URL, which proxies log).
-export async function api(path, body, token) {
-  const init = body === undefined ? { headers: {} } : {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  };
+
+
+// GET when body is undefined, POST otherwise (or the method given). Resolves to the JSON
+// reply; throws ApiError. A seat's token goes in an Authorization header (never in a URL,
+// which proxies log). A request that changes something carries the session's CSRF token
+// (X-CSRF-Token), which the server asks of every such request made with the session's
+// cookie.
+export async function api(path, body, token, method) {
+  method = method || (body === undefined ? 'GET' : 'POST');
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
   if (token) init.headers.authorization = `Bearer ${token}`;
+  if (method !== 'GET' && !token) {
+    const s = await session();
+    if (s) init.headers['x-csrf-token'] = s.csrf;
+  }
   let res;
   try {
     res = await fetch(path, init);
@@ -88,6 +98,23 @@ export const prefs = {
   },
   set(k, v) { lsSet('gv.' + k, JSON.stringify(v)); },
 };
+
+// The account logged in here ({name, csrf, expires} from GET /api/session, or null), asked
+// of the server once a page load (session(true): again), and only when this browser has
+// logged in since it last logged out (the cookie itself is out of the page's reach).
+let sessionAsked = null;
+export function session(again) {
+  if (!sessionAsked || again) {
+    sessionAsked = !prefs.get('account', false) ? Promise.resolve(null)
+      : fetch('/api/session').then((r) => (r.ok ? r.json() : null)).catch(() => null)
+        .then((x) => { if (!x) prefs.set('account', false); return x; });
+  }
+  return sessionAsked;
+}
+export function setSession(x) {
+  prefs.set('account', !!x);
+  sessionAsked = Promise.resolve(x);
+}
 
 // The seats this browser holds per game: {seat: token}, plus links of seats meant for
 // friends (so the creator can share them again).

@@ -10,7 +10,9 @@
 
 #include "core/gv_core.h"
 #include "record/record.h"
+#include "server/account.h"
 #include "server/hub_internal.h"
+#include "server/secret.h"
 #include "server/web_view.h"
 
 enum { API_MAX_BODY = 64 * 1024, API_MAX_LIST = 200, API_MAX_POSITIONS = 200 };
@@ -103,6 +105,194 @@ static int whole_number(const char *text, long long lo, long long hi, long long 
         return 0;
     *out = v;
     return 1;
+}
+
+/* ---- sessions ---------------------------------------------------------------------- */
+
+/* The session cookie as a header value: the token for GV_SESSION_MS, or (token NULL) one
+ * that makes the browser forget it. */
+static void set_cookie(gv_reply *out, const char *token, int https)
+{
+    snprintf(out->set_cookie, sizeof out->set_cookie,
+             "gv_session=%s; Max-Age=%lld; Path=/; HttpOnly; SameSite=Lax%s", token ? token : "",
+             token ? GV_SESSION_MS / 1000 : 0LL, https ? "; Secure" : "");
+}
+
+/* Finds the request's session. 1 with *ss; 0 when the request has no live session; -1 when
+ * a reply was made (the store failed, or csrf: the request changes something and its
+ * X-CSRF-Token is not the session's). */
+static int request_session(gv_hub *h, const gv_api_req *rq, int csrf, gv_session *ss,
+                           gv_reply *out)
+{
+    char err[GV_ERRLEN];
+    if (!rq->session || !*rq->session)
+        return 0;
+    int rc = gv_session_find(hub_store(h), rq->session, ss, err, sizeof err);
+    if (rc == GV_ACCT_NOT_FOUND)
+        return 0;
+    if (rc != GV_ACCT_OK) {
+        reply_error(out, 503, "store", err);
+        return -1;
+    }
+    if (csrf) {
+        const char *given = rq->csrf ? rq->csrf : "";
+        if (strlen(given) != strlen(ss->csrf) ||
+            !gv_equal_ct((const unsigned char *)given, (const unsigned char *)ss->csrf,
+                         strlen(ss->csrf))) {
+            reply_error(out, 403, "csrf", "this request is made with the session's cookie: it "
+                        "needs the header X-CSRF-Token (from GET /api/session)");
+            return -1;
+        }
+    }
+    return 1;
+}
+
+/* A reply made with a session refreshes the cookie when its expiry moved. */
+static void keep_cookie(gv_reply *out, const gv_session *ss, int https)
+{
+    if (ss->refreshed && !out->set_cookie[0])
+        set_cookie(out, ss->token, https);
+}
+
+static json_t *session_json(const gv_session *ss)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(ss->name));
+    json_object_set_new(o, "csrf", json_string(ss->csrf));
+    json_object_set_new(o, "expires", json_integer(ss->expires));
+    return o;
+}
+
+static void reply_account_error(gv_reply *out, int rc, const char *err, int retry_after)
+{
+    switch (rc) {
+    case GV_ACCT_BAD: reply_error(out, 400, "bad_request", err); break;
+    case GV_ACCT_TAKEN: reply_error(out, 409, "name_taken", err); break;
+    case GV_ACCT_WRONG: reply_error(out, 401, "wrong_password", err); break;
+    case GV_ACCT_LIMITED:
+        reply_error(out, 429, "too_many_attempts", err);
+        out->retry_after = retry_after > 0 ? retry_after : 1;
+        break;
+    case GV_ACCT_NOT_FOUND: reply_error(out, 404, "not_found", err); break;
+    case GV_ACCT_NO_RANDOM: reply_error(out, 503, "no_randomness", err); break;
+    default: reply_error(out, 503, "store", err); break;
+    }
+}
+
+static json_t *parse_body(const char *body, size_t len, gv_reply *out);
+static const char *field_str(json_t *o, const char *k, int *bad);
+
+/* /api/account, /api/account/password and /api/session. */
+static void account_api(gv_hub *h, const gv_api_req *rq, const char *what, gv_reply *out)
+{
+    char err[GV_ERRLEN] = "";
+    int get = !strcmp(rq->method, "GET"), post = !strcmp(rq->method, "POST");
+    int del = !strcmp(rq->method, "DELETE");
+    int session = !strcmp(what, "session"), password = !strcmp(what, "account/password");
+    if ((session && !get && !post && !del) || (!session && !password && !post && !del) ||
+        (password && !post)) {
+        reply_error(out, 405, "bad_method", session ? "use GET, POST or DELETE"
+                                                    : password ? "use POST" : "use POST or DELETE");
+        return;
+    }
+    gv_store *s = hub_store(h);
+    gv_accounts *a = hub_accounts(h);
+    if (!a) {
+        reply_error(out, 503, "no_randomness", "the server cannot hash passwords now");
+        return;
+    }
+    gv_session ss;
+    if (!post || !strcmp(what, "account/password")) {
+        /* Everything but a log-in and a sign-up is the session's. */
+        int found = request_session(h, rq, !get, &ss, out);
+        if (found < 0)
+            return;
+        if (!found) {
+            reply_error(out, 401, "no_session", "not logged in (or the session ended): log in");
+            return;
+        }
+        if (get) {
+            reply_json(out, 200, session_json(&ss));
+            keep_cookie(out, &ss, rq->https);
+            return;
+        }
+        if (session) {   /* DELETE /api/session: log out */
+            int rc = gv_session_end(s, &ss, err, sizeof err);
+            if (rc != GV_ACCT_OK) {
+                reply_account_error(out, rc, err, 0);
+                return;
+            }
+            json_t *o = json_object();
+            json_object_set_new(o, "ok", json_true());
+            reply_json(out, 200, o);
+            set_cookie(out, NULL, rq->https);
+            return;
+        }
+    }
+    json_t *req = parse_body(rq->body, rq->bodylen, out);
+    if (!req)
+        return;
+    int bad = 0, retry = 0, rc;
+    if (password) {
+        const char *old = field_str(req, "old", &bad), *nw = field_str(req, "new", &bad);
+        rc = bad ? GV_ACCT_BAD : gv_account_password(a, s, &ss, old, nw, rq->client, &retry,
+                                                     err, sizeof err);
+        if (bad)
+            snprintf(err, sizeof err, "a change of password is {\"old\": ..., \"new\": ...}");
+        if (rc == GV_ACCT_OK) {
+            json_t *o = json_object();
+            json_object_set_new(o, "ok", json_true());
+            reply_json(out, 200, o);
+        }
+    } else if (del) {   /* DELETE /api/account */
+        const char *pw = field_str(req, "password", &bad);
+        rc = bad ? GV_ACCT_BAD : gv_account_delete(a, s, &ss, pw, rq->client, &retry, err,
+                                                   sizeof err);
+        if (bad)
+            snprintf(err, sizeof err, "deleting an account is {\"password\": ...}");
+        if (rc == GV_ACCT_OK) {
+            hub_account_deleted(h, ss.account);
+            json_t *o = json_object();
+            json_object_set_new(o, "deleted", json_string(ss.name));
+            reply_json(out, 200, o);
+            set_cookie(out, NULL, rq->https);
+        }
+    } else {   /* POST /api/account (sign up) or /api/session (log in) */
+        const char *name = field_str(req, "name", &bad), *pw = field_str(req, "password", &bad);
+        if (bad || !name || !pw) {
+            rc = GV_ACCT_BAD;
+            snprintf(err, sizeof err, "give {\"name\": ..., \"password\": ...}");
+        } else if (session) {
+            rc = gv_account_login(a, s, name, pw, rq->client, &ss, &retry, err, sizeof err);
+        } else {
+            rc = gv_account_signup(a, s, name, pw, rq->client, &ss, &retry, err, sizeof err);
+        }
+        if (rc == GV_ACCT_OK) {
+            reply_json(out, session ? 200 : 201, session_json(&ss));
+            set_cookie(out, ss.token, rq->https);
+        }
+    }
+    json_decref(req);
+    if (rc != GV_ACCT_OK)
+        reply_account_error(out, rc, err, retry);
+}
+
+/* GET /api/player/NAME?page=N */
+static void player_api(gv_hub *h, const char *name, const char *query, gv_reply *out)
+{
+    char num[16], err[GV_ERRLEN];
+    long long page = 0;
+    if (query_get(query, "page", num, sizeof num) != 0 && !whole_number(num, 0, 100000, &page)) {
+        reply_error(out, 400, "bad_request", "page is a whole number 0..100000");
+        return;
+    }
+    json_t *o;
+    int rc = gv_account_player(hub_store(h), name, (int)page, &o, err, sizeof err);
+    if (rc != GV_ACCT_OK) {
+        reply_account_error(out, rc, err, 0);
+        return;
+    }
+    reply_json(out, 200, o);
 }
 
 /* ---- requests ---------------------------------------------------------------------- */
@@ -232,7 +422,7 @@ static int64_t seconds_ms(json_t *o, const char *sec, const char *ms, int *bad)
     return (int64_t)(x * 1000.0 + 0.5);
 }
 
-static void create_game(gv_hub *h, json_t *req, gv_reply *out)
+static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *out)
 {
     char err[GV_ERRLEN], msg[GV_ERRLEN + 64];
     int bad = 0;
@@ -341,6 +531,35 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
             return;
         }
     }
+    /* A logged-in creator takes the seats it sits in ("you") as its account. */
+    gv_session ss;
+    int logged = rq->bearer && *rq->bearer ? 0 : request_session(h, rq, 1, &ss, out);
+    if (logged < 0)
+        return;
+    json_t *rated = json_object_get(req, "rated");
+    if (rated && !json_is_boolean(rated) && !json_is_null(rated)) {
+        reply_error(out, 400, "bad_rated", "\"rated\" is true or false");
+        return;
+    }
+    int mine = 0;
+    for (int i = 0; logged && i < n; i++)
+        if (ng.seats[i].joined) {
+            ng.seats[i].account = ss.account;
+            snprintf(ng.seats[i].name, sizeof ng.seats[i].name, "%s", ss.name);
+            mine++;
+        }
+    if (json_is_true(rated)) {
+        if (!logged) {
+            reply_error(out, 401, "no_session", "a rated game is created by a logged-in player");
+            return;
+        }
+        if (n != 2 || ng.seats[0].ai || ng.seats[1].ai || mine != 1) {
+            reply_error(out, 400, "bad_rated", "a rated game has two seats, both people, the "
+                        "creator in one of them (\"you\": true) and the other open");
+            return;
+        }
+        ng.rated = 1;
+    }
     room *r;
     int rc = hub_create(h, &ng, &r, err, sizeof err);
     if (rc < 0) {
@@ -369,6 +588,8 @@ static void create_game(gv_hub *h, json_t *req, gv_reply *out)
     }
     json_object_set_new(o, "tokens", links);
     reply_json(out, 201, o);
+    if (logged)
+        keep_cookie(out, &ss, rq->https);
 }
 
 static int each_listing(void *ctx, const gv_stored_game *g)
@@ -496,8 +717,9 @@ static void reply_action(gv_hub *h, room *r, int seat, int rc, const char *err, 
 }
 
 static void game_action(gv_hub *h, room *r, const char *action, json_t *req,
-                        const char *bearer, gv_reply *out)
+                        const gv_api_req *rq, gv_reply *out)
 {
+    const char *bearer = rq->bearer && *rq->bearer ? rq->bearer : NULL;
     char err[GV_ERRLEN];
     int bad = 0;
     const char *token = field_str(req, "token", &bad);
@@ -517,7 +739,16 @@ static void game_action(gv_hub *h, room *r, const char *action, json_t *req,
                         "with no control characters");
             return;
         }
-        reply_action(h, r, seat, hub_join(h, r, seat, name, err, sizeof err), err, out);
+        /* A logged-in player joins as the account (a Bearer token is the seat's alone). */
+        gv_session ss;
+        int logged = bearer ? 0 : request_session(h, rq, 1, &ss, out);
+        if (logged < 0)
+            return;
+        reply_action(h, r, seat, hub_join_account(h, r, seat, name, logged ? ss.account : 0,
+                                                  logged ? ss.name : NULL, err, sizeof err),
+                     err, out);
+        if (logged)
+            keep_cookie(out, &ss, rq->https);
     } else if (!strcmp(action, "move")) {
         const char *mv = field_str(req, "move", &bad);
         json_t *nv = json_object_get(req, "n");
@@ -661,12 +892,23 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
 void gv_api_handle_auth(gv_hub *h, const char *bearer, const char *method, const char *path,
                         const char *query, const char *body, size_t bodylen, gv_reply *out)
 {
+    gv_api_req rq = {.method = method, .path = path, .query = query, .body = body,
+                     .bodylen = bodylen, .bearer = bearer};
+    gv_api_request(h, &rq, out);
+}
+
+void gv_api_request(gv_hub *h, const gv_api_req *rq, gv_reply *out)
+{
     memset(out, 0, sizeof *out);
+    const char *method = rq->method ? rq->method : "", *path = rq->path ? rq->path : "";
+    const char *query = rq->query, *body = rq->body, *bearer = rq->bearer;
+    size_t bodylen = rq->bodylen;
     if (bearer && !*bearer)
         bearer = NULL;
     int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
-    if (!get && !post) {
-        reply_error(out, 405, "bad_method", "the API takes GET and POST");
+    int del = !strcmp(method, "DELETE");
+    if (!get && !post && !del) {
+        reply_error(out, 405, "bad_method", "the API takes GET, POST and DELETE");
         return;
     }
     if (strncmp(path, "/api/", 5)) {
@@ -674,6 +916,22 @@ void gv_api_handle_auth(gv_hub *h, const char *bearer, const char *method, const
         return;
     }
     const char *p = path + 5;
+    if (!strcmp(p, "session") || !strcmp(p, "account") || !strcmp(p, "account/password")) {
+        account_api(h, rq, p, out);
+        return;
+    }
+    if (!strncmp(p, "player/", 7)) {
+        if (!get) {
+            reply_error(out, 405, "bad_method", "use GET");
+            return;
+        }
+        player_api(h, p + 7, query, out);
+        return;
+    }
+    if (!get && !post) {
+        reply_error(out, 405, "bad_method", "DELETE is for /api/session and /api/account");
+        return;
+    }
     if (!strcmp(p, "ready")) {
         if (!get) {
             reply_error(out, 405, "bad_method", "use GET");
@@ -703,7 +961,7 @@ void gv_api_handle_auth(gv_hub *h, const char *bearer, const char *method, const
         } else {
             json_t *req = parse_body(body, bodylen, out);
             if (req)
-                create_game(h, req, out);
+                create_game(h, req, rq, out);
             json_decref(req);
         }
         return;
@@ -786,6 +1044,6 @@ void gv_api_handle_auth(gv_hub *h, const char *bearer, const char *method, const
     json_t *req = parse_body(body, bodylen, out);
     if (!req)
         return;
-    game_action(h, r, action, req, bearer, out);
+    game_action(h, r, action, req, rq, out);
     json_decref(req);
 }

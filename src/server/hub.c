@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/gv_core.h"
+#include "server/account.h"
 #include "server/hub_private.h"
 
 typedef struct ids {
@@ -95,7 +96,15 @@ void gv_hub_free(gv_hub *h)
             hub_room_free(r);
             r = n;
         }
+    gv_accounts_free(h->accounts);
     free(h);
+}
+
+struct gv_accounts *hub_accounts(gv_hub *h)
+{
+    if (!h->accounts)
+        h->accounts = gv_accounts_new();
+    return h->accounts;
 }
 
 /* May r leave memory when idle? Finished, abandoned and open games may, and live games

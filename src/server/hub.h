@@ -99,7 +99,21 @@ typedef struct gv_reply {
     size_t len;
     const char *content_type;      /* static string */
     char filename[96];             /* non-empty: send as a download */
+    char set_cookie[256];          /* non-empty: a Set-Cookie header's value */
+    int retry_after;               /* > 0: a Retry-After header, in seconds */
 } gv_reply;
+
+/* An API request and what the server knows of its sender. Texts may be NULL (none). */
+typedef struct gv_api_req {
+    const char *method;            /* "GET", "POST" or "DELETE" (others are refused) */
+    const char *path, *query, *body;
+    size_t bodylen;
+    const char *bearer;            /* the token of an "Authorization: Bearer" header */
+    const char *session;           /* the value of the cookie gv_session */
+    const char *csrf;              /* the header X-CSRF-Token */
+    const char *client;            /* the client's address (the log-in rate limits) */
+    int https;                     /* the client used https: the cookie is made Secure */
+} gv_api_req;
 
 /* Handles one HTTP API request (path starts with /api/). query is the part after '?' or
  * NULL; body may be NULL. Fills out (free out->body). Never fails otherwise. */
@@ -110,6 +124,12 @@ void gv_api_handle(gv_hub *h, const char *method, const char *path, const char *
  * token=, a body's "token"): a token in a header stays out of the URLs that proxies log. */
 void gv_api_handle_auth(gv_hub *h, const char *bearer, const char *method, const char *path,
                         const char *query, const char *body, size_t bodylen, gv_reply *out);
+/* The same with the request's cookie, CSRF header and client (docs/api.md, "Accounts"): a
+ * state-changing request the session cookie authenticates (creating or joining a game as
+ * the account, logging out, changing the password, deleting the account) is refused with
+ * 403 unless X-CSRF-Token repeats the session's CSRF token; a request with a Bearer token
+ * is the seat's, and its cookie is not looked at. */
+void gv_api_request(gv_hub *h, const gv_api_req *rq, gv_reply *out);
 
 /* WebSocket watchers. gv_hub_watch makes w a watcher of game id (leaving the game it
  * watched before, if any) and sends it, through send, the moves after move number since

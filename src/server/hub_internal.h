@@ -24,6 +24,7 @@ typedef struct hub_seat {
     unsigned char token_hash[GV_HUB_TOKEN_HASH];   /* SHA-256 of the token: what is stored */
     int has_token;               /* token_hash is set (humans) */
     int joined;                  /* a human has taken the seat (AI seats: always) */
+    int64_t account;             /* the account that took it (0: none; name is its name) */
     int64_t clock_ms;            /* time left (when the game has a clock) */
 } hub_seat;
 
@@ -55,6 +56,7 @@ typedef struct room {
     hub_seat seats[GV_HUB_MAX_SEATS];
     int64_t tc_initial_ms, tc_inc_ms;   /* tc_initial_ms == 0: no clock */
     room_status status;
+    int rated;                      /* the result changes the two accounts' ratings */
     gv_result result;               /* winner: a seat */
     int64_t created, updated;
     int64_t rev;   /* the store row's revision this room last wrote or read (store.h) */
@@ -80,6 +82,7 @@ typedef struct hub_new_game {
     int nseats;
     hub_seat seats[GV_HUB_MAX_SEATS];   /* ai, level, name, joined (the creator's seat) */
     int64_t tc_initial_ms, tc_inc_ms;
+    int rated;                      /* two seats, no AI, the creator's an account */
 } hub_new_game;
 
 /* What the actions below return: 0, or a negative code with a message in err. */
@@ -97,6 +100,17 @@ enum {
 };
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen);
 int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen);
+/* A join by a logged-in account (account, its name): the seat is the account's from then on
+ * (a seat another account holds is refused, and so is the other seat of a rated game by its
+ * opponent's account). A rated game is joined by an account only. account 0: hub_join. */
+int hub_join_account(gv_hub *h, room *r, int seat, const char *name, int64_t account,
+                     const char *account_name, char *err, size_t errlen);
+/* The account was deleted: the games in memory it sat in are read again from the store
+ * (which renamed its seats). */
+void hub_account_deleted(gv_hub *h, int64_t account);
+/* The accounts' state of the hub (rate limits; made on first use; NULL when libsodium
+ * cannot start). */
+struct gv_accounts *hub_accounts(gv_hub *h);
 /* expect_n: the number the move must get, or HUB_ANY_N. */
 enum { HUB_ANY_N = -0x7fffffff };
 int hub_play(gv_hub *h, room *r, int seat, const char *move, int expect_n, char *err,

@@ -64,6 +64,7 @@ struct gv_hub {
     char proc[40];                  /* this process's heartbeat id */
     int64_t last_beat;              /* monotonic ms of the last heartbeat written */
     int beat_failed;                /* the last heartbeat failed (said once on stderr) */
+    struct gv_accounts *accounts;   /* hub_accounts */
 };
 
 /* Writes a message into err like gv_err and returns HUB_REFUSED. */

@@ -31,10 +31,14 @@ static char *config_text(const room *r)
             json_object_set_new(so, "token_sha256", json_string(hex));
         }
         json_object_set_new(so, "joined", json_boolean(s->joined));
+        if (s->account)
+            json_object_set_new(so, "account", json_integer(s->account));
         json_array_append_new(a, so);
     }
     json_object_set_new(o, "seats", a);
     json_object_set_new(o, "draw_offers", json_integer(r->draw_offers));
+    if (r->rated)
+        json_object_set_new(o, "rated", json_true());
     if (r->live_at > 0)
         json_object_set_new(o, "live_at", json_integer(r->live_at));
     char *t = json_dumps(o, JSON_COMPACT);
@@ -63,6 +67,9 @@ void hub_stored_row(const room *r, gv_stored_game *g)
     g->created = r->created;
     g->nmoves = r->nmoves;
     g->rev = r->rev;
+    for (int i = 0; i < r->nseats && i < GV_STORE_SEATS; i++)
+        g->accounts[i] = r->seats[i].account;
+    g->rated = r->rated;
 }
 
 /* (hub_private.h) */

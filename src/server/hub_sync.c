@@ -34,7 +34,9 @@ static void apply_row(room *r, const gv_stored_game *g, json_t *cfg)
         const char *nm = json_string_value(json_object_get(so, "name"));
         snprintf(st->name, sizeof st->name, "%s", nm ? nm : "");
         st->joined = json_is_true(json_object_get(so, "joined"));
+        st->account = json_integer_value(json_object_get(so, "account"));
     }
+    r->rated = json_is_true(json_object_get(cfg, "rated"));
     r->status = !strcmp(g->status, "open") ? ROOM_OPEN
                 : !strcmp(g->status, "live") ? ROOM_LIVE
                 : !strcmp(g->status, "abandoned") ? ROOM_ABANDONED : ROOM_FINISHED;

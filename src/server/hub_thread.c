@@ -37,6 +37,10 @@ typedef struct in_item {
     gv_ws_msg m;            /* IN_WS */
     char method[8];         /* IN_API: the texts, in one block after the item */
     char bearer[72];        /* IN_API: an Authorization header's token ("": none) */
+    char session[72];       /* IN_API: the session cookie ("": none) */
+    char csrf[72];          /* IN_API: the X-CSRF-Token header ("": none) */
+    char client[48];        /* IN_API: the client's address */
+    int https;
     const char *path, *query, *body;
     size_t bodylen;
 } in_item;
@@ -227,8 +231,11 @@ static void handle(gv_ht *t, in_item *it)
     case IN_API: {
         gv_ht_out *o = it->reply;
         it->reply = NULL;
-        gv_api_handle_auth(h, it->bearer, it->method, it->path, it->query, it->body, it->bodylen,
-                           &o->reply);
+        gv_api_req rq = {.method = it->method, .path = it->path, .query = it->query,
+                         .body = it->body, .bodylen = it->bodylen, .bearer = it->bearer,
+                         .session = it->session, .csrf = it->csrf, .client = it->client,
+                         .https = it->https};
+        gv_api_request(h, &rq, &o->reply);
         out_push(t, o);
         return;
     }
@@ -285,6 +292,15 @@ static void in_push(gv_ht *t, in_item *it)
 int gv_ht_api(gv_ht *t, gv_ht_conn c, const char *bearer, const char *method, const char *path,
               const char *query, const char *body, size_t bodylen)
 {
+    gv_api_req rq = {.method = method, .path = path, .query = query, .body = body,
+                     .bodylen = bodylen, .bearer = bearer};
+    return gv_ht_api_req(t, c, &rq);
+}
+
+int gv_ht_api_req(gv_ht *t, gv_ht_conn c, const gv_api_req *rq)
+{
+    const char *path = rq->path, *query = rq->query, *body = rq->body, *bearer = rq->bearer;
+    size_t bodylen = rq->bodylen;
     size_t lp = strlen(path) + 1, lq = query ? strlen(query) + 1 : 0;
     in_item *it = calloc(1, sizeof *it + lp + lq + bodylen + 1);
     gv_ht_out *o = it ? calloc(1, sizeof *o) : NULL;
@@ -298,7 +314,11 @@ int gv_ht_api(gv_ht *t, gv_ht_conn c, const char *bearer, const char *method, co
     char *p = (char *)(it + 1);
     it->kind = IN_API;
     it->conn = c;
-    snprintf(it->method, sizeof it->method, "%s", method);
+    snprintf(it->method, sizeof it->method, "%s", rq->method);
+    snprintf(it->session, sizeof it->session, "%s", rq->session ? rq->session : "");
+    snprintf(it->csrf, sizeof it->csrf, "%s", rq->csrf ? rq->csrf : "");
+    snprintf(it->client, sizeof it->client, "%s", rq->client ? rq->client : "");
+    it->https = rq->https;
     /* A token too long to keep is kept cut, which no seat has (403 bad_token). */
     snprintf(it->bearer, sizeof it->bearer, "%.*s", (int)sizeof it->bearer - 1,
              bearer ? bearer : "");

@@ -76,6 +76,8 @@ void gv_ht_free(gv_ht *t);
  * the token of an Authorization header, or NULL (gv_api_handle_auth). */
 int gv_ht_api(gv_ht *t, gv_ht_conn c, const char *bearer, const char *method, const char *path,
               const char *query, const char *body, size_t bodylen);
+/* The same with everything the API is told of a request (hub.h, gv_api_req). */
+int gv_ht_api_req(gv_ht *t, gv_ht_conn c, const gv_api_req *rq);
 /* A watcher for connection c (NULL when out of memory). */
 gv_ht_watcher *gv_ht_watcher_new(gv_ht *t, gv_ht_conn c);
 /* A message of w's client, as gv_ws_msg_parse read it (an error is answered too). */

@@ -257,6 +257,7 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
     memcpy(r->seats, ng->seats, sizeof r->seats);
     r->tc_initial_ms = ng->tc_initial_ms;
     r->tc_inc_ms = ng->tc_inc_ms;
+    r->rated = ng->rated;
     int waiting = 0;
     for (int i = 0; i < r->nseats; i++) {
         hub_seat *s = &r->seats[i];
@@ -306,6 +307,7 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
 typedef struct hub_act {
     int seat;
     const char *name;      /* join: the seat's new name, or NULL */
+    int64_t account;       /* join: the account taking the seat (0: none) */
     const char *action;    /* draw: offer, accept, decline or withdraw */
 } hub_act;
 
@@ -320,11 +322,29 @@ static int join_once(gv_hub *h, room *r, const hub_act *a, char *err, size_t err
     const char *name = a->name;
     if (hub_over(r))
         return hub_refuse(err, errlen, "%s", over_why(r));
-    hub_seat saved = r->seats[seat];
+    hub_seat *me = &r->seats[seat];
+    if (me->account && a->account != me->account) {
+        /* The seat is an account's: only that account names it. */
+        if (a->account)
+            return hub_refuse(err, errlen, "this seat was taken by another account");
+        return HUB_OK;
+    }
+    if (!me->account && r->rated) {
+        if (!a->account)
+            return hub_refuse(err, errlen, "this game is rated: log in to join it");
+        for (int i = 0; i < r->nseats; i++)
+            if (i != seat && r->seats[i].account == a->account)
+                return hub_refuse(err, errlen, "a rated game is played against another account");
+    }
+    hub_seat saved = *me;
     room_status st = r->status;
+    if (a->account && !me->account) {
+        me->account = a->account;
+        me->joined = 0;   /* (re)joined below, named for the account */
+    }
     if (name && *name)
-        snprintf(r->seats[seat].name, sizeof r->seats[seat].name, "%s", name);
-    if (r->seats[seat].joined && !(name && *name))
+        snprintf(me->name, sizeof me->name, "%s", name);
+    if (me->joined && !(name && *name))
         return HUB_OK;
     r->seats[seat].joined = 1;
     int waiting = 0;
@@ -360,6 +380,25 @@ int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t e
 {
     hub_act a = {.seat = seat, .name = name};
     return retry(h, r, join_once, &a, err, errlen);
+}
+
+int hub_join_account(gv_hub *h, room *r, int seat, const char *name, int64_t account,
+                     const char *account_name, char *err, size_t errlen)
+{
+    /* An account's seat goes by the account's name. */
+    hub_act a = {.seat = seat, .name = account ? account_name : name, .account = account};
+    return retry(h, r, join_once, &a, err, errlen);
+}
+
+void hub_account_deleted(gv_hub *h, int64_t account)
+{
+    for (int b = 0; b < HUB_BUCKETS; b++)
+        for (room *r = h->bucket[b]; r; r = r->next)
+            for (int i = 0; i < r->nseats; i++)
+                if (r->seats[i].account == account) {
+                    hub_sync(h, r);
+                    break;
+                }
 }
 
 /* Has seat a move to make now, other than resigning (which Grav allows at any time)? */

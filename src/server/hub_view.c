@@ -74,6 +74,8 @@ json_t *hub_seats_json(const room *r)
         json_object_set_new(o, "name", json_string(hub_player_name(s->ai, s->level, s->name,
                                                                    name, sizeof name)));
         json_object_set_new(o, "joined", json_boolean(s->joined));
+        if (s->account)
+            json_object_set_new(o, "account", json_string(s->name));
         if (r->tc_initial_ms > 0)
             json_object_set_new(o, "clock_ms", json_integer(hub_clock_left(r, i)));
         json_array_append_new(a, o);
@@ -195,6 +197,7 @@ json_t *hub_view(gv_hub *h, const room *r, int seat)
         json_array_append_new(ms, hub_move_json(r, i));
     json_object_set_new(o, "moves", ms);
     json_object_set_new(o, "agreed_draws", json_boolean(r->g->agreed_draws));
+    json_object_set_new(o, "rated", json_boolean(r->rated));
     hub_view_extra(r, o);
     if (seat >= 0)
         json_object_set_new(o, "you", hub_you(r, seat));
@@ -238,9 +241,12 @@ json_t *hub_listing_json(const gv_stored_game *g)
                         json_string_value(json_object_get(s, "name")), name, sizeof name);
         json_object_set_new(so, "name", json_string(name));
         json_object_set_new(so, "joined", json_boolean(ai || json_is_true(json_object_get(s, "joined"))));
+        if (json_integer_value(json_object_get(s, "account")))
+            json_object_set_new(so, "account", json_string(name));
         json_array_append_new(seats, so);
     }
     json_object_set_new(o, "seats", seats);
+    json_object_set_new(o, "rated", json_boolean(cfg && json_is_true(json_object_get(cfg, "rated"))));
     json_t *opt = cfg ? json_object_get(cfg, "options") : NULL;
     json_object_set_new(o, "options", options_object(gv_game_find(g->game),
                                                      json_is_string(opt) ? json_string_value(opt) : ""));

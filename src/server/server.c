@@ -77,8 +77,13 @@ typedef struct http_req {
     char path[256];
     char query[2048];
     char bearer[72];          /* the token of "Authorization: Bearer TOKEN" ("": none) */
+    char session[72];         /* the value of the cookie gv_session ("": none) */
+    char csrf[72];            /* the header X-CSRF-Token ("": none) */
+    char client[48];          /* the client's address (client_ip) */
+    int https;                /* over TLS, or a trusted proxy says the client used https */
     char location[MAX_REDIRECT];   /* a redirect's target ("": not a redirect) */
-    int post;
+    int post;                 /* a POST or a DELETE: a body may follow */
+    int del;                  /* a DELETE */
     int64_t started;          /* monotonic ms the request's headers were read */
     char *body;
     size_t len;
@@ -521,7 +526,7 @@ static void access_log(server *s, struct lws *wsi, const http_req *hr)
         path[k++] = (unsigned char)*c <= 0x20 || *c == '"' || *c == '\\' || *c == 0x7f ? '?' : *c;
     path[k] = 0;
     fprintf(s->alog, "%s - - [%s] \"%s %s HTTP/1.1\" %d %zu %.3f \"%s\"\n", ip, when,
-            hr->post ? "POST" : "GET", path, hr->reply.status, hr->reply.len,
+            hr->del ? "DELETE" : hr->post ? "POST" : "GET", path, hr->reply.status, hr->reply.len,
             (double)(gv_now_ms() - hr->started) / 1000.0, s->name);
 }
 
@@ -580,6 +585,18 @@ static int http_send(struct lws *wsi, pss *p)
                                     (const unsigned char *)hr->location,
                                     (int)strlen(hr->location), &q, end))
         return -1;
+    if (rp->set_cookie[0] &&
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"set-cookie:",
+                                    (const unsigned char *)rp->set_cookie,
+                                    (int)strlen(rp->set_cookie), &q, end))
+        return -1;
+    if (rp->retry_after > 0) {
+        char ra[16];
+        int n = snprintf(ra, sizeof ra, "%d", rp->retry_after);
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)"retry-after:",
+                                        (unsigned char *)ra, n, &q, end))
+            return -1;
+    }
     if (rp->filename[0]) {
         char cd[160];
         int n = snprintf(cd, sizeof cd, "attachment; filename=\"%s\"", rp->filename);
@@ -724,13 +741,13 @@ static void free_web(server *s)
     s->nfiles = 0;
 }
 
-/* The page's files: "/", "/play/..." and "/pieces" are index.html; "/static/NAME" a file
+/* The page's files: "/", "/play/...", "/@/NAME" (a player) and "/pieces" are index.html; "/static/NAME" a file
  * of the web directory. */
 static int serve_file(server *s, struct lws *wsi, pss *p, const char *uri)
 {
     const char *name = NULL;
     if (!strcmp(uri, "/") || !strncmp(uri, "/play/", 6) || !strcmp(uri, "/index.html") ||
-        !strcmp(uri, "/pieces"))
+        !strcmp(uri, "/pieces") || !strncmp(uri, "/@/", 3))
         name = "index.html";
     else if (!strncmp(uri, "/static/", 8))
         name = uri + 8;
@@ -830,7 +847,7 @@ static int http_handle(server *s, struct lws *wsi, pss *p)
     }
     if (strncmp(hr->path, "/api/", 5) && strcmp(hr->path, "/metrics")) {
         if (hr->post)
-            return http_reply_error(wsi, p, 405, "bad_method", "POST is for /api/ paths");
+            return http_reply_error(wsi, p, 405, "bad_method", "POST and DELETE are for /api/ paths");
         return serve_file(s, wsi, p, hr->path);
     }
     if (!hr->post && !strcmp(hr->path, "/metrics")) {
@@ -859,8 +876,11 @@ static int http_handle(server *s, struct lws *wsi, pss *p)
         return http_reply_error(wsi, p, 503, "busy", "the server is busy: try again");
     if (!p->conn)
         p->conn = conn_new(s, p);
-    if (!p->conn || gv_ht_api(s->ht, p->conn, hr->bearer, hr->post ? "POST" : "GET", hr->path,
-                              hr->query, hr->body, hr->len) < 0)
+    gv_api_req rq = {.method = hr->del ? "DELETE" : hr->post ? "POST" : "GET", .path = hr->path,
+                     .query = hr->query, .body = hr->body, .bodylen = hr->len,
+                     .bearer = hr->bearer, .session = hr->session, .csrf = hr->csrf,
+                     .client = hr->client, .https = hr->https};
+    if (!p->conn || gv_ht_api_req(s->ht, p->conn, &rq) < 0)
         return http_reply_error(wsi, p, 503, "busy", "the server is out of memory: try again");
     hr->waiting = 1;
     s->api_pending++;
@@ -879,6 +899,38 @@ static size_t head_size(struct lws *wsi)
             n += (size_t)l + (name ? strlen((const char *)name) : 0) + 3;
     }
     return n;
+}
+
+/* What the API needs to know of who asks: the session cookie, the CSRF header, the
+ * client's address, and whether the client used https (TLS here, or a trusted proxy's
+ * X-Forwarded-Proto). */
+static void request_identity(server *s, struct lws *wsi, http_req *hr)
+{
+    char cookie[MAX_HEAD + 1];   /* the headers were checked against MAX_HEAD */
+    if (lws_hdr_copy(wsi, cookie, sizeof cookie, WSI_TOKEN_HTTP_COOKIE) > 0) {
+        for (const char *c = cookie; c && *c;) {
+            while (*c == ' ' || *c == ';')
+                c++;
+            if (!strncmp(c, "gv_session=", 11)) {
+                c += 11;
+                size_t n = strcspn(c, "; ");
+                if (n < sizeof hr->session)
+                    snprintf(hr->session, sizeof hr->session, "%.*s", (int)n, c);
+                break;
+            }
+            c = strchr(c, ';');
+        }
+    }
+    char v[80];
+    if (lws_hdr_custom_copy(wsi, v, sizeof v, "x-csrf-token:", 13) > 0)
+        snprintf(hr->csrf, sizeof hr->csrf, "%.*s", (int)sizeof hr->csrf - 1, v);
+    client_ip(s, wsi, hr->client);
+    char peer[48] = "";
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    hr->https = lws_is_ssl(wsi);
+    if (!hr->https && trusted_proxy(s, peer) &&
+        lws_hdr_custom_copy(wsi, v, sizeof v, "x-forwarded-proto:", 18) > 0)
+        hr->https = !strcasecmp(v, "https");
 }
 
 /* Does character c of a decoded query fragment mean something in a query (so that it is
@@ -901,7 +953,8 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
         return -1;
     http_req *hr = p->http;
     hr->started = gv_now_ms();
-    hr->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+    hr->del = lws_hdr_total_length(wsi, WSI_TOKEN_DELETE_URI) > 0;
+    hr->post = hr->del || lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
     if (!in)
         in = "/";
     if (strlen(in) >= sizeof hr->path)
@@ -922,6 +975,7 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
     }
     if (!hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
         return http_reply_error(wsi, p, 405, "bad_method", "the server takes GET and POST") ? -1 : 0;
+    request_identity(s, wsi, hr);
     /* The query, whole or not at all: lws hands it over as decoded fragments (one per
      * '&'); the API decodes its query itself, so the characters that mean something there
      * are escaped again. */

@@ -8,6 +8,12 @@
  *   moves(game_id, n, seat, move, clocks, at)      -- primary key (game_id, n)
  *   heartbeats(process, at)                        -- primary key process
  *   schema_migrations(version, applied)
+ *   accounts(id, name, name_key, pwhash, created, deleted)   -- name_key: lower(name), unique
+ *   sessions(token_hash, account_id, csrf, created, expires)
+ *   ratings(account_id, game, speed, rating, rd, vol, games, updated)
+ *   rating_history(account_id, game_id, game, speed, at, rating, rd, vol, rating_before,
+ *                  opponent, score)                 -- primary key (account_id, game_id)
+ *   game_seats(game_id, seat, account_id)           -- the accounts seated in each game
  *
  * config and result are JSON texts the server writes and reads (the store does not look
  * inside them, except once: migrating to schema version 4 replaces the clear seat tokens
@@ -26,7 +32,13 @@
  * schema with TEXT and BIGINT columns, the same migration versions (applied under an
  * advisory lock, so two servers starting at once do not both migrate) and the same
  * error codes; several server processes may share one PostgreSQL database, and the
- * notification ops below tell each of them what the others changed. */
+ * notification ops below tell each of them what the others changed.
+ *
+ * The account tables (version 5) are read and written by account.c through the generic
+ * ops at the end (sql, begin, commit, rollback), in SQL both databases accept. A game row
+ * written with accounts seated (gv_stored_game.accounts) is written in one transaction
+ * with its game_seats rows and, when it is the result of a rated game, with the players'
+ * new ratings (gv_store_row_accounts, account.c). */
 #ifndef GV_STORE_H
 #define GV_STORE_H
 
@@ -41,7 +53,7 @@ enum {
     GV_STORE_NOT_FOUND = -3,
 };
 
-enum { GV_STORE_ID = 16, GV_STORE_MOVE = 96, GV_STORE_STATUS = 12 };
+enum { GV_STORE_ID = 16, GV_STORE_MOVE = 96, GV_STORE_STATUS = 12, GV_STORE_SEATS = 8 };
 
 typedef struct gv_stored_game {
     char id[GV_STORE_ID];
@@ -55,6 +67,11 @@ typedef struct gv_stored_game {
      * append_move with the row) succeeds only if the row still has this revision, or
      * when it is GV_STORE_ANY_REV; it leaves the row at rev + 1. */
     int64_t rev;
+    /* Writes only: the account seated at each seat (0: none; game_seats), and whether the
+     * game is rated (a finished rated game between two accounts updates their ratings in
+     * the transaction that stores its result, once). */
+    int64_t accounts[GV_STORE_SEATS];
+    int rated;
 } gv_stored_game;
 
 #define GV_STORE_ANY_REV (-1)
@@ -71,6 +88,8 @@ typedef struct gv_store gv_store;
 
 typedef int (*gv_store_game_cb)(void *ctx, const gv_stored_game *g);
 typedef int (*gv_store_move_cb)(void *ctx, const gv_stored_move *m);
+/* A row of a generic statement: ncols texts (NULL: SQL NULL). */
+typedef int (*gv_store_row_cb)(void *ctx, int ncols, const char *const *cols);
 
 /* A backend: every call returns GV_STORE_OK or an error code with a message in err. */
 typedef struct gv_store_ops {
@@ -150,6 +169,19 @@ typedef struct gv_store_ops {
     int (*notify_fd)(gv_store *s);
     int (*poll_notifications)(gv_store *s, void (*each)(void *ctx, const char *payload),
                               void *ctx, char *err, size_t errlen);
+
+    /* Generic statements, for the account tables (account.c). q is SQL both databases
+     * take, with parameters $1..$n; types holds one letter per parameter ('i' a 64-bit
+     * integer, 'r' a real, 't' a text) and args their values as text (NULL: SQL NULL),
+     * never spliced into the SQL. each (may be NULL) gets every row, its columns as text;
+     * *changed (may be NULL) the rows an INSERT, UPDATE or DELETE changed. GV_STORE_OK;
+     * GV_STORE_CONFLICT when a unique key refused the write; GV_STORE_ERROR. */
+    int (*sql)(gv_store *s, const char *q, const char *types, const char *const *args,
+               gv_store_row_cb each, void *ctx, int *changed, char *err, size_t errlen);
+    /* A write transaction around several sql calls: begin, then commit or rollback. */
+    int (*begin)(gv_store *s, char *err, size_t errlen);
+    int (*commit)(gv_store *s, char *err, size_t errlen);
+    void (*rollback)(gv_store *s);
 } gv_store_ops;
 
 struct gv_store {
@@ -168,8 +200,15 @@ gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen);
 #define GV_STORE_PG_CHANNEL "gravulien"
 
 /* The newest schema version this build knows. */
-enum { GV_STORE_SCHEMA = 4 };
+enum { GV_STORE_SCHEMA = 5 };
 
 void gv_stored_game_free(gv_stored_game *g);   /* frees config and result */
+
+/* Does the row seat an account (then the backends write it in a transaction with
+ * gv_store_row_accounts)? */
+int gv_stored_game_has_accounts(const gv_stored_game *g);
+/* Inside the transaction writing row g (after the row): its game_seats rows, and the
+ * ratings of a rated game that finished (account.c). */
+int gv_store_row_accounts(gv_store *s, const gv_stored_game *g, char *err, size_t errlen);
 
 #endif

@@ -57,6 +57,51 @@ static const char *const migrations[] = {
     "  at BIGINT NOT NULL);",
     /* 4: the seats' tokens hashed in every stored config (hash_tokens, in C) */
     "",
+    /* 5: accounts, their sessions and ratings, and the accounts seated in each game */
+    "CREATE TABLE IF NOT EXISTS accounts ("
+    "  id BIGSERIAL PRIMARY KEY,"
+    "  name TEXT,"
+    "  name_key TEXT UNIQUE,"
+    "  pwhash TEXT,"
+    "  created BIGINT NOT NULL,"
+    "  deleted BIGINT);"
+    "CREATE TABLE IF NOT EXISTS sessions ("
+    "  token_hash TEXT PRIMARY KEY,"
+    "  account_id BIGINT NOT NULL REFERENCES accounts(id),"
+    "  csrf TEXT NOT NULL,"
+    "  created BIGINT NOT NULL,"
+    "  expires BIGINT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);"
+    "CREATE TABLE IF NOT EXISTS ratings ("
+    "  account_id BIGINT NOT NULL REFERENCES accounts(id),"
+    "  game TEXT NOT NULL,"
+    "  speed TEXT NOT NULL,"
+    "  rating DOUBLE PRECISION NOT NULL,"
+    "  rd DOUBLE PRECISION NOT NULL,"
+    "  vol DOUBLE PRECISION NOT NULL,"
+    "  games BIGINT NOT NULL,"
+    "  updated BIGINT NOT NULL,"
+    "  PRIMARY KEY (account_id, game, speed));"
+    "CREATE TABLE IF NOT EXISTS rating_history ("
+    "  account_id BIGINT NOT NULL REFERENCES accounts(id),"
+    "  game_id TEXT NOT NULL REFERENCES games(id),"
+    "  game TEXT NOT NULL,"
+    "  speed TEXT NOT NULL,"
+    "  at BIGINT NOT NULL,"
+    "  rating DOUBLE PRECISION NOT NULL,"
+    "  rd DOUBLE PRECISION NOT NULL,"
+    "  vol DOUBLE PRECISION NOT NULL,"
+    "  rating_before DOUBLE PRECISION NOT NULL,"
+    "  opponent BIGINT NOT NULL,"
+    "  score DOUBLE PRECISION NOT NULL,"
+    "  PRIMARY KEY (account_id, game_id));"
+    "CREATE INDEX IF NOT EXISTS rating_history_game ON rating_history(game_id);"
+    "CREATE TABLE IF NOT EXISTS game_seats ("
+    "  game_id TEXT NOT NULL REFERENCES games(id),"
+    "  seat BIGINT NOT NULL,"
+    "  account_id BIGINT NOT NULL REFERENCES accounts(id),"
+    "  PRIMARY KEY (game_id, seat));"
+    "CREATE INDEX IF NOT EXISTS game_seats_account ON game_seats(account_id);",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "a PostgreSQL migration for every schema version");
@@ -358,11 +403,8 @@ fail:
 
 /* ---- writes ------------------------------------------------------------------------ */
 
-static int pg_create_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
+static int create_row(pg_store *s, const gv_stored_game *g, char *err, size_t errlen)
 {
-    pg_store *s = (pg_store *)base;
-    if (ready(s, err, errlen))
-        return GV_STORE_ERROR;
     char created[24];
     snprintf(created, sizeof created, "%lld", (long long)g->created);
     const char *p[] = {g->id, g->game, g->config, g->status, g->result, created};
@@ -408,14 +450,36 @@ static int update_row(pg_store *s, const gv_stored_game *g, char *err, size_t er
     return rc;
 }
 
-static int pg_update_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
+/* A write is one statement (its own transaction); when an update changes nothing, a read
+ * tells a missing game from one another process wrote first. A row seating accounts is
+ * written with their rows (gv_store_row_accounts) in one transaction. */
+static int write_row(pg_store *s, const gv_stored_game *g, int create, char *err,
+                     size_t errlen)
 {
-    pg_store *s = (pg_store *)base;
     if (ready(s, err, errlen))
         return GV_STORE_ERROR;
-    /* The write is one statement (its own transaction); when it changes nothing, a read
-     * tells a missing game from one another process wrote first. */
-    return update_row(s, g, err, errlen);
+    if (!gv_stored_game_has_accounts(g))
+        return create ? create_row(s, g, err, errlen) : update_row(s, g, err, errlen);
+    if (exec(s, "BEGIN", err, errlen))
+        return GV_STORE_ERROR;
+    int rc = create ? create_row(s, g, err, errlen) : update_row(s, g, err, errlen);
+    if (rc == GV_STORE_OK)
+        rc = gv_store_row_accounts(&s->base, g, err, errlen);
+    if (rc != GV_STORE_OK) {
+        rollback(s);
+        return rc;
+    }
+    return commit(s, err, errlen);
+}
+
+static int pg_create_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
+{
+    return write_row((pg_store *)base, g, 1, err, errlen);
+}
+
+static int pg_update_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
+{
+    return write_row((pg_store *)base, g, 0, err, errlen);
 }
 
 static int append_in_tx(pg_store *s, const char *id, const gv_stored_move *m,
@@ -456,8 +520,12 @@ static int append_in_tx(pg_store *s, const char *id, const gv_stored_move *m,
     PQclear(r);
     if (rc)
         return rc;
-    if (g)
-        return update_row(s, g, err, errlen);
+    if (g) {
+        rc = update_row(s, g, err, errlen);
+        if (rc == GV_STORE_OK && gv_stored_game_has_accounts(g))
+            rc = gv_store_row_accounts(&s->base, g, err, errlen);
+        return rc;
+    }
     /* Status, config and result stay: only the move count and time change. */
     char now[24];
     snprintf(now, sizeof now, "%lld", (long long)(m->at > 0 ? m->at : gv_wall_ms()));
@@ -723,6 +791,70 @@ static int pg_poll_notifications(gv_store *base, void (*each)(void *ctx, const c
     return count;
 }
 
+/* ---- generic statements (store.h) ---------------------------------------------------- */
+
+enum { OID_INT8 = 20, OID_TEXT = 25, OID_FLOAT8 = 701 };
+
+/* Not prepared (they are few, and rare): parsed on each call, parameters typed by types. */
+static int pg_sql(gv_store *base, const char *q, const char *types, const char *const *args,
+                  gv_store_row_cb each, void *ctx, int *changed, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (changed)
+        *changed = 0;
+    if (ready(s, err, errlen))
+        return GV_STORE_ERROR;
+    enum { MAX_ARGS = 16, MAX_COLS = 16 };
+    int n = types ? (int)strlen(types) : 0;
+    if (n > MAX_ARGS)
+        return gv_err(err, errlen, "postgres: too many parameters"), GV_STORE_ERROR;
+    Oid oids[MAX_ARGS];
+    for (int i = 0; i < n; i++)
+        oids[i] = types[i] == 'i' ? OID_INT8 : types[i] == 'r' ? OID_FLOAT8 : OID_TEXT;
+    PGresult *r = PQexecParams(s->db, q, n, oids, args, NULL, NULL, 0);
+    int rc = GV_STORE_OK;
+    if (is_unique_violation(r)) {
+        res_err(s, r, err, errlen, "a unique key");
+        rc = GV_STORE_CONFLICT;
+    } else if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+        int nc = PQnfields(r) < MAX_COLS ? PQnfields(r) : MAX_COLS;
+        for (int i = 0; each && i < PQntuples(r); i++) {
+            const char *cols[MAX_COLS];
+            for (int c = 0; c < nc; c++)
+                cols[c] = PQgetisnull(r, i, c) ? NULL : PQgetvalue(r, i, c);
+            if (each(ctx, nc, cols))
+                break;
+        }
+        if (changed)
+            *changed = atoi(PQcmdTuples(r));
+    } else if (PQresultStatus(r) == PGRES_COMMAND_OK) {
+        if (changed)
+            *changed = atoi(PQcmdTuples(r));
+    } else {
+        rc = res_err(s, r, err, errlen, "running a statement");
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pg_begin(gv_store *base, char *err, size_t errlen)
+{
+    pg_store *s = (pg_store *)base;
+    if (ready(s, err, errlen))
+        return GV_STORE_ERROR;
+    return exec(s, "BEGIN", err, errlen);
+}
+
+static int pg_commit(gv_store *base, char *err, size_t errlen)
+{
+    return commit((pg_store *)base, err, errlen);
+}
+
+static void pg_rollback(gv_store *base)
+{
+    rollback((pg_store *)base);
+}
+
 /* ---- open and close ---------------------------------------------------------------- */
 
 static void pg_close(gv_store *base)
@@ -753,6 +885,10 @@ static const gv_store_ops pg_ops = {
     .listen = pg_listen,
     .notify_fd = pg_notify_fd,
     .poll_notifications = pg_poll_notifications,
+    .sql = pg_sql,
+    .begin = pg_begin,
+    .commit = pg_commit,
+    .rollback = pg_rollback,
 };
 
 gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen)

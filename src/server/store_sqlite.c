@@ -43,6 +43,51 @@ static const char *const migrations[] = {
     "  at INTEGER NOT NULL);",
     /* 4: the seats' tokens hashed in every stored config (hash_tokens, in C) */
     "",
+    /* 5: accounts, their sessions and ratings, and the accounts seated in each game */
+    "CREATE TABLE IF NOT EXISTS accounts ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT,"
+    "  name_key TEXT UNIQUE,"
+    "  pwhash TEXT,"
+    "  created INTEGER NOT NULL,"
+    "  deleted INTEGER);"
+    "CREATE TABLE IF NOT EXISTS sessions ("
+    "  token_hash TEXT PRIMARY KEY,"
+    "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
+    "  csrf TEXT NOT NULL,"
+    "  created INTEGER NOT NULL,"
+    "  expires INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);"
+    "CREATE TABLE IF NOT EXISTS ratings ("
+    "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
+    "  game TEXT NOT NULL,"
+    "  speed TEXT NOT NULL,"
+    "  rating REAL NOT NULL,"
+    "  rd REAL NOT NULL,"
+    "  vol REAL NOT NULL,"
+    "  games INTEGER NOT NULL,"
+    "  updated INTEGER NOT NULL,"
+    "  PRIMARY KEY (account_id, game, speed));"
+    "CREATE TABLE IF NOT EXISTS rating_history ("
+    "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
+    "  game_id TEXT NOT NULL REFERENCES games(id),"
+    "  game TEXT NOT NULL,"
+    "  speed TEXT NOT NULL,"
+    "  at INTEGER NOT NULL,"
+    "  rating REAL NOT NULL,"
+    "  rd REAL NOT NULL,"
+    "  vol REAL NOT NULL,"
+    "  rating_before REAL NOT NULL,"
+    "  opponent INTEGER NOT NULL,"
+    "  score REAL NOT NULL,"
+    "  PRIMARY KEY (account_id, game_id));"
+    "CREATE INDEX IF NOT EXISTS rating_history_game ON rating_history(game_id);"
+    "CREATE TABLE IF NOT EXISTS game_seats ("
+    "  game_id TEXT NOT NULL REFERENCES games(id),"
+    "  seat INTEGER NOT NULL,"
+    "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
+    "  PRIMARY KEY (game_id, seat));"
+    "CREATE INDEX IF NOT EXISTS game_seats_account ON game_seats(account_id);",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "an SQLite migration for every schema version");
@@ -246,9 +291,8 @@ static void sq_close(gv_store *base)
     free(s);
 }
 
-static int sq_create_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
+static int create_row(sq_store *s, const gv_stored_game *g, char *err, size_t errlen)
 {
-    sq_store *s = (sq_store *)base;
     sqlite3_stmt *q = stmt(s, ST_CREATE);
     bind_text(q, 1, g->id);
     bind_text(q, 2, g->game);
@@ -298,9 +342,33 @@ static int update_row(sq_store *s, const gv_stored_game *g, char *err, size_t er
     return GV_STORE_OK;
 }
 
+/* A row seating accounts is written with their rows (gv_store_row_accounts) in one
+ * transaction; others are one statement. */
+static int write_row(sq_store *s, const gv_stored_game *g, int create, char *err,
+                     size_t errlen)
+{
+    if (!gv_stored_game_has_accounts(g))
+        return create ? create_row(s, g, err, errlen) : update_row(s, g, err, errlen);
+    if (exec(s, "BEGIN IMMEDIATE", err, errlen))
+        return GV_STORE_ERROR;
+    int rc = create ? create_row(s, g, err, errlen) : update_row(s, g, err, errlen);
+    if (rc == GV_STORE_OK)
+        rc = gv_store_row_accounts(&s->base, g, err, errlen);
+    if (rc == GV_STORE_OK && exec(s, "COMMIT", err, errlen))
+        rc = GV_STORE_ERROR;
+    if (rc != GV_STORE_OK)
+        exec(s, "ROLLBACK", NULL, 0);
+    return rc;
+}
+
+static int sq_create_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
+{
+    return write_row((sq_store *)base, g, 1, err, errlen);
+}
+
 static int sq_update_game(gv_store *base, const gv_stored_game *g, char *err, size_t errlen)
 {
-    return update_row((sq_store *)base, g, err, errlen);
+    return write_row((sq_store *)base, g, 0, err, errlen);
 }
 
 static int sq_append_move(gv_store *base, const char *id, const gv_stored_move *m,
@@ -340,6 +408,8 @@ static int sq_append_move(gv_store *base, const char *id, const gv_stored_move *
             rc = db_err(s, err, errlen, "storing a move");
         } else if (g) {
             rc = update_row(s, g, err, errlen);
+            if (rc == GV_STORE_OK && gv_stored_game_has_accounts(g))
+                rc = gv_store_row_accounts(&s->base, g, err, errlen);
         } else {
             /* Status, config and result stay: only the move count and time change. */
             q = stmt(s, ST_TOUCH);
@@ -519,6 +589,81 @@ static int sq_last_alive(gv_store *base, int64_t *at_ms, char *err, size_t errle
     return rc == SQLITE_ROW ? GV_STORE_OK : db_err(s, err, errlen, "reading the heartbeats");
 }
 
+/* ---- generic statements (store.h) ---------------------------------------------------- */
+
+static int sq_sql(gv_store *base, const char *sqltext, const char *types,
+                  const char *const *args, gv_store_row_cb each, void *ctx, int *changed,
+                  char *err, size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    sqlite3_stmt *q;
+    if (changed)
+        *changed = 0;
+    if (sqlite3_prepare_v2(s->db, sqltext, -1, &q, NULL) != SQLITE_OK)
+        return db_err(s, err, errlen, "preparing a statement");
+    int n = types ? (int)strlen(types) : 0;
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "$%d", i + 1);
+        int k = sqlite3_bind_parameter_index(q, name);
+        if (!k)
+            continue;
+        if (!args[i])
+            sqlite3_bind_null(q, k);
+        else if (types[i] == 'i')
+            sqlite3_bind_int64(q, k, strtoll(args[i], NULL, 10));
+        else if (types[i] == 'r')
+            sqlite3_bind_double(q, k, strtod(args[i], NULL));
+        else
+            sqlite3_bind_text(q, k, args[i], -1, SQLITE_STATIC);
+    }
+    int rc = SQLITE_DONE, stop = 0;
+    while (!stop && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (!each)
+            continue;
+        enum { MAX_COLS = 16 };
+        const char *cols[MAX_COLS];
+        int nc = sqlite3_column_count(q);
+        if (nc > MAX_COLS)
+            nc = MAX_COLS;
+        for (int c = 0; c < nc; c++)
+            cols[c] = (const char *)sqlite3_column_text(q, c);
+        stop = each(ctx, nc, cols);
+    }
+    int out = GV_STORE_OK;
+    if (stop || rc == SQLITE_DONE) {
+        if (changed)
+            *changed = sqlite3_changes(s->db);
+    } else if ((rc & 0xff) == SQLITE_CONSTRAINT) {
+        gv_err(err, errlen, "sqlite: %s", sqlite3_errmsg(s->db));
+        out = GV_STORE_CONFLICT;
+    } else {
+        out = db_err(s, err, errlen, "running a statement");
+    }
+    sqlite3_finalize(q);
+    return out;
+}
+
+static int sq_begin(gv_store *base, char *err, size_t errlen)
+{
+    return exec((sq_store *)base, "BEGIN IMMEDIATE", err, errlen);
+}
+
+static int sq_commit(gv_store *base, char *err, size_t errlen)
+{
+    sq_store *s = (sq_store *)base;
+    if (exec(s, "COMMIT", err, errlen)) {
+        exec(s, "ROLLBACK", NULL, 0);
+        return GV_STORE_ERROR;
+    }
+    return GV_STORE_OK;
+}
+
+static void sq_rollback(gv_store *base)
+{
+    exec((sq_store *)base, "ROLLBACK", NULL, 0);
+}
+
 static const gv_store_ops sqlite_ops = {
     .name = "sqlite",
     .close = sq_close,
@@ -531,6 +676,10 @@ static const gv_store_ops sqlite_ops = {
     .schema_version = sq_schema_version,
     .heartbeat = sq_heartbeat,
     .last_alive = sq_last_alive,
+    .sql = sq_sql,
+    .begin = sq_begin,
+    .commit = sq_commit,
+    .rollback = sq_rollback,
 };
 
 gv_store *gv_store_sqlite_open(const char *path, char *err, size_t errlen)

@@ -122,6 +122,31 @@ static int t_poll_notifications(gv_store *s, void (*each)(void *ctx, const char 
     return T(s)->in->ops->poll_notifications(T(s)->in, each, ctx, err, errlen);
 }
 
+static int t_sql(gv_store *s, const char *q, const char *types, const char *const *args,
+                 gv_store_row_cb each, void *ctx, int *changed, char *err, size_t errlen)
+{
+    int64_t t0 = now_us();
+    int rc = T(s)->in->ops->sql(T(s)->in, q, types, args, each, ctx, changed, err, errlen);
+    return done(T(s), t0, rc);
+}
+
+static int t_begin(gv_store *s, char *err, size_t errlen)
+{
+    int64_t t0 = now_us();
+    return done(T(s), t0, T(s)->in->ops->begin(T(s)->in, err, errlen));
+}
+
+static int t_commit(gv_store *s, char *err, size_t errlen)
+{
+    int64_t t0 = now_us();
+    return done(T(s), t0, T(s)->in->ops->commit(T(s)->in, err, errlen));
+}
+
+static void t_rollback(gv_store *s)
+{
+    T(s)->in->ops->rollback(T(s)->in);
+}
+
 gv_store *gv_store_timed(gv_store *in, gv_metrics *m)
 {
     timed_store *t = calloc(1, sizeof *t);
@@ -145,6 +170,10 @@ gv_store *gv_store_timed(gv_store *in, gv_metrics *m)
         .listen = o->listen ? t_listen : NULL,
         .notify_fd = o->notify_fd ? t_notify_fd : NULL,
         .poll_notifications = o->poll_notifications ? t_poll_notifications : NULL,
+        .sql = t_sql,
+        .begin = t_begin,
+        .commit = t_commit,
+        .rollback = t_rollback,
     };
     t->base.ops = &t->ops;
     return &t->base;

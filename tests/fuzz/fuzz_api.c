@@ -2,10 +2,13 @@
  * query strings and JSON bodies, on a hub over a SQLite store in a temporary file.
  *
  * Input: requests separated by an empty line; each is "METHOD PATH[?QUERY] [BEARER]" on
- * its first line (BEARER: the token of an Authorization header, gv_api_handle_auth) and
- * the body (possibly empty) on the lines after it. In paths, queries and bodies,
- * "$ID" stands for the id of the last game this input created and "$T0".."$T5" for its
- * seats' tokens, so that an input can create a game and then act on it.
+ * its first line (BEARER: the token of an Authorization header, gv_api_handle_auth; the
+ * word "csrf" instead: the header X-CSRF-Token with the session's CSRF token) and the body
+ * (possibly empty) on the lines after it. In paths, queries and bodies, "$ID" stands for
+ * the id of the last game this input created and "$T0".."$T5" for its seats' tokens, so
+ * that an input can create a game and then act on it. Like a browser, every request
+ * carries the session cookie the last sign-up or log-in of the input set (accounts and
+ * the log-in rate limits stay from one input to the next, until the store is emptied).
  *
  * The hub's AI threads are stopped at once: AI seats are created and wait for ever (the
  * searches are not parsers, and would make the runs slow and unrepeatable). The store is
@@ -92,6 +95,23 @@ static void setup(void)
 /* ---- The last game created and its tokens ------------------------------------------ */
 
 static char last_id[GV_STORE_ID], last_tok[GV_HUB_MAX_SEATS][GV_HUB_TOKEN];
+static char session[72], csrf[72];   /* the input's session cookie and its CSRF token */
+
+/* A reply that set or cleared the session cookie. */
+static void remember_session(const gv_reply *out)
+{
+    const char *c = out->set_cookie;
+    if (strncmp(c, "gv_session=", 11))
+        return;
+    snprintf(session, sizeof session, "%.*s", (int)strcspn(c + 11, ";"), c + 11);
+    csrf[0] = 0;
+    json_t *o = json_loads(out->body, 0, NULL);
+    const char *t = json_string_value(json_object_get(o, "csrf"));
+    if (t)
+        snprintf(csrf, sizeof csrf, "%.64s", t);
+    json_decref(o);
+    MUST(!session[0] || strlen(session) == 64);
+}
 
 static void remember_game(const char *body)
 {
@@ -221,8 +241,13 @@ static void request(char *req)
     snapshot before, after;
     take(&before);
     gv_reply out;
-    gv_api_handle_auth(hub, bearer, method, path, query, b, b ? strlen(b) : 0, &out);
+    int with_csrf = bearer && !strcmp(bearer, "csrf");
+    gv_api_req rq = {.method = method, .path = path, .query = query, .body = b,
+                     .bodylen = b ? strlen(b) : 0, .bearer = with_csrf ? NULL : bearer,
+                     .session = session, .csrf = with_csrf ? csrf : NULL, .client = "fuzz"};
+    gv_api_request(hub, &rq, &out);
     check_reply(&out);
+    remember_session(&out);
     if (out.status == 201 && !strcmp(method, "POST") && !strcmp(path, "/api/games")) {
         remember_game(out.body);
         created++;
@@ -247,6 +272,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         open_store();
     last_id[0] = 0;
     memset(last_tok, 0, sizeof last_tok);
+    session[0] = csrf[0] = 0;
     char *text = fuzz_text(data, size);
     char *p = text;
     for (int i = 0; i < MAX_REQUESTS && p && *p; i++) {
