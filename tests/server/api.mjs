@@ -155,7 +155,7 @@ async function versusAi(game, options) {
   const fin = await waitFor(async () => {
     const v = (await view(id, tok)).json;
     return v.status !== 'live' || (v.to_move === 0 && v.n > mine[mine.length - 1].n) ? v : null;
-  }, 15000);
+  }, 60000);
   if (!check(fin, `${tag}: the AI answered the last move`)) return { id, tok, game };
   await w.wait((m) => m.type === 'move' && m.n === fin.n, 5000).catch(() => null);
   const evs = w.msgs.filter((m) => m.type === 'move');
