@@ -134,6 +134,47 @@ static void bench_search(const char *game, const char *const *positions, uint64_
            game, rates[runs / 2] / 1e6, rates[0] / 1e6, rates[runs - 1] / 1e6, runs, target / 1e6);
 }
 
+/* How long gv_engine_stop takes to end an infinite search, for every game (the engine's
+ * promise: a few milliseconds), median and worst of runs stops after 100 ms of search. */
+static void best_ignored(void *ctx, const gv_search_result *r)
+{
+    (void)ctx;
+    (void)r;
+}
+
+static void bench_stop(int runs)
+{
+    for (int gi = 0; gi < gv_game_count(); gi++) {
+        const char *name = gv_game_at(gi)->name;
+        char err[GV_ERRLEN];
+        double ms[16];
+        int n = 0;
+        for (int i = 0; i < runs; i++) {
+            gv_engine *e = gv_engine_new(name, NULL, err, sizeof err);
+            if (!e)
+                break;
+            gv_engine_set_option(e, "hash", "16", err, sizeof err);
+            gv_go go;
+            memset(&go, 0, sizeof go);
+            go.infinite = 1;
+            gv_engine_cb cb = {NULL, best_ignored, NULL};
+            if (gv_engine_go(e, &go, &cb, err, sizeof err) == 0) {
+                struct timespec nap = {0, 100 * 1000000L};
+                nanosleep(&nap, NULL);
+                double t0 = now();
+                gv_engine_stop(e);
+                ms[n++] = (now() - t0) * 1000.0;
+            }
+            gv_engine_free(e);
+        }
+        if (!n)
+            continue;
+        qsort(ms, (size_t)n, sizeof ms[0], cmp_double);
+        printf("%s stop: median %.2f ms, worst %.2f ms (%d stops after 100 ms of an infinite search)\n",
+               name, ms[n / 2], ms[n - 1], n);
+    }
+}
+
 static const char *const chu_search_positions[] = {
     "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/"
     "MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1",
@@ -157,7 +198,8 @@ int main(int argc, char **argv)
     if (runs < 1 || runs > 16)
         runs = 7;
     /* An optional second argument runs one part only: perft, grav, search, chu-search,
-     * exac-search, eval (the AI players' parts), texts (the server's move texts). */
+     * exac-search, eval (the AI players' parts), texts (the server's move texts), stop (how
+     * long stopping a search takes). */
     const char *only = argc > 2 ? argv[2] : NULL;
 #define PART(name) (!only || !strcmp(only, name))
     if (PART("perft")) {
@@ -177,6 +219,8 @@ int main(int argc, char **argv)
     }
     if (PART("texts"))
         bench_chu_texts();
+    if (PART("stop"))
+        bench_stop(runs);
 #undef PART
     return 0;
 }
