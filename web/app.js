@@ -1,9 +1,12 @@
-// Gravülien's web page: a tiny router between the lobby (/), a game (/play/ID) and the
-// pieces' help (/pieces).
+// Gravülien's web page: a tiny router between the lobby (/), a game (/play/ID), the
+// analysis board (/play/ID/analysis for a game, /play/analysis/GAME for a fresh board of
+// GAME: under /play/, which the server answers with this page) and the pieces' help
+// (/pieces).
 import { h, api, put } from './util.js';
 import { Lobby } from './lobby.js';
 import { GamePage } from './game.js';
 import { PiecesPage } from './pieces.js';
+import { AnalysisPage } from './analysis.js';
 import { setPieceMeta, hidePopover } from './piecehelp.js';
 
 const root = document.getElementById('app');
@@ -23,6 +26,7 @@ async function route() {
       return;
     }
   }
+  let a;
   const m = /^\/play\/([A-Za-z0-9]{1,40})\/?$/.exec(location.pathname);
   if (m) {
     // A join link holds its seat and token in the fragment (#seat=S&token=T), which the
@@ -32,6 +36,8 @@ async function route() {
     for (const [k, v] of new URLSearchParams(location.hash.slice(1))) params.set(k, v);
     if (params.has('token')) history.replaceState(null, '', `/play/${m[1]}`);
     page = new GamePage(root, m[1], params, meta);
+  } else if ((a = /^\/play\/(?:analysis\/(chu|exac|grav)|([A-Za-z0-9]{1,40})\/analysis)\/?$/.exec(location.pathname))) {
+    page = new AnalysisPage(root, a[1] || a[2], meta);
   } else if (/^\/pieces$/.test(location.pathname)) {
     document.title = 'Pieces — Gravülien';
     page = new PiecesPage(root, meta);
