@@ -92,6 +92,13 @@ export function showArrow(board, ends, cls = 'hint-arrow') {
   board.svg.append(g);
 }
 
+// Exaç's legal moves as its board takes them ({move, from, to}), from the worker loaded
+// with the position.
+export async function exacLegal(engine) {
+  const r = await engine.request('legalPositions');
+  return r.moves.map((m) => Object.assign({ move: m.move }, moveEnds('exac', m.move, r.position, m.position)));
+}
+
 export class AnalysisPage {
   // target: a game's id, or a game's name (a fresh board).
   constructor(root, target, meta) {
@@ -213,6 +220,8 @@ export class AnalysisPage {
     if (seq !== this.seq) return;
     if (this.multipv > 1) await this.engine.request('setOption', { name: 'multipv', value: this.multipv });
     this.state = r.state;
+    this.exacMoves = this.game === 'exac' && r.state.status === 'ongoing' ? await exacLegal(this.engine) : null;
+    if (seq !== this.seq) return;
     this.lines = [];
     this.renderBoard();
     this.renderMoves();
@@ -225,14 +234,15 @@ export class AnalysisPage {
     const st = this.state, inVar = this.varN > 0;
     const last = inVar ? this.vari[this.varN - 1].move : this.cur > 0 ? this.main[this.cur - 1].move : null;
     // Variations are played on the board for Chu (its legal moves are the worker's USI
-    // texts); Exaç and Grav boards show the game's own positions, from the server.
-    const legal = this.game === 'chu' && st.status === 'ongoing' ? st.moves : null;
+    // texts) and Exaç (its moves' squares from the positions after them); Grav's board
+    // shows the game's own positions, from the server.
+    const legal = this.game === 'chu' && st.status === 'ongoing' ? st.moves : this.exacMoves;
     let data;
     if (this.game === 'chu') {
       data = { position: st.position, legal, last, heisei: (this.view.options || {}).variant === 'heisei' };
     } else if (this.game === 'exac') {
-      const pos = this.positions && this.positions[this.cur];
-      data = { position: st.position, exac: pos ? pos.exac : null, legal: null };
+      const pos = !inVar && this.positions && this.positions[this.cur];
+      data = { position: st.position, exac: pos ? pos.exac : null, legal };
     } else {
       const pos = this.positions && this.positions[this.cur];
       data = pos ? { grav: pos.grav, legal: null } : null;
@@ -343,6 +353,8 @@ export class AnalysisPage {
     const best = (info.pv || '').split(' ')[0];
     this.el.depth.dataset[`best${info.depth}`] = best;     // the best move at each depth
     if (best && this.game === 'chu') showArrow(this.board, moveEnds('chu', best), 'pv-arrow');
+    const ex = best && this.exacMoves && this.exacMoves.find((m) => m.move === best);
+    if (ex) showArrow(this.board, ex, 'pv-arrow');
   }
 
   // A line's moves in the notation the move list shows (Chu: TSA, Japanese or USI; the

@@ -1,12 +1,13 @@
 // Gravülien's web page: a tiny router between the lobby (/), a game (/play/ID), the
 // analysis board (/play/ID/analysis for a game, /play/analysis/GAME for a fresh board of
-// GAME: under /play/, which the server answers with this page) and the pieces' help
-// (/pieces).
+// GAME: under /play/, which the server answers with this page), a game against the
+// computer in this browser (/play/local/ID) and the pieces' help (/pieces).
 import { h, api, put } from './util.js';
 import { Lobby } from './lobby.js';
 import { GamePage } from './game.js';
 import { PiecesPage } from './pieces.js';
 import { AnalysisPage } from './analysis.js';
+import { LocalGamePage } from './local.js';
 import { setPieceMeta, hidePopover } from './piecehelp.js';
 
 const root = document.getElementById('app');
@@ -17,6 +18,13 @@ async function route() {
   if (page && page.destroy) page.destroy();
   page = null;
   hidePopover();
+  // a game against the computer in this browser needs nothing of the server
+  const local = /^\/play\/local\/([a-z0-9]{1,40})\/?$/.exec(location.pathname);
+  if (local) {
+    page = new LocalGamePage(root, local[1]);
+    window.scrollTo(0, 0);
+    return;
+  }
   if (!meta) {
     try {
       meta = await api('/api/meta');

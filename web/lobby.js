@@ -1,6 +1,7 @@
 // The lobby: create a game of any kind (forms built from GET /api/meta), and the lists of
 // games waiting for players, live games to watch and finished games to replay.
 import { h, api, prefs, seats, gameTitle, fmtDate, put } from './util.js';
+import { localPanel } from './local.js';
 
 const PRIMES = [5, 7, 11, 13, 17, 19, 23];
 const SIDES = { chu: ['Sente ☗ (moves first)', 'Gote ☖'], exac: ['First (moves first)', 'Second'] };
@@ -65,7 +66,7 @@ export class Lobby {
     this.lists = h('div', { class: 'lists' });
     put(this.root, h('section', { class: 'lobby' },
       h('div', { class: 'intro' }, h('p', {}, 'Play Chu Shogi, Exaç and Grav against the computer or a friend, or watch games live.')),
-      h('div', { class: 'lobby-body' }, this.form, this.lists)));
+      h('div', { class: 'lobby-body' }, h('div', { class: 'lobby-create' }, this.form, localPanel(this.navigate)), this.lists)));
     this.buildForm();
   }
 

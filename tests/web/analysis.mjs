@@ -11,7 +11,7 @@
 // - the hint arrow appears in a game against the computer; no Hint button in a game
 //   between people.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export async function analysisSteps({ step, check, newPage, shot, base, bin, webDir }) {
@@ -127,5 +127,53 @@ export async function analysisSteps({ step, check, newPage, shot, base, bin, web
     await two.page.locator('.your-move').waitFor();
     check(await two.page.locator('button.hint-button').count() === 0, 'no Hint button in a game between people');
     await two.context.close();
+  });
+
+  await step('local: a game against the in-browser AI with the network cut, then downloaded', async () => {
+    const { page, context } = await newPage('local');
+    const posts = [];
+    page.on('request', (rq) => { if (rq.method() !== 'GET') posts.push(new URL(rq.url()).pathname); });
+    await page.goto(base + '/');
+    await page.locator('.local-panel').waitFor();
+    await page.selectOption('select.local-game', 'exac');
+    await page.selectOption('select.local-level', '1');
+    await page.locator('button.local-start').click();
+    await page.locator('.your-move').waitFor();
+    await context.setOffline(true);
+    // play the first legal move offered (a click on a piece then its destination) until the
+    // game ends or 40 moves were made; then resign if it goes on
+    let ended = false;
+    for (let i = 0; i < 40 && !ended; i++) {
+      await page.waitForFunction(() => document.querySelector('.your-move') || document.querySelector('.banner .result'), null, { timeout: 20000 });
+      if (await page.locator('.banner .result').count()) { ended = true; break; }
+      const n = await page.locator('.moves .mv').count();
+      const mv = await page.evaluate(() => {
+        const b = window.gvLocalPage;
+        const legal = b && b.legal;
+        return legal && legal.length ? legal[0] : null;
+      });
+      if (!mv) break;
+      await page.locator(`svg.board [data-sq="${mv.from}"]`).click();
+      await page.locator(`svg.board [data-sq="${mv.to}"]`).click();
+      await page.waitForFunction((k) => document.querySelectorAll('.moves .mv').length >= k + 2 || document.querySelector('.banner .result'), n, { timeout: 20000 });
+    }
+    if (!ended) {
+      await page.locator('button.resign').click();
+      await page.locator('.banner .result').waitFor();
+    }
+    const moves = await page.locator('.moves .mv').count();
+    check(moves >= 2, `an offline game against the level 1 AI: ${moves} moves, ${ended ? 'played to its end' : 'then resigned'}`);
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('button.download-local').click()]);
+    const path = join(webDir, '..', 'tests', 'web', 'artifacts', 'local-game.txt');
+    await dl.saveAs(path);
+    const text = readFileSync(path, 'utf8');
+    check(/^1\. \S+ \S+$/m.test(text) && /result: .*wins/.test(text), `the record downloaded: ${text.split('\n').length} lines`);
+    check(posts.length === 0, `the local game sent nothing to the server (${posts.join(', ') || 'no request'})`);
+    await shot(page, 'local-offline.png');
+    await context.setOffline(false);
+    await page.goto(base + '/');
+    await page.locator('.local-list a.local-link').first().waitFor();
+    check(/Exaç · level 1/.test(await page.locator('.local-list a.local-link').first().textContent()), 'the lobby lists the local game');
+    await context.close();
   });
 }

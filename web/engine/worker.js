@@ -124,6 +124,18 @@ const handlers = {
     check(api.play(String(m.move || '')));
     return { state: stateOrThrow(), texts: t ? JSON.parse(t) : {} };
   },
+  // Each legal move with the position after it: {position, moves: [{move, position}]} (a
+  // page whose board needs a move's squares, as Exaç's notation names only its destination).
+  legalPositions: () => {
+    const st = stateOrThrow();
+    const moves = [];
+    for (const mv of st.moves) {
+      check(api.play(mv));
+      moves.push({ move: mv, position: stateOrThrow().position });
+      check(api.undo());
+    }
+    return { position: st.position, moves };
+  },
   undo: () => {
     check(api.undo());
     return { state: stateOrThrow() };
