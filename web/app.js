@@ -72,3 +72,13 @@ document.addEventListener('click', (e) => {
 });
 window.addEventListener('popstate', route);
 route();
+
+// The offline copy of the page (sw.js): for the whole site when the server allows it
+// (Service-Worker-Allowed: /); refused otherwise, and the page works online as before.
+// The header is looked at first: the browser logs a refused registration as an error.
+if ('serviceWorker' in navigator) {
+  fetch('/static/sw.js').then((r) => {
+    if (r.ok && r.headers.get('service-worker-allowed') === '/') return navigator.serviceWorker.register('/static/sw.js', { scope: '/' });
+    return null;
+  }).catch(() => {});
+}
