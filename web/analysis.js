@@ -5,7 +5,7 @@
 // speed; moves tried on the board make a variation kept in this page only; a finished
 // game gets an evaluation graph computed in a second worker. Also the hint arrow
 // (showArrow) the game page draws for a game against the computer.
-import { h, s, api, put, gameTitle, prefs } from './util.js';
+import { h, s, api, put, gameTitle, prefs, seats } from './util.js';
 import { ChuBoard } from './chu.js';
 import { ExacBoard, parseExac, FILES as EXAC_FILES } from './exac.js';
 import { GravBoard } from './grav.js';
@@ -139,6 +139,14 @@ export class AnalysisPage {
     } else {
       this.view = await api(`/api/games/${this.id}`);
       if (this.closed) return;
+      if (!isOver(this.view) && Object.keys(seats.all(this.id)).length) {
+        put(this.root, h('section', { class: 'panel error-page' }, h('h2', {}, 'Not during your own game'),
+          h('p', {}, 'The analysis board opens for watchers and for finished games.'),
+          h('p', {}, h('a', { href: `/play/${this.id}`, 'data-link': '' }, 'Back to the game'))));
+        this.closed = true;
+        this.engine.close();
+        return;
+      }
       this.game = this.view.game;
       this.main = this.view.moves.slice();
       if (this.game !== 'chu') {

@@ -73,6 +73,9 @@ export async function analysisSteps({ step, check, newPage, shot, base, bin, web
     await page.locator('button.back-main').click();
     await page.waitForFunction(() => !document.querySelector('.movelist .mv.var'));
     check(posts.length === 0, `nothing was sent to the server (${posts.join(', ') || 'no request'})`);
+    await page.goto(`${base}/play/analysis/chu`);
+    await page.waitForFunction(() => Number((document.getElementById('eval-depth') || {}).dataset?.depth || 0) >= 3, null, { timeout: 30000 });
+    check(await page.locator('.movelist .mv').count() === 0, 'a fresh Chu board is analysed');
     const v = await (await fetch(`${base}/api/games/${g.id}`)).json();
     check(v.n === chuMoves.length, 'the game on the server has its moves only');
     await context.close();
@@ -84,6 +87,9 @@ export async function analysisSteps({ step, check, newPage, shot, base, bin, web
     await page.goto(base + g.tokens[0].link);
     await page.locator('.share h3').waitFor();
     check(await page.locator('a.analysis-link').count() === 0, 'no analysis link for a seat of a live game');
+    await page.goto(`${base}/play/${g.id}/analysis`);
+    await page.locator('.error-page').waitFor();
+    check(true, 'the analysis address refuses a seat of the live game');
     await context.close();
     const w = await newPage('analysis-watch');
     await w.page.goto(`${base}/play/${g.id}`);
@@ -107,6 +113,13 @@ export async function analysisSteps({ step, check, newPage, shot, base, bin, web
     await page.waitForFunction(() => document.querySelector('.movelist .mv.current')?.dataset.n === '2');
     check(true, 'a click on the graph goes to that move');
     await shot(page, 'analysis-graph.png', true);
+    // Exaç on the board: the best move's arrow, played as a variation
+    await page.locator('svg.board .pv-arrow').waitFor();
+    const ends = await page.$eval('svg.board .pv-arrow', (e) => ({ from: e.dataset.from, to: e.dataset.to }));
+    await page.locator(`svg.board [data-sq="${ends.from}"]`).click();
+    await page.locator(`svg.board [data-sq="${ends.to}"]`).click();
+    await page.locator('.movelist .mv.var').waitFor();
+    check(true, `an Exaç variation: the engine's move ${ends.from}-${ends.to} played on the board`);
     await context.close();
   });
 
