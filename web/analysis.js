@@ -1,10 +1,10 @@
-// The analysis board (/analysis/ID: a game of the server; /analysis/GAME: a fresh board of
-// GAME): the engine compiled to WebAssembly (web/engine/) analyses the position shown in
-// this browser, never on the server. It shows the evaluation (a bar and a number, from the
-// first player's side), the best lines (1 to 3) in the game's notation, their depth and
-// speed; moves tried on the board make a variation kept in this page only; a finished
-// game gets an evaluation graph computed in a second worker. Also the hint arrow
-// (showArrow) the game page draws for a game against the computer.
+// The analysis board (/play/ID/analysis: a game of the server; /play/analysis/GAME: a
+// fresh board of GAME, Chu or Exaç): the engine compiled to WebAssembly (web/engine/)
+// analyses the position shown in this browser, never on the server. It shows the
+// evaluation (a bar and a number, from the first player's side), the best lines (1 to 3)
+// in the game's notation, their depth and speed; moves tried on the board make a variation
+// kept in this page only; a finished game gets an evaluation graph computed in a second
+// worker. Also the arrow (showArrow) the game page draws for a hint.
 import { h, s, api, put, gameTitle, prefs, seats } from './util.js';
 import { ChuBoard } from './chu.js';
 import { ExacBoard, parseExac, FILES as EXAC_FILES } from './exac.js';
@@ -12,7 +12,7 @@ import { GravBoard } from './grav.js';
 import { MoveList, chuNotation } from './movelist.js';
 import { EngineClient } from '/static/engine/client.js';
 
-const GAMES = ['chu', 'exac', 'grav'];
+const GAMES = ['chu', 'exac'];       // those with a fresh board
 const isOver = (v) => v.status === 'finished' || v.status === 'abandoned';
 
 // The rule options of a view as the worker's `rules` ("k=v,...").

@@ -44,7 +44,7 @@ async function route() {
     for (const [k, v] of new URLSearchParams(location.hash.slice(1))) params.set(k, v);
     if (params.has('token')) history.replaceState(null, '', `/play/${m[1]}`);
     page = new GamePage(root, m[1], params, meta);
-  } else if ((a = /^\/play\/(?:analysis\/(chu|exac|grav)|([A-Za-z0-9]{1,40})\/analysis)\/?$/.exec(location.pathname))) {
+  } else if ((a = /^\/play\/(?:analysis\/(chu|exac)|([A-Za-z0-9]{1,40})\/analysis)\/?$/.exec(location.pathname))) {
     page = new AnalysisPage(root, a[1] || a[2], meta);
   } else if (/^\/pieces$/.test(location.pathname)) {
     document.title = 'Pieces — Gravülien';
