@@ -1,10 +1,15 @@
-// Gravülien's web page: a tiny router between the lobby (/), a game (/play/ID), a player
-// (/@/NAME) and the pieces' help (/pieces).
+// Gravülien's web page: a tiny router between the lobby (/), a game (/play/ID), the
+// analysis board (/play/ID/analysis for a game, /play/analysis/GAME for a fresh board of
+// GAME: under /play/, which the server answers with this page), a game against the
+// computer in this browser (/play/local/ID), a player (/@/NAME) and the pieces' help
+// (/pieces).
 import { h, api, put } from './util.js';
 import { Lobby } from './lobby.js';
 import { GamePage } from './game.js';
 import { PiecesPage } from './pieces.js';
 import { PlayerPage } from './player.js';
+import { AnalysisPage } from './analysis.js';
+import { LocalGamePage } from './local.js';
 import { setPieceMeta, hidePopover } from './piecehelp.js';
 
 const root = document.getElementById('app');
@@ -15,6 +20,13 @@ async function route() {
   if (page && page.destroy) page.destroy();
   page = null;
   hidePopover();
+  // a game against the computer in this browser needs nothing of the server
+  const local = /^\/play\/local\/([a-z0-9]{1,40})\/?$/.exec(location.pathname);
+  if (local) {
+    page = new LocalGamePage(root, local[1]);
+    window.scrollTo(0, 0);
+    return;
+  }
   if (!meta) {
     try {
       meta = await api('/api/meta');
@@ -24,6 +36,7 @@ async function route() {
       return;
     }
   }
+  let a;
   const m = /^\/play\/([A-Za-z0-9]{1,40})\/?$/.exec(location.pathname);
   if (m) {
     // A join link holds its seat and token in the fragment (#seat=S&token=T), which the
@@ -35,6 +48,8 @@ async function route() {
     page = new GamePage(root, m[1], params, meta);
   } else if (/^\/@\/[A-Za-z0-9_-]{1,40}\/?$/.test(location.pathname)) {
     page = new PlayerPage(root, location.pathname.split('/')[2]);
+  } else if ((a = /^\/play\/(?:analysis\/(chu|exac)|([A-Za-z0-9]{1,40})\/analysis)\/?$/.exec(location.pathname))) {
+    page = new AnalysisPage(root, a[1] || a[2], meta);
   } else if (/^\/pieces$/.test(location.pathname)) {
     document.title = 'Pieces — Gravülien';
     page = new PiecesPage(root, meta);
@@ -61,3 +76,13 @@ document.addEventListener('click', (e) => {
 });
 window.addEventListener('popstate', route);
 route();
+
+// The offline copy of the page (sw.js): for the whole site when the server allows it
+// (Service-Worker-Allowed: /); refused otherwise, and the page works online as before.
+// The header is looked at first: the browser logs a refused registration as an error.
+if ('serviceWorker' in navigator) {
+  fetch('/static/sw.js').then((r) => {
+    if (r.ok && r.headers.get('service-worker-allowed') === '/') return navigator.serviceWorker.register('/static/sw.js', { scope: '/' });
+    return null;
+  }).catch(() => {});
+}

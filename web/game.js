@@ -8,6 +8,8 @@ import { GravBoard, stoneIcon, PLAYERS } from './grav.js';
 import { MoveList } from './movelist.js';
 import { Banner } from './banner.js';
 import { sound } from './sound.js';
+import { rulesOf, moveEnds, showArrow } from './analysis.js';
+import { EngineClient } from '/static/engine/client.js';
 
 const RESULT_WORDS = { win: 'wins', draw: 'Draw' };
 // The game's status as the page names it, and whether nothing more can happen in it.
@@ -69,6 +71,7 @@ export class GamePage {
     clearTimeout(this.refreshTimer);
     if (this.ws) { this.ws.onclose = null; this.ws.close(); }
     if (this.keyHandler) document.removeEventListener('keydown', this.keyHandler);
+    if (this.hintEngine) this.hintEngine.close();
   }
 
   heldSeats() { return Object.keys(this.tokens).map(Number).sort((a, b) => a - b); }
@@ -365,6 +368,7 @@ export class GamePage {
     }
     if (!first) this.sounds(prev, v);
     if (v.n !== prevN) {
+      this.hintMove = null;
       this.passMove = null;
       this.stepText = this.hintText = '';
       if (this.choice) this.resolveChoice(null);
@@ -532,6 +536,7 @@ export class GamePage {
     data.animate = this.shownPly !== undefined && ply === this.shownPly + 1 && (n === null || !!pos);
     if (n === null || pos) this.shownPly = ply;
     this.board.update(data);
+    showArrow(this.board, n === null ? this.hintMove : null);
     this.el.boardWrap.classList.toggle('replaying', n !== null);
     this.el.boardWrap.classList.toggle('my-turn', !!(data.legal && data.legal.length));
   }
@@ -663,8 +668,53 @@ export class GamePage {
         out.push(h('div', { class: 'row' }, this.resignButton()));
       }
     }
+    if (this.canHint()) {
+      out.push(h('div', { class: 'row' }, this.button(this.hintBusy ? 'Thinking…' : 'Hint', () => this.askHint(), 'hint-button'),
+        h('span', { class: 'small muted' }, ' the engine in this browser suggests a move (an arrow)')));
+    }
     put(this.el.actions, ...out);
     this.el.actions.hidden = !out.length;
+  }
+
+  // Hints: a game against the computer (a seat of the server's AI) that this browser plays
+  // in, live, on its turn; never in a game between people.
+  canHint() {
+    const v = this.view, you = v && v.you;
+    return !!(v && v.status === 'live' && this.replayN === null && you && v.to_move === you.seat &&
+      v.seats.some((st) => st.type === 'ai') && (this.myLegal() || []).length);
+  }
+
+  // The engine's move for the position shown (1 s in a worker of this page), drawn as an
+  // arrow over the board until the position changes.
+  async askHint() {
+    if (this.hintBusy) return;
+    const v = this.view, n = v.n;
+    this.hintBusy = true;
+    this.renderActions();
+    try {
+      if (!this.hintEngine) this.hintEngine = new EngineClient();
+      const eng = this.hintEngine;
+      const r = await eng.request('load', { game: v.game, rules: rulesOf(v), position: v.start || 'startpos',
+        moves: v.moves.map((m) => m.move) });
+      const { result } = await eng.request('search', { movetime: 1000 });
+      if (!result.best) throw new Error('no move');
+      const after = await eng.request('play', { move: result.best });
+      const ends = moveEnds(v.game, result.best, r.state.position, after.state.position);
+      const t = after.texts || {};
+      const text = t.tsa || t.words || result.best;
+      if (this.view.n === n) {
+        this.hintMove = Object.assign({ move: result.best }, ends);
+        this.flash('');
+        this.hintText = `Hint: ${text}`;
+        this.renderBoard();
+        this.renderBanner();
+      }
+    } catch (e) {
+      this.flash(`No hint: ${e.message}`);
+    } finally {
+      this.hintBusy = false;
+      this.renderActions();
+    }
   }
 
   resignButton() {
@@ -893,6 +943,9 @@ export class GamePage {
       return h('div', { class: 'link-row' }, h('label', {}, label), input, btn);
     };
     out.push(copyRow('Watch link (anyone)', `${base}/play/${v.id}`));
+    // The analysis board, for watchers and finished games (not for a seat of a live game)
+    const playing = v.status !== 'finished' && v.status !== 'abandoned' && this.heldSeats().length;
+    if (!playing) out.push(h('p', {}, h('a', { href: `/play/${v.id}/analysis`, 'data-link': '', class: 'analysis-link button' }, 'Analysis board')));
     for (const inv of seats.invites(v.id)) {
       const st = v.seats[inv.seat];
       if (st && !st.joined) out.push(copyRow(`Join link for ${st.side} — send it to your friend`, base + inv.link));

@@ -1,7 +1,8 @@
 // The lobby: who is logged in (or a log-in / sign-up form), create a game of any kind
-// (forms built from GET /api/meta), and the lists of games waiting for players, live games
-// to watch and finished games to replay.
+// (forms built from GET /api/meta), games against the computer in this browser, and the
+// lists of games waiting for players, live games to watch and finished games to replay.
 import { h, api, prefs, seats, gameTitle, fmtDate, put, session, setSession } from './util.js';
+import { localPanel } from './local.js';
 
 const PRIMES = [5, 7, 11, 13, 17, 19, 23];
 const SIDES = { chu: ['Sente ☗ (moves first)', 'Gote ☖'], exac: ['First (moves first)', 'Second'] };
@@ -70,7 +71,7 @@ export class Lobby {
     put(this.root, h('section', { class: 'lobby' },
       h('div', { class: 'intro' }, h('p', {}, 'Play Chu Shogi, Exaç and Grav against the computer or a friend, or watch games live.')),
       this.accountBox,
-      h('div', { class: 'lobby-body' }, this.form, this.lists)));
+      h('div', { class: 'lobby-body' }, h('div', { class: 'lobby-create' }, this.form, localPanel(this.navigate)), this.lists)));
     this.buildForm();
   }
 

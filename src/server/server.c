@@ -82,6 +82,7 @@ typedef struct http_req {
     char client[48];          /* the client's address (client_ip) */
     int https;                /* over TLS, or a trusted proxy says the client used https */
     char location[MAX_REDIRECT];   /* a redirect's target ("": not a redirect) */
+    int worker_scope;              /* the page's service worker: it may control the site */
     int post;                 /* a POST or a DELETE: a body may follow */
     int del;                  /* a DELETE */
     int64_t started;          /* monotonic ms the request's headers were read */
@@ -585,6 +586,10 @@ static int http_send(struct lws *wsi, pss *p)
                                     (const unsigned char *)hr->location,
                                     (int)strlen(hr->location), &q, end))
         return -1;
+    if (hr->worker_scope &&
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"service-worker-allowed:",
+                                    (const unsigned char *)"/", 1, &q, end))
+        return -1;
     if (rp->set_cookie[0] &&
         lws_add_http_header_by_name(wsi, (const unsigned char *)"set-cookie:",
                                     (const unsigned char *)rp->set_cookie,
@@ -765,6 +770,8 @@ static int serve_file(server *s, struct lws *wsi, pss *p, const char *uri)
     rp->status = 200;
     rp->len = f->len;
     rp->content_type = mime_of(name);
+    /* web/sw.js, the page's offline copy, serves every address of the site (docs/web.md). */
+    p->http->worker_scope = !strcmp(name, "sw.js");
     return http_send(wsi, p);
 }
 

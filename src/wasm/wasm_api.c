@@ -27,6 +27,7 @@
 #include "core/gv_core.h"
 #include "engine/engine.h"
 #include "game/perft.h"
+#include "server/web_view.h"
 
 /* The hash table of a new engine: the server's AI seats use 16 MB; `hash` changes it. */
 #define WASM_HASH_MB "16"
@@ -196,6 +197,14 @@ EMSCRIPTEN_KEEPALIVE int gv_wasm_undo(void)
     return 0;
 }
 
+/* The game's further notations of moves (the web view's, as the server's move list shows
+ * them: Chu's TSA and KIF, Grav's words), or NULL when it has none. */
+static const struct gv_web_view *texts_view(const gv_game *g)
+{
+    const struct gv_web_view *w = g->web;
+    return w && w->notations && w->move_texts ? w : NULL;
+}
+
 /* The state: {"position", "toMove", "plies", "status" ("ongoing", "win", "draw"),
  * "winner", "reason", "moves": [legal moves in the game's notation]}. */
 EMSCRIPTEN_KEEPALIVE const char *gv_wasm_state(void)
@@ -231,6 +240,14 @@ EMSCRIPTEN_KEEPALIVE const char *gv_wasm_state(void)
         gv_buf_put(&out, ",\"reason\":", 10);
         put_json_string(&out, res.reason);
     }
+    const struct gv_web_view *w = texts_view(g);
+    gv_buf_put(&out, ",\"notations\":[", 14);
+    for (int j = 0; w && w->notations[j]; j++) {
+        if (j)
+            gv_buf_put(&out, ",", 1);
+        put_json_string(&out, w->notations[j]);
+    }
+    gv_buf_put(&out, "]", 1);
     gv_buf_put(&out, ",\"moves\":[", 10);
     int n = g->legal_moves(st, moves);
     for (int i = 0; i < n; i++) {
@@ -264,11 +281,92 @@ EMSCRIPTEN_KEEPALIVE double gv_wasm_perft(int depth)
     return n;
 }
 
+/* `,"pvTexts":{"tsa":[...],"kif":[...]}`: the line pv from st in each further notation,
+ * move by move (stopping at a move it cannot write); nothing when the game has none. */
+static void put_pv_texts(gv_buf *b, const gv_game *g, const void *st0, const gv_move *pv, int npv)
+{
+    const struct gv_web_view *w = texts_view(g);
+    if (!w || npv <= 0)
+        return;
+    int k = 0;
+    while (w->notations[k])
+        k++;
+    void *st = malloc(g->state_size);
+    char *buf = malloc(1024);
+    gv_buf *cols = calloc((size_t)k, sizeof *cols);
+    if (st && buf && cols) {
+        memcpy(st, st0, g->state_size);
+        for (int i = 0; i < npv; i++) {
+            int n = w->move_texts(st, pv[i], buf, 1024);
+            if (n < 0)
+                break;
+            const char *t = buf;
+            for (int j = 0; j < k; j++) {
+                gv_buf_put(&cols[j], i ? "," : "[", 1);
+                put_json_string(&cols[j], t);
+                t += strlen(t) + 1;
+            }
+            g->make(st, pv[i]);
+        }
+        gv_buf_put(b, ",\"pvTexts\":{", 12);
+        for (int j = 0; j < k; j++) {
+            if (j)
+                gv_buf_put(b, ",", 1);
+            put_json_string(b, w->notations[j]);
+            gv_buf_put(b, ":", 1);
+            if (cols[j].s && !cols[j].failed) {
+                gv_buf_put(b, cols[j].s, strlen(cols[j].s));
+                gv_buf_put(b, "]", 1);
+            } else {
+                gv_buf_put(b, "[]", 2);
+            }
+        }
+        gv_buf_put(b, "}", 1);
+    }
+    for (int j = 0; cols && j < k; j++)
+        free(cols[j].s);
+    free(cols);
+    free(buf);
+    free(st);
+}
+
+/* A legal move of the current state in the game's further notations, as JSON
+ * {"tsa": "...", "kif": "..."} ({} when the game has none), or "" (error). */
+EMSCRIPTEN_KEEPALIVE const char *gv_wasm_move_texts(const char *move)
+{
+    out_reset();
+    if (need_engine() != 0)
+        return "";
+    const gv_game *g = gv_engine_game(eng);
+    const void *st = gv_engine_state(eng);
+    char err[GV_ERRLEN], buf[1024];
+    gv_move m;
+    if (g->parse_move(st, move, &m, err, sizeof err) != 0) {
+        fail(err);
+        return "";
+    }
+    const struct gv_web_view *w = texts_view(g);
+    gv_buf_put(&out, "{", 1);
+    if (w && w->move_texts(st, m, buf, sizeof buf) >= 0) {
+        const char *t = buf;
+        for (int j = 0; w->notations[j]; j++) {
+            if (j)
+                gv_buf_put(&out, ",", 1);
+            put_json_string(&out, w->notations[j]);
+            gv_buf_put(&out, ":", 1);
+            put_json_string(&out, t);
+            t += strlen(t) + 1;
+        }
+    }
+    gv_buf_put(&out, "}", 1);
+    return out_text();
+}
+
 /* The search's report as JSON: depth, seldepth, score (alpha-beta: centipawns for the
  * side to move; MCTS: its expected stone share x 1000), mate (moves to a forced result,
  * when there is one), nodes, time (ms), nps, pv (the game's notation). */
 static void put_report(gv_buf *b, int depth, int seldepth, int score, int is_mate,
-                       uint64_t nodes, int64_t ms, const gv_move *pv, int npv)
+                       uint64_t nodes, int64_t ms, int multipv, const gv_move *pv, int npv)
 {
     char *line = malloc(GV_MAX_TEXT);
     if (line && gv_engine_pv_text(eng, pv, npv, line, GV_MAX_TEXT) < 0)
@@ -281,6 +379,9 @@ static void put_report(gv_buf *b, int depth, int seldepth, int score, int is_mat
                   (unsigned long long)(ms > 0 ? nodes * 1000 / (uint64_t)ms : 0));
     put_json_string(b, line ? line : "");
     free(line);
+    if (multipv)
+        gv_buf_printf(b, ",\"multipv\":%d", multipv);
+    put_pv_texts(b, gv_engine_game(eng), gv_engine_state(eng), pv, npv);
 }
 
 /* The info callback: hands the report over, then lets the worker's message loop run. */
@@ -290,7 +391,7 @@ static void search_info(void *ctx, const gv_search_info *in)
     gv_buf b;
     memset(&b, 0, sizeof b);
     put_report(&b, in->depth, in->seldepth, in->score, in->is_mate, in->nodes, in->time_ms,
-               in->pv, in->npv);
+               in->multipv, in->pv, in->npv);
     gv_buf_put(&b, "}", 1);
     if (!b.failed)
         js_info(b.s);

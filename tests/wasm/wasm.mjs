@@ -101,7 +101,32 @@ for (const [game, rules] of [['chu', ''], ['exac', ''], ['grav', 'size=13,player
     `best ${r2.ok && r2.result.best}`);
 }
 
-// 5. Errors come back as answers.
+// 5. MultiPV: three lines reported per iteration, ranked, with different first moves; the
+// lines and played moves in Chu's TSA and KIF beside the USI texts; Exaç's moves with the
+// positions after them.
+{
+  await must(engine, 'load', { game: 'chu' });
+  await must(engine, 'setOption', { name: 'multipv', value: '3' });
+  const infos = [];
+  await must(engine, 'search', { depth: 3 }, (info) => infos.push(info));
+  const last = infos.filter((i) => i.depth === 3);
+  const firsts = last.map((i) => i.pv.split(' ')[0]);
+  check(last.length === 3 && last.map((i) => i.multipv).join() === '1,2,3' && new Set(firsts).size === 3,
+    'multipv 3', `depth 3 lines ${last.map((i) => `${i.multipv}:${i.pv.split(' ')[0]}`).join(' ')}`);
+  const tsa = last[0] && last[0].pvTexts && last[0].pvTexts.tsa;
+  check(!!tsa && tsa.length === last[0].pv.split(' ').length && /^[A-Z+!']+[-x]/.test(tsa[0]), 'pv in TSA',
+    `${tsa && tsa.join(' ')} (${last[0] && last[0].pv})`);
+  const pl = await must(engine, 'play', { move: '7i7h' });
+  check(pl.texts.tsa === 'P-7h' && pl.texts.kif === '☗７八歩兵' && pl.state.notations.join() === 'tsa,kif',
+    'texts of a move played', JSON.stringify(pl.texts));
+  await must(engine, 'load', { game: 'exac' });
+  const lp = await must(engine, 'legalPositions');
+  const st = (await must(engine, 'state')).state;
+  check(lp.moves.length === st.moves.length && st.plies === 0 && lp.moves.every((m) => m.position !== lp.position),
+    'legal moves with their positions', `${lp.moves.length} moves`);
+}
+
+// 6. Errors come back as answers.
 const bad = await engine.req('load', { game: 'nosuch' });
 check(!bad.ok && /unknown game/.test(bad.error), 'unknown game refused', bad.error);
 await must(engine, 'load', { game: 'chu' });

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { analysisSteps } from './analysis.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = resolve(process.argv[2] || '../../build/gravulien');
@@ -1208,6 +1209,8 @@ await step('live: the page reconnects after a server restart and catches up', as
   check((await page.locator('.moves .mv').nth(1).textContent()) === 'g3', 'the missed move caught up without reload');
   await context.close();
 });
+
+await analysisSteps({ step, check, newPage, shot, base, bin, webDir });
 
 // the reconnect test's page saw the server go away on purpose, and the chu page asked for
 // something the server refuses (a draw offer to the AI)

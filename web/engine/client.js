@@ -65,7 +65,7 @@ export class EngineClient {
     } else if (cmd === 'aiMove' && fields.play && m.result.best) {
       this.moves.push(m.result.best);
     } else if (cmd === 'setOption') {
-      this.options.push({ ...fields });
+      this.options = this.options.filter((o) => o.name !== fields.name).concat([{ ...fields }]);
     }
   }
 
@@ -84,12 +84,13 @@ export class EngineClient {
     this.start();
     const options = this.options;
     this.options = [];
-    for (const o of options) await this.request('setOption', o);
     if (!this.game) return null;
     const game = this.game, moves = this.moves;
     const answer = await this.request('load', { ...game, moves: [...(game.moves || []), ...moves] });
     this.game = game;
     this.moves = moves;
+    // the options after the game (they belong to its engine)
+    for (const o of options) await this.request('setOption', o);
     return answer.state;
   }
 

@@ -74,6 +74,7 @@ function loadModule() {
       play: fn('gv_wasm_play', 'number', ['string']),
       undo: fn('gv_wasm_undo', 'number', []),
       state: fn('gv_wasm_state', 'string', []),
+      moveTexts: fn('gv_wasm_move_texts', 'string', ['string']),
       perft: fn('gv_wasm_perft', 'number', ['number']),
       search: fn('gv_wasm_search', 'string', ['number', 'number', 'number', 'number', 'number'], true),
       aiMove: fn('gv_wasm_ai_move', 'string', ['number', 'number', 'number', 'number', 'number'], true),
@@ -117,15 +118,30 @@ const handlers = {
   },
   // {position, toMove, plies, status, winner?, reason?, moves: [legal moves]}.
   state: () => ({ state: stateOrThrow() }),
+  // The move played, and its texts in the game's further notations (Chu: {tsa, kif}).
   play: (m) => {
+    const t = api.moveTexts(String(m.move || ''));
     check(api.play(String(m.move || '')));
-    return { state: stateOrThrow() };
+    return { state: stateOrThrow(), texts: t ? JSON.parse(t) : {} };
+  },
+  // Each legal move with the position after it: {position, moves: [{move, position}]} (a
+  // page whose board needs a move's squares, as Exaç's notation names only its destination).
+  legalPositions: () => {
+    const st = stateOrThrow();
+    const moves = [];
+    for (const mv of st.moves) {
+      check(api.play(mv));
+      moves.push({ move: mv, position: stateOrThrow().position });
+      check(api.undo());
+    }
+    return { position: st.position, moves };
   },
   undo: () => {
     check(api.undo());
     return { state: stateOrThrow() };
   },
-  // Engine options: hash (MB), level (1..10), player (search|greedy), seed, rules.
+  // Engine options: hash (MB), level (1..10), multipv (1..64: lines reported), player
+  // (search|greedy), seed, rules.
   setOption: (m) => {
     check(api.setOption(String(m.name || ''), String(m.value ?? '')));
     return {};
