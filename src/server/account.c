@@ -40,6 +40,8 @@ typedef struct rl_table {
 
 struct gv_accounts {
     rl_table names, addrs, signups;
+    double budget;        /* ms of Argon2id the games' thread may still spend (gv_account_budget) */
+    int64_t budget_at;    /* when it was last brought up to date (monotonic ms) */
     char dummy[crypto_pwhash_STRBYTES];   /* the hash checked for a name without account */
 };
 
@@ -126,6 +128,27 @@ static void addr_key(const char *client, char *out, size_t len)
     snprintf(out, len, "%s", client && *client ? client : "-");
 }
 
+/* ---- the games' thread's time for passwords -------------------------------------------- */
+
+int gv_account_budget(gv_accounts *a, int *retry_after, char *err, size_t errlen)
+{
+    int64_t now = gv_now_ms();
+    a->budget += (double)(now - a->budget_at) * GV_HASH_SHARE_PCT / 100.0;
+    if (a->budget > GV_HASH_BURST_MS)
+        a->budget = GV_HASH_BURST_MS;
+    a->budget_at = now;
+    if (a->budget > 0)
+        return GV_ACCT_OK;
+    *retry_after = 1 + (int)(-a->budget * 100.0 / GV_HASH_SHARE_PCT / 1000.0);
+    return gv_err(err, errlen, "the server is busy checking passwords: try again in %d s",
+                  *retry_after), GV_ACCT_BUSY;
+}
+
+void gv_account_spent(gv_accounts *a, int64_t since)
+{
+    a->budget -= (double)(gv_now_ms() - since);
+}
+
 /* ---- setup --------------------------------------------------------------------------- */
 
 gv_accounts *gv_accounts_new(void)
@@ -141,6 +164,8 @@ gv_accounts *gv_accounts_new(void)
         free(a);
         return NULL;
     }
+    a->budget = GV_HASH_BURST_MS;
+    a->budget_at = gv_now_ms();
     return a;
 }
 

@@ -38,6 +38,8 @@ enum {
     GV_LOGIN_NAME_FAILURES = 5,    /* failed log-ins per user name in a window */
     GV_LOGIN_ADDR_FAILURES = 50,   /* failed log-ins per client address in a window */
     GV_SIGNUP_ADDR = 10,           /* sign-ups per client address in a window */
+    GV_HASH_BURST_MS = 1000,       /* the games' thread's time for passwords: a burst, */
+    GV_HASH_SHARE_PCT = 50,        /* and the share of its time over a while */
 };
 #define GV_SESSION_MS (30LL * 24 * 3600 * 1000)
 #define GV_DELETED_NAME "deleted player"
@@ -52,9 +54,21 @@ enum {
     GV_ACCT_STORE = -5,      /* the store failed (503) */
     GV_ACCT_NOT_FOUND = -6,  /* no such session or player (401 / 404) */
     GV_ACCT_NO_RANDOM = -7,  /* the system's randomness failed (503) */
+    GV_ACCT_BUSY = -8,       /* too many passwords to check now: retry_after seconds (503) */
 };
 
 typedef struct gv_accounts gv_accounts;   /* rate limits and the dummy hash */
+
+/* The games' thread's time for passwords. Each log-in, sign-up, change of password and
+ * deletion hashes a password with Argon2id (tens of milliseconds) and writes the store, on
+ * the games' thread, where moves wait behind it. However many such requests arrive, from
+ * however many addresses, at most GV_HASH_SHARE_PCT % of that thread's time goes to them
+ * over a while, in bursts of at most GV_HASH_BURST_MS. gv_account_budget, before such a
+ * request: GV_ACCT_OK, or GV_ACCT_BUSY with *retry_after and a message while the budget is
+ * spent (before anything is looked up: a refusal says nothing of the account);
+ * gv_account_spent after it, with the time it started. */
+int gv_account_budget(gv_accounts *a, int *retry_after, char *err, size_t errlen);
+void gv_account_spent(gv_accounts *a, int64_t since);
 
 gv_accounts *gv_accounts_new(void);       /* NULL when libsodium cannot start */
 void gv_accounts_free(gv_accounts *a);

@@ -175,6 +175,10 @@ static void reply_account_error(gv_reply *out, int rc, const char *err, int retr
         break;
     case GV_ACCT_NOT_FOUND: reply_error(out, 404, "not_found", err); break;
     case GV_ACCT_NO_RANDOM: reply_error(out, 503, "no_randomness", err); break;
+    case GV_ACCT_BUSY:
+        reply_error(out, 503, "busy", err);
+        out->retry_after = retry_after > 0 ? retry_after : 1;
+        break;
     default: reply_error(out, 503, "store", err); break;
     }
 }
@@ -233,7 +237,10 @@ static void account_api(gv_hub *h, const gv_api_req *rq, const char *what, gv_re
     if (!req)
         return;
     int bad = 0, retry = 0, rc;
-    if (password) {
+    int64_t started = gv_now_ms();
+    if (gv_account_budget(a, &retry, err, sizeof err) != GV_ACCT_OK) {
+        rc = GV_ACCT_BUSY;
+    } else if (password) {
         const char *old = field_str(req, "old", &bad), *nw = field_str(req, "new", &bad);
         rc = bad ? GV_ACCT_BAD : gv_account_password(a, s, &ss, old, nw, rq->client, &retry,
                                                      err, sizeof err);
@@ -272,6 +279,8 @@ static void account_api(gv_hub *h, const gv_api_req *rq, const char *what, gv_re
             set_cookie(out, ss.token, rq->https);
         }
     }
+    if (rc != GV_ACCT_BUSY)
+        gv_account_spent(a, started);
     json_decref(req);
     if (rc != GV_ACCT_OK)
         reply_account_error(out, rc, err, retry);
