@@ -186,13 +186,30 @@ int gv_record_find_tag(const char *text, const char *name, char *value, size_t l
     }
 }
 
+/* The ']' that ends the tag opening at s: the first one outside its quoted value (a value
+ * may hold ']', and '\"' is a quote inside it); when the quotes do not close on the line,
+ * the first ']' at all. NULL: none. */
+static const char *tag_end(const char *s)
+{
+    int quoted = 0;
+    for (const char *c = s + 1; *c && *c != '\n'; c++) {
+        if (quoted && *c == '\\' && (c[1] == '"' || c[1] == '\\'))
+            c++;
+        else if (*c == '"')
+            quoted = !quoted;
+        else if (*c == ']' && !quoted)
+            return c;
+    }
+    return strchr(s, ']');
+}
+
 const char *gv_record_first_move(const char *s)
 {
     for (;;) {
         while (isspace((unsigned char)*s))
             s++;
         if (*s == '[' || *s == ';' || *s == '{') {
-            const char *e = strchr(s, *s == '[' ? ']' : *s == '{' ? '}' : '\n');
+            const char *e = *s == '[' ? tag_end(s) : strchr(s, *s == '{' ? '}' : '\n');
             if (!e)
                 return NULL;
             s = e + 1;
