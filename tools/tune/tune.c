@@ -26,7 +26,8 @@ static int usage(void)
     fprintf(stderr,
             "usage: gv_tune gen GAME [--games N] [--nodes N] [--random PLIES] [--skip PLIES]\n"
             "                        [--seed S] [--hash MB] [--max-plies N] -o FILE\n"
-            "       gv_tune fit GAME FILE [--passes N] [--step N] [--limit N] [-o FILE]\n"
+            "       gv_tune fit GAME FILE [--passes N] [--step N] [--limit N] [--from WEIGHTS]\n"
+            "                             [--freeze FIELD,...] [-o FILE]\n"
             "       gv_tune check GAME FILE\n");
     return 2;
 }
@@ -187,6 +188,67 @@ static int cmd_gen(int argc, char **argv)
 
 /* ---- fit ----------------------------------------------------------------------------- */
 
+/* Reads weights printed by print_weights (".field = v," or ".field = {v, v, ...},", one
+ * field a line) over w; fields it does not name keep their values. -1 on an unknown
+ * field or a bad line. */
+static int read_weights(const char *path, const gv_eval_tune *t, int *w)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    char line[4096], field[64], name[64];
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        char *p = line;
+        while (*p == ' ')
+            p++;
+        if (*p != '.')
+            continue;
+        size_t n = strcspn(p + 1, " =");
+        if (n == 0 || n >= sizeof field) {
+            rc = -1;
+            break;
+        }
+        memcpy(field, p + 1, n);
+        field[n] = 0;
+        p = strchr(p, '=');
+        if (!p) {
+            rc = -1;
+            break;
+        }
+        p++;
+        int first = -1;
+        for (int i = 0; i < t->count && first < 0; i++) {
+            t->name(i, name, sizeof name);
+            size_t len = strcspn(name, "[");
+            if (len == n && !strncmp(name, field, n))
+                first = i;
+        }
+        if (first < 0) {
+            fprintf(stderr, "%s: unknown weight '%s'\n", path, field);
+            rc = -1;
+            break;
+        }
+        for (int i = first; *p && *p != '\n'; i++) {
+            char *end;
+            p += strspn(p, " {,");
+            if (*p == '}' || *p == '\n' || !*p)
+                break;
+            long v = strtol(p, &end, 10);
+            if (end == p || i >= t->count) {
+                rc = -1;
+                break;
+            }
+            w[i] = (int)v;
+            p = end;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
 typedef struct dataset {
     const gv_eval_tune *t;
     unsigned char *pos;        /* n packed positions */
@@ -261,7 +323,8 @@ static double error_of(const dataset *d, const int *w, double k, int *evals)
     return d->n ? sum / (double)d->n : 0;
 }
 
-/* The K that minimises the error of w: a scan, then halving steps around the best. */
+/* The K that minimises the error of w: a scan over 0.01..100 by factors of 1.1, then
+ * relative steps around the best, halved until they are below 0.01 %. */
 static double fit_k(const dataset *d, const int *w)
 {
     int *evals = malloc(sizeof(int) * (d->n ? d->n : 1));
@@ -270,17 +333,18 @@ static double fit_k(const dataset *d, const int *w)
     for (size_t i = 0; i < d->n; i++)
         evals[i] = d->t->eval(pos_at(d, i), w);
     double best = 1.0, best_e = error_of(d, w, best, evals);
-    for (double k = 0.05; k <= 4.0; k += 0.05) {
+    for (double k = 0.01; k <= 100.0; k *= 1.1) {
         double e = error_of(d, w, k, evals);
         if (e < best_e)
             best = k, best_e = e;
     }
-    for (double step = 0.025; step > 1e-4; step /= 2) {
-        double up = error_of(d, w, best + step, evals), down = error_of(d, w, best - step, evals);
+    for (double step = 0.05; step > 1e-4; step /= 2) {
+        double up = error_of(d, w, best * (1 + step), evals);
+        double down = error_of(d, w, best * (1 - step), evals);
         if (up < best_e)
-            best += step, best_e = up;
-        else if (down < best_e && best - step > 0)
-            best -= step, best_e = down;
+            best *= 1 + step, best_e = up;
+        else if (down < best_e)
+            best *= 1 - step, best_e = down;
     }
     free(evals);
     return best;
@@ -317,7 +381,7 @@ static int cmd_fit(int argc, char **argv)
     const gv_game *g = tunable_game(argv[0]);
     if (!g)
         return 2;
-    const char *data_path = argv[1], *out_path = NULL;
+    const char *data_path = argv[1], *out_path = NULL, *from = NULL, *freeze = "";
     long passes = 50, step0 = 8, limit = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -330,6 +394,10 @@ static int cmd_fit(int argc, char **argv)
             step0 = atol(v);
         else if (!strcmp(a, "--limit"))
             limit = atol(v);
+        else if (!strcmp(a, "--from"))
+            from = v;
+        else if (!strcmp(a, "--freeze"))
+            freeze = v;
         else if (!strcmp(a, "-o"))
             out_path = v;
         else
@@ -351,7 +419,27 @@ static int cmd_fit(int argc, char **argv)
     if (!w)
         return 1;
     t->defaults(w);
-    double k = fit_k(&d, w);
+    if (from && read_weights(from, t, w) < 0) {
+        fprintf(stderr, "gv_tune: cannot read weights from %s\n", from);
+        return 1;
+    }
+    double k = fit_k(&d, w);   /* for the starting weights, then fixed */
+    /* The weights to fit: all but the fields --freeze names (comma-separated). */
+    char *fit = malloc((size_t)t->count);
+    if (!fit)
+        return 1;
+    for (int i = 0; i < t->count; i++) {
+        char name[64];
+        t->name(i, name, sizeof name);
+        size_t len = strcspn(name, "[");
+        fit[i] = 1;
+        for (const char *f = freeze; *f; f += strspn(f, ",")) {
+            size_t n = strcspn(f, ",");
+            if (n == len && !strncmp(f, name, n))
+                fit[i] = 0;
+            f += n;
+        }
+    }
     double e0 = error_of(&d, w, k, NULL), best = e0;
     printf("positions %zu, weights %d, K %.4f\n", d.n, t->count, k);
     printf("error before %.6f\n", e0);
@@ -362,6 +450,8 @@ static int cmd_fit(int argc, char **argv)
     for (long pass = 0; pass < passes; pass++) {
         int changed = 0;
         for (int i = 0; i < t->count; i++) {
+            if (!fit[i])
+                continue;
             int old = w[i];
             w[i] = old + (int)step;
             double e = error_of(&d, w, k, NULL);
@@ -396,7 +486,7 @@ static int cmd_fit(int argc, char **argv)
         print_weights(f, t, w);
         fclose(f);
     }
-    free(w), free(d.pos), free(d.result);
+    free(fit), free(w), free(d.pos), free(d.result);
     return 0;
 }
 
