@@ -154,6 +154,24 @@ typedef struct gv_bench_pos {
     uint64_t playouts;
 } gv_bench_pos;
 
+/* What a tuner needs to fit a game's evaluation (gv_ai.tune, optional): the weights as
+ * one array of ints, each named, and the evaluation of a compact copy of a position with
+ * any such array. */
+typedef struct gv_eval_tune {
+    int count;                 /* weights */
+    /* Writes the name of weight i into buf: "field", or "field[k]" for an element of an
+     * array (a tuner prints consecutive elements of one field as one array). */
+    void (*name)(int i, char *buf, size_t len);
+    void (*defaults)(int *w);  /* the weights the hooks use, count of them */
+    size_t pos_size;           /* bytes of a compact position */
+    void (*pack)(const void *st, void *pos);   /* the compact position of state st */
+    /* ab->eval of the packed position with weights w (centipawns, side to move). */
+    int (*eval)(const void *pos, const int *w);
+    /* |eval| >= decided with the defaults: the value says who wins on the move rather
+     * than weighing the position; a tuner leaves such positions out. */
+    int decided;
+} gv_eval_tune;
+
 typedef struct gv_ai {
     const gv_ab_hooks *ab;     /* alpha-beta hooks, or NULL when search is set */
     /* The game's own search of state st (a copy it may play on), when ab is NULL. */
@@ -178,6 +196,8 @@ typedef struct gv_ai {
     const int *blunder_permille;
     /* The bench positions, ended by one with depth == 0 and playouts == 0. */
     const gv_bench_pos *bench;
+    /* The evaluation's weights for tuning (tools/tune); NULL: not tunable. */
+    const gv_eval_tune *tune;
 } gv_ai;
 
 /* Moves to a forced result from a mate score (is_mate): > 0 the side to move mates in

@@ -3,6 +3,7 @@
  * noisy moves for quiescence, move values for ordering, and the null move. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "games/chu/chu.h"
@@ -12,7 +13,8 @@
 /* ---- Tunables ---------------------------------------------------------------------
  * Every weight of the evaluation is here, except material, promotion potential and the
  * row and column values: those are the rules core's piece-square tables (games/chu/
- * chu_psq.h and chu_psq.c), as make and unmake keep their sum over the board. */
+ * chu_psq.h and chu_psq.c), as make and unmake keep their sum over the board.
+ * gv_chu_weights_default (below) holds them all. */
 
 enum {
     MOB_SLIDE = 4,            /* per square a major slider reaches, two at most per ray */
@@ -110,6 +112,65 @@ int gv_chu_piece_value(int type)
     if (type <= CT_NONE || type >= CHU_NTYPES)
         return 0;
     return order_value[type];
+}
+
+/* The kind (row and column weights) of each type: 1 + its index in gv_chu_weights's
+ * kinds, 0 for the types CHU_PSQ_PIECES does not list (worth nothing). */
+enum { K_PAWN, K_LANCE, K_STEP, K_SLIDE, K_LION, K_KING, K_COUNT };
+#define KINDOF(t, v, g, kind) [t] = K_##kind + 1,
+static const uint8_t kind_of[CHU_NTYPES] = {CHU_PSQ_PIECES(KINDOF)};
+
+#define MATERIAL(t, v, g, kind) [t] = v,
+#define PROMOTION(t, v, g, kind) [t] = g,
+const gv_chu_weights gv_chu_weights_default = {
+    .material = {CHU_PSQ_PIECES(MATERIAL)},
+    .promotion = {CHU_PSQ_PIECES(PROMOTION)},
+    .row_pawn = {ROW_PAWN}, .frac_pawn = {FRAC_PAWN}, .col_pawn = {COL_PAWN},
+    .row_lance = {ROW_LANCE}, .frac_lance = {FRAC_LANCE}, .col_lance = {COL_LANCE},
+    .row_step = {ROW_STEP}, .frac_step = {FRAC_STEP}, .col_step = {COL_STEP},
+    .row_slide = {ROW_SLIDE}, .frac_slide = {FRAC_SLIDE}, .col_slide = {COL_SLIDE},
+    .row_lion = {ROW_LION}, .frac_lion = {FRAC_LION}, .col_lion = {COL_LION},
+    .row_king = {ROW_KING}, .frac_king = {FRAC_KING}, .col_king = {COL_KING},
+    .mobility = MOB_SLIDE,
+    .lion_hit_lesser = LION_HIT_LESSER,
+    .lion_hit_hanging = LION_HIT_HANGING,
+    .danger_quad = DANGER_QUAD,
+    .tempo = CHU_EVAL_TEMPO,
+};
+
+/* Where each kind's row, promotion-share and column weights are in gv_chu_weights. */
+static const size_t kind_rows[K_COUNT][3] = {
+#define KROW(k) {offsetof(gv_chu_weights, row_##k), offsetof(gv_chu_weights, frac_##k), \
+                 offsetof(gv_chu_weights, col_##k)}
+    KROW(pawn), KROW(lance), KROW(step), KROW(slide), KROW(lion), KROW(king),
+#undef KROW
+};
+
+static const int *kind_weights(const gv_chu_weights *w, int kind, int which)
+{
+    return (const int *)((const char *)w + kind_rows[kind][which]);
+}
+
+/* The sum chu_psq.c's tables give (pos.psq: Sente's view), computed from w. */
+static int psq_of(const chu_pos *p, const gv_chu_weights *w)
+{
+    int sum = 0;
+    for (int r = 0; r < 12; r++)
+        for (int c = 0; c < 12; c++) {
+            int pc = p->board[CHU_SQ(r, c)];
+            if (!pc)
+                continue;
+            int t = CHU_TYPE(pc), side = CHU_COLOR(pc), k = kind_of[t];
+            int v = w->material[t];
+            if (k) {
+                int rr = side ? 11 - r : r, cc = side ? 11 - c : c;
+                v += kind_weights(w, k - 1, 0)[rr] +
+                     w->promotion[t] * kind_weights(w, k - 1, 1)[rr] / 64 +
+                     kind_weights(w, k - 1, 2)[cc];
+            }
+            sum += side ? -v : v;
+        }
+    return sum;
 }
 
 /* ---- Evaluation ---------------------------------------------------------------- */
@@ -218,7 +279,7 @@ static int attacked_by_lesser(const uint8_t *b, int sq, int by)
 /* Shelter minus danger around the King of `side` on ks. The enemies of the 5x5 area
  * are read from the occupancy bits, five squares of a row at a time (a row's 16 squares
  * never straddle two words; rows beyond the board's edge hold no bits). */
-static int king_safety(const chu_pos *p, int ks, int side)
+static inline int king_safety(const chu_pos *p, int ks, int side, int danger_quad)
 {
     const uint8_t *b = p->board;
     unsigned own = side ? CHU_GOTE : 0, enemy = own ^ CHU_GOTE;
@@ -234,21 +295,21 @@ static int king_safety(const chu_pos *p, int ks, int side)
             units += attack_tab[b[row0 + dc] ^ enemy] * danger_w[dr][dc];
         }
     }
-    return shelter - units - units * units / DANGER_QUAD;
+    return shelter - units - units * units / danger_quad;
 }
 
-/* Static evaluation in centipawns for the side to move.
+/* Static evaluation in centipawns for the side to move, psq being the table terms'
+ * sum (Sente's view) and wt the other weights.
  * Step 1. Material, promotion potential, rows and columns (chu_psq, summed by the
  *         core as pos.psq); one pass over the far pieces (the core's far bits) for
  *         slider mobility and the mover's Lions, and the Kings from the royal bits.
  * Step 2. King shelter and danger around each King.
  * Step 3. Lion safety of the side to move. */
-static int chu_eval(const void *st)
+static inline int eval_with(const chu_pos *p, int psq, const gv_chu_weights *wt)
 {
-    const chu_pos *p = &((const chu_state *)st)->pos;
     const uint8_t *b = p->board;
     int stm = p->stm;
-    int score = p->psq;             /* Sente's view */
+    int score = psq;                /* Sente's view */
     int king[2] = {0, 0}, prince[2] = {0, 0};
     int lions[4], nlions = 0;
 
@@ -266,7 +327,7 @@ static int chu_eval(const void *st)
             int side = pc >> 6;
             uint32_t rays = mob_rays[pc];
             if (rays) {
-                int m = MOB_SLIDE * slider_mobility(b, sq, rays, pc & CHU_GOTE);
+                int m = wt->mobility * slider_mobility(b, sq, rays, pc & CHU_GOTE);
                 score += side ? -m : m;
             } else if (side == stm && nlions < 4) {
                 lions[nlions++] = sq;
@@ -286,7 +347,7 @@ static int chu_eval(const void *st)
     for (int side = 0; side < 2; side++) {
         int ks = king[side] ? king[side] : prince[side];
         if (ks) {
-            int k = king_safety(p, ks, side);
+            int k = king_safety(p, ks, side, wt->danger_quad);
             score += side ? -k : k;
         }
     }
@@ -297,18 +358,30 @@ static int chu_eval(const void *st)
         if (!chu_attacked(b, lions[i], !stm))
             continue;
         if (attacked_by_lesser(b, lions[i], !stm))
-            lion -= LION_HIT_LESSER;
+            lion -= wt->lion_hit_lesser;
         else if (!chu_attacked(b, lions[i], stm))
-            lion -= LION_HIT_HANGING;
+            lion -= wt->lion_hit_hanging;
     }
 
     /* Heisei: a reserve piece is worth what it is on the board (it can come in anywhere
      * next to one's own pieces, promoted inside the zone). */
     if (p->opt.heisei)
         for (int k = 0; k < CHU_HAND_KINDS; k++)
-            score += (p->hand[0][k] - p->hand[1][k]) * order_value[chu_hand_type[k]];
+            score += (p->hand[0][k] - p->hand[1][k]) * wt->material[chu_hand_type[k]];
 
-    return (stm ? -score : score) + lion + CHU_EVAL_TEMPO;
+    return (stm ? -score : score) + lion + wt->tempo;
+}
+
+/* The hooks' evaluation: the defaults, the table terms from the core's running sum. */
+static int chu_eval(const void *st)
+{
+    const chu_pos *p = &((const chu_state *)st)->pos;
+    return eval_with(p, p->psq, &gv_chu_weights_default);
+}
+
+int gv_chu_eval(const chu_pos *p, const gv_chu_weights *w)
+{
+    return eval_with(p, psq_of(p, w), w);
 }
 
 /* ---- Moves for quiescence and ordering ------------------------------------------ */
@@ -465,6 +538,72 @@ const gv_ab_hooks gv_chu_hooks = {
     .quiets = chu_quiets,
 };
 
+/* ---- Tuning ---------------------------------------------------------------------
+ * gv_chu_weights is all ints, so the tuner's array is the struct itself, field by field in
+ * declaration order. */
+typedef struct tune_field {
+    const char *name;
+    size_t offset;
+    int n;                     /* 1 for a scalar, else its elements */
+} tune_field;
+
+#define TF(f, n) {#f, offsetof(gv_chu_weights, f), n}
+#define TK(k) TF(row_##k, 12), TF(frac_##k, 12), TF(col_##k, 12)
+static const tune_field tune_fields[] = {
+    TF(material, CHU_NTYPES), TF(promotion, CHU_NTYPES), TK(pawn), TK(lance), TK(step),
+    TK(slide), TK(lion), TK(king), TF(mobility, 1), TF(lion_hit_lesser, 1),
+    TF(lion_hit_hanging, 1), TF(danger_quad, 1), TF(tempo, 1),
+};
+#undef TK
+#undef TF
+enum { TUNE_COUNT = (int)(sizeof(gv_chu_weights) / sizeof(int)) };
+_Static_assert(sizeof(gv_chu_weights) % sizeof(int) == 0, "gv_chu_weights is all ints");
+
+static void t_name(int i, char *buf, size_t len)
+{
+    for (size_t f = 0; f < sizeof tune_fields / sizeof tune_fields[0]; f++) {
+        const tune_field *t = &tune_fields[f];
+        int first = (int)(t->offset / sizeof(int));
+        if (i >= first && i < first + t->n) {
+            if (t->n == 1)
+                snprintf(buf, len, "%s", t->name);
+            else
+                snprintf(buf, len, "%s[%d]", t->name, i - first);
+            return;
+        }
+    }
+    snprintf(buf, len, "w%d", i);
+}
+
+static void t_defaults(int *w)
+{
+    memcpy(w, &gv_chu_weights_default, sizeof(gv_chu_weights));
+}
+
+static void t_pack(const void *st, void *pos)
+{
+    memcpy(pos, &((const chu_state *)st)->pos, sizeof(chu_pos));
+}
+
+static int t_eval(const void *pos, const int *w)
+{
+    gv_chu_weights ws;
+    memcpy(&ws, w, sizeof ws);
+    if (ws.danger_quad < 1)
+        ws.danger_quad = 1;
+    return gv_chu_eval(pos, &ws);
+}
+
+static const gv_eval_tune chu_tune = {
+    .count = TUNE_COUNT,
+    .name = t_name,
+    .defaults = t_defaults,
+    .pos_size = sizeof(chu_pos),
+    .pack = t_pack,
+    .eval = t_eval,
+    .decided = GV_MATE_BOUND,
+};
+
 /* The start, a middlegame with lions and a Falcon, lion tactics, an endgame with promoted
  * pieces. */
 static const gv_bench_pos chu_bench[] = {
@@ -502,4 +641,5 @@ const gv_ai gv_chu_ai = {
     .bench = chu_bench,
     .selfplay_plies = 500,
     .resign_cp = 2500,
+    .tune = &chu_tune,
 };

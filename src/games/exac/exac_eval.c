@@ -1,4 +1,8 @@
 /* Exaç evaluation and alpha-beta hooks: roles and reach of whole sides from the rules core. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "games/exac/exac.h"
 #include "games/exac/exac_bits.h"
 #include "games/exac/exac_eval.h"
@@ -445,6 +449,69 @@ const gv_ab_hooks gv_exac_hooks = {
     .eval_first = 1,
 };
 
+/* ---- Tuning ---------------------------------------------------------------------------
+ * gv_exac_weights is all ints, so the tuner's array is the struct itself, field by field in
+ * declaration order. */
+typedef struct tune_field {
+    const char *name;
+    size_t offset;
+    int n;                     /* 1 for a scalar, else its elements */
+} tune_field;
+
+#define TF(f, n) {#f, offsetof(gv_exac_weights, f), n}
+static const tune_field tune_fields[] = {
+    TF(material, EX_SQUARES + 1), TF(mobility, 1), TF(tempo, 1), TF(threat, 3),
+    TF(hanging, 1), TF(par_attack, GV_EXAC_PAR_SPAN), TF(par_defend, GV_EXAC_PAR_SPAN),
+    TF(par_linear, 1), TF(lapah, 1), TF(potersin, 1), TF(adrib, 1), TF(yachi, 1),
+    TF(quiet_fade, 1),
+};
+#undef TF
+enum { TUNE_COUNT = (int)(sizeof(gv_exac_weights) / sizeof(int)) };
+_Static_assert(sizeof(gv_exac_weights) % sizeof(int) == 0, "gv_exac_weights is all ints");
+
+static void t_name(int i, char *buf, size_t len)
+{
+    for (size_t f = 0; f < sizeof tune_fields / sizeof tune_fields[0]; f++) {
+        const tune_field *t = &tune_fields[f];
+        int first = (int)(t->offset / sizeof(int));
+        if (i >= first && i < first + t->n) {
+            if (t->n == 1)
+                snprintf(buf, len, "%s", t->name);
+            else
+                snprintf(buf, len, "%s[%d]", t->name, i - first);
+            return;
+        }
+    }
+    snprintf(buf, len, "w%d", i);
+}
+
+static void t_defaults(int *w)
+{
+    memcpy(w, &gv_exac_weights_default, sizeof(gv_exac_weights));
+}
+
+static void t_pack(const void *st, void *pos)
+{
+    memcpy(pos, &((const exac_state *)st)->pos, sizeof(exac_pos));
+}
+
+static int t_eval(const void *pos, const int *w)
+{
+    gv_exac_weights ws;
+    memcpy(&ws, w, sizeof ws);
+    return gv_exac_eval(pos, &ws);
+}
+
+static const gv_eval_tune exac_tune = {
+    .count = TUNE_COUNT,
+    .name = t_name,
+    .defaults = t_defaults,
+    .pos_size = sizeof(exac_pos),
+    .pack = t_pack,
+    .eval = t_eval,
+    .decided = GV_EXAC_WIN,
+};
+
 /* The start and positions after a few moves. */
 static const gv_bench_pos exac_bench[] = {
     {NULL, "startpos", 8, 0},
@@ -458,4 +525,5 @@ const gv_ai gv_exac_ai = {
     .bench = exac_bench,
     .selfplay_plies = 300,
     .resign_cp = 1500,
+    .tune = &exac_tune,
 };

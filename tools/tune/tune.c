@@ -1,0 +1,542 @@
+/* gv_tune: fits a game's evaluation weights to the results of self-play games (the
+ * "Texel" method).
+ *
+ *   gv_tune gen GAME [options] -o FILE   plays self-play games and writes their quiet
+ *                                        positions, each with the game's result
+ *   gv_tune fit GAME FILE [options]      fits K, then the weights, to those positions and
+ *                                        prints the tuned weights as a C initializer
+ *   gv_tune check GAME FILE              checks that the tuning evaluation with the
+ *                                        default weights is the search's evaluation
+ *
+ * The game's AI (gv_ai) gives the searcher's hooks and the tuning descriptor
+ * (gv_eval_tune): the weights as one array of ints, and the evaluation with any array.
+ * docs/tuning.md explains the data, the fit and how the result becomes the defaults. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gv_core.h"
+#include "game/game.h"
+#include "search/search.h"
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: gv_tune gen GAME [--games N] [--nodes N] [--random PLIES] [--skip PLIES]\n"
+            "                        [--seed S] [--hash MB] [--max-plies N] -o FILE\n"
+            "       gv_tune fit GAME FILE [--passes N] [--step N] [--limit N] [--from WEIGHTS]\n"
+            "                             [--freeze FIELD,...] [-o FILE]\n"
+            "       gv_tune check GAME FILE\n");
+    return 2;
+}
+
+/* A small seeded generator (xorshift64*) for the random opening plies. */
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+static const gv_game *tunable_game(const char *name)
+{
+    const gv_game *g = gv_game_find(name);
+    if (!g) {
+        fprintf(stderr, "gv_tune: unknown game '%s'\n", name);
+        return NULL;
+    }
+    if (!g->ai || !g->ai->ab || !g->ai->tune) {
+        fprintf(stderr, "gv_tune: game '%s' has no tunable alpha-beta evaluation\n", name);
+        return NULL;
+    }
+    return g;
+}
+
+/* ---- gen ----------------------------------------------------------------------------- */
+
+/* Is st (not over) quiet: no noisy move, the mover not in check, and an evaluation that
+ * weighs the position rather than announcing a win? */
+static int quiet_position(const gv_game *g, const void *st, gv_move *buf, const int *w,
+                          void *pos)
+{
+    const gv_ab_hooks *h = g->ai->ab;
+    const gv_eval_tune *t = g->ai->tune;
+    if (h->in_check(st) || h->noisy_moves(st, buf) > 0)
+        return 0;
+    t->pack(st, pos);
+    int e = t->eval(pos, w);
+    return e < t->decided && e > -t->decided;
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+    if (argc < 1)
+        return usage();
+    const gv_game *g = tunable_game(argv[0]);
+    if (!g)
+        return 2;
+    long games = 100, nodes = 5000, random_plies = 4, skip = 8, hash = 16, cap = 0;
+    uint64_t seed = 1;
+    const char *out_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return usage();
+        i++;
+        if (!strcmp(a, "--games"))
+            games = atol(v);
+        else if (!strcmp(a, "--nodes"))
+            nodes = atol(v);
+        else if (!strcmp(a, "--random"))
+            random_plies = atol(v);
+        else if (!strcmp(a, "--skip"))
+            skip = atol(v);
+        else if (!strcmp(a, "--seed"))
+            seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--hash"))
+            hash = atol(v);
+        else if (!strcmp(a, "--max-plies"))
+            cap = atol(v);
+        else if (!strcmp(a, "-o"))
+            out_path = v;
+        else
+            return usage();
+    }
+    if (!out_path || cap < 0 || games < 1 || nodes < 1 || random_plies < 0 || skip < 0 || hash < 1)
+        return usage();
+    FILE *out = fopen(out_path, "w");
+    if (!out) {
+        perror(out_path);
+        return 1;
+    }
+    const gv_ai *ai = g->ai;
+    const gv_eval_tune *t = ai->tune;
+    int max_plies = cap ? (int)cap : ai->selfplay_plies ? ai->selfplay_plies : 1000;
+    void *st = malloc(g->state_size), *pos = malloc(t->pos_size);
+    int *w = malloc(sizeof(int) * (size_t)t->count);
+    gv_move *moves = malloc(sizeof(gv_move) * GV_MAX_MOVES);
+    char (*texts)[GV_MAX_TEXT] = malloc(sizeof *texts * (size_t)max_plies);
+    int *movers = malloc(sizeof(int) * (size_t)max_plies);
+    gv_tt *tt = gv_tt_new((size_t)hash);
+    if (!st || !pos || !w || !moves || !texts || !movers || !tt) {
+        fprintf(stderr, "gv_tune: out of memory\n");
+        return 1;
+    }
+    t->defaults(w);
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+    long kept_total = 0, score[3] = {0, 0, 0};
+    for (long game = 0; game < games; game++) {
+        char err[GV_ERRLEN];
+        if (g->init(st, NULL, err, sizeof err) < 0) {
+            fprintf(stderr, "gv_tune: %s\n", err);
+            return 1;
+        }
+        gv_tt_clear(tt);
+        int kept = 0, winner = -1, ply = 0; /* winner: player, or -1 for a draw */
+        for (;; ply++) {
+            int n = g->legal_moves(st, moves);
+            if (n == 0) {
+                gv_result res;
+                if (g->status(st, &res) == GV_WIN)
+                    winner = res.winner;
+                break;
+            }
+            if (ply >= max_plies)
+                break;
+            gv_move m;
+            if (ply < random_plies) {
+                m = moves[rng_next(&rng) % (uint64_t)n];
+            } else {
+                if (ply >= skip && kept < max_plies &&
+                    quiet_position(g, st, moves, w, pos) &&
+                    g->get_position(st, texts[kept], GV_MAX_TEXT) > 0)
+                    movers[kept++] = g->to_move(st);
+                gv_limits lim = {.nodes = (uint64_t)nodes};
+                gv_search_ctl ctl = {.start_ms = gv_now_ms()};
+                atomic_init(&ctl.stop, 0);
+                gv_search_result r = gv_ab_search(g, ai->ab, st, tt, &lim, &ctl, NULL, NULL);
+                if (ai->resign_cp && r.score < -ai->resign_cp) {
+                    winner = !g->to_move(st);
+                    break;
+                }
+                m = r.best;
+            }
+            g->make(st, m);
+        }
+        score[winner < 0 ? 2 : winner]++;
+        for (int k = 0; k < kept; k++) {
+            const char *res = winner < 0 ? "0.5" : winner == movers[k] ? "1" : "0";
+            fprintf(out, "%s %s\n", res, texts[k]);
+        }
+        kept_total += kept;
+        fprintf(stderr, "game %ld: %d plies, %s, %d positions\n", game + 1, ply,
+                winner < 0 ? "draw" : winner == 0 ? "first player wins" : "second player wins",
+                kept);
+    }
+    fprintf(stderr, "%ld games (first %ld, second %ld, draws %ld), %ld positions\n", games,
+            score[0], score[1], score[2], kept_total);
+    fclose(out);
+    gv_tt_free(tt);
+    free(movers), free(texts), free(moves), free(w), free(pos), free(st);
+    return 0;
+}
+
+/* ---- fit ----------------------------------------------------------------------------- */
+
+/* Reads weights printed by print_weights (".field = v," or ".field = {v, v, ...},", one
+ * field a line) over w; fields it does not name keep their values. -1 on an unknown
+ * field or a bad line. */
+static int read_weights(const char *path, const gv_eval_tune *t, int *w)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    char line[4096], field[64], name[64];
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        char *p = line;
+        while (*p == ' ')
+            p++;
+        if (*p != '.')
+            continue;
+        size_t n = strcspn(p + 1, " =");
+        if (n == 0 || n >= sizeof field) {
+            rc = -1;
+            break;
+        }
+        memcpy(field, p + 1, n);
+        field[n] = 0;
+        p = strchr(p, '=');
+        if (!p) {
+            rc = -1;
+            break;
+        }
+        p++;
+        int first = -1;
+        for (int i = 0; i < t->count && first < 0; i++) {
+            t->name(i, name, sizeof name);
+            size_t len = strcspn(name, "[");
+            if (len == n && !strncmp(name, field, n))
+                first = i;
+        }
+        if (first < 0) {
+            fprintf(stderr, "%s: unknown weight '%s'\n", path, field);
+            rc = -1;
+            break;
+        }
+        for (int i = first; *p && *p != '\n'; i++) {
+            char *end;
+            p += strspn(p, " {,");
+            if (*p == '}' || *p == '\n' || !*p)
+                break;
+            long v = strtol(p, &end, 10);
+            if (end == p || i >= t->count) {
+                rc = -1;
+                break;
+            }
+            w[i] = (int)v;
+            p = end;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+typedef struct dataset {
+    const gv_eval_tune *t;
+    unsigned char *pos;        /* n packed positions */
+    double *result;            /* the mover's result: 1, 0.5, 0 */
+    size_t n;
+} dataset;
+
+static const void *pos_at(const dataset *d, size_t i)
+{
+    return d->pos + i * d->t->pos_size;
+}
+
+static int load(const gv_game *g, const char *path, long limit, dataset *d)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    const gv_eval_tune *t = g->ai->tune;
+    void *st = malloc(g->state_size);
+    char *line = malloc(GV_MAX_TEXT + 16);
+    size_t cap = 0;
+    d->t = t, d->pos = NULL, d->result = NULL, d->n = 0;
+    char err[GV_ERRLEN];
+    if (!st || !line || g->init(st, NULL, err, sizeof err) < 0)
+        return -1;
+    long lineno = 0;
+    while (fgets(line, GV_MAX_TEXT + 16, f) && (limit <= 0 || (long)d->n < limit)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        char *sp = strchr(line, ' ');
+        if (!sp)
+            continue;
+        *sp = 0;
+        double r = atof(line);
+        if (g->set_position(st, sp + 1, err, sizeof err) < 0) {
+            fprintf(stderr, "%s:%ld: %s\n", path, lineno, err);
+            continue;
+        }
+        if (d->n == cap) {
+            cap = cap ? cap * 2 : 4096;
+            d->pos = realloc(d->pos, cap * t->pos_size);
+            d->result = realloc(d->result, cap * sizeof(double));
+            if (!d->pos || !d->result)
+                return -1;
+        }
+        t->pack(st, d->pos + d->n * t->pos_size);
+        d->result[d->n++] = r;
+    }
+    fclose(f);
+    free(line), free(st);
+    return 0;
+}
+
+/* The expected result of an evaluation e (centipawns) with scale K: 1 / (1 + 10^(-K e/400)). */
+static double sigmoid(double k, int e)
+{
+    return 1.0 / (1.0 + pow(10.0, -k * e / 400.0));
+}
+
+/* Mean squared error of the weights w over the data, with scale K; evals (may be NULL)
+ * caches the evaluations for K-only fits. */
+static double error_of(const dataset *d, const int *w, double k, int *evals)
+{
+    double sum = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        int e = evals ? evals[i] : d->t->eval(pos_at(d, i), w);
+        double diff = d->result[i] - sigmoid(k, e);
+        sum += diff * diff;
+    }
+    return d->n ? sum / (double)d->n : 0;
+}
+
+/* The K that minimises the error of w: a scan over 0.01..100 by factors of 1.1, then
+ * relative steps around the best, halved until they are below 0.01 %. */
+static double fit_k(const dataset *d, const int *w)
+{
+    int *evals = malloc(sizeof(int) * (d->n ? d->n : 1));
+    if (!evals)
+        return 1.0;
+    for (size_t i = 0; i < d->n; i++)
+        evals[i] = d->t->eval(pos_at(d, i), w);
+    double best = 1.0, best_e = error_of(d, w, best, evals);
+    for (double k = 0.01; k <= 100.0; k *= 1.1) {
+        double e = error_of(d, w, k, evals);
+        if (e < best_e)
+            best = k, best_e = e;
+    }
+    for (double step = 0.05; step > 1e-4; step /= 2) {
+        double up = error_of(d, w, best * (1 + step), evals);
+        double down = error_of(d, w, best * (1 - step), evals);
+        if (up < best_e)
+            best *= 1 + step, best_e = up;
+        else if (down < best_e)
+            best *= 1 - step, best_e = down;
+    }
+    free(evals);
+    return best;
+}
+
+/* The weights as a C initializer: one line per field, an array's elements together. */
+static void print_weights(FILE *f, const gv_eval_tune *t, const int *w)
+{
+    char name[64], next[64];
+    for (int i = 0; i < t->count;) {
+        t->name(i, name, sizeof name);
+        char *br = strchr(name, '[');
+        if (!br) {
+            fprintf(f, "    .%s = %d,\n", name, w[i++]);
+            continue;
+        }
+        *br = 0;
+        fprintf(f, "    .%s = {", name);
+        for (int first = 1; i < t->count; i++, first = 0) {
+            t->name(i, next, sizeof next);
+            char *nb = strchr(next, '[');
+            if (!nb || (size_t)(nb - next) != strlen(name) || strncmp(next, name, strlen(name)))
+                break;
+            fprintf(f, "%s%d", first ? "" : ", ", w[i]);
+        }
+        fprintf(f, "},\n");
+    }
+}
+
+static int cmd_fit(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage();
+    const gv_game *g = tunable_game(argv[0]);
+    if (!g)
+        return 2;
+    const char *data_path = argv[1], *out_path = NULL, *from = NULL, *freeze = "";
+    long passes = 50, step0 = 8, limit = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return usage();
+        i++;
+        if (!strcmp(a, "--passes"))
+            passes = atol(v);
+        else if (!strcmp(a, "--step"))
+            step0 = atol(v);
+        else if (!strcmp(a, "--limit"))
+            limit = atol(v);
+        else if (!strcmp(a, "--from"))
+            from = v;
+        else if (!strcmp(a, "--freeze"))
+            freeze = v;
+        else if (!strcmp(a, "-o"))
+            out_path = v;
+        else
+            return usage();
+    }
+    if (passes < 0 || step0 < 1)
+        return usage();
+    dataset d;
+    if (load(g, data_path, limit, &d) < 0) {
+        fprintf(stderr, "gv_tune: cannot load %s\n", data_path);
+        return 1;
+    }
+    if (d.n == 0) {
+        fprintf(stderr, "gv_tune: no positions in %s\n", data_path);
+        return 1;
+    }
+    const gv_eval_tune *t = d.t;
+    int *w = malloc(sizeof(int) * (size_t)t->count);
+    if (!w)
+        return 1;
+    t->defaults(w);
+    if (from && read_weights(from, t, w) < 0) {
+        fprintf(stderr, "gv_tune: cannot read weights from %s\n", from);
+        return 1;
+    }
+    double k = fit_k(&d, w);   /* for the starting weights, then fixed */
+    /* The weights to fit: all but the fields --freeze names (comma-separated). */
+    char *fit = malloc((size_t)t->count);
+    if (!fit)
+        return 1;
+    for (int i = 0; i < t->count; i++) {
+        char name[64];
+        t->name(i, name, sizeof name);
+        size_t len = strcspn(name, "[");
+        fit[i] = 1;
+        for (const char *f = freeze; *f; f += strspn(f, ",")) {
+            size_t n = strcspn(f, ",");
+            if (n == len && !strncmp(f, name, n))
+                fit[i] = 0;
+            f += n;
+        }
+    }
+    double e0 = error_of(&d, w, k, NULL), best = e0;
+    printf("positions %zu, weights %d, K %.4f\n", d.n, t->count, k);
+    printf("error before %.6f\n", e0);
+    fflush(stdout);
+    /* Local search: each weight in turn moves by +step, else -step, while that lowers the
+     * error; a pass with no gain halves the step, down to 1. */
+    long step = step0;
+    for (long pass = 0; pass < passes; pass++) {
+        int changed = 0;
+        for (int i = 0; i < t->count; i++) {
+            if (!fit[i])
+                continue;
+            int old = w[i];
+            w[i] = old + (int)step;
+            double e = error_of(&d, w, k, NULL);
+            if (e < best) {
+                best = e, changed++;
+                continue;
+            }
+            w[i] = old - (int)step;
+            e = error_of(&d, w, k, NULL);
+            if (e < best) {
+                best = e, changed++;
+                continue;
+            }
+            w[i] = old;
+        }
+        fprintf(stderr, "pass %ld, step %ld: %d changed, error %.6f\n", pass + 1, step, changed,
+                best);
+        if (!changed) {
+            if (step == 1)
+                break;
+            step /= 2;
+        }
+    }
+    printf("error after %.6f\n", best);
+    print_weights(stdout, t, w);
+    if (out_path) {
+        FILE *f = fopen(out_path, "w");
+        if (!f) {
+            perror(out_path);
+            return 1;
+        }
+        print_weights(f, t, w);
+        fclose(f);
+    }
+    free(fit), free(w), free(d.pos), free(d.result);
+    return 0;
+}
+
+/* ---- check -------------------------------------------------------------------------- */
+
+static int cmd_check(int argc, char **argv)
+{
+    if (argc != 2)
+        return usage();
+    const gv_game *g = tunable_game(argv[0]);
+    if (!g)
+        return 2;
+    const gv_eval_tune *t = g->ai->tune;
+    FILE *f = fopen(argv[1], "r");
+    void *st = malloc(g->state_size), *pos = malloc(t->pos_size);
+    int *w = malloc(sizeof(int) * (size_t)t->count);
+    char *line = malloc(GV_MAX_TEXT + 16), err[GV_ERRLEN];
+    if (!f || !st || !pos || !w || !line || g->init(st, NULL, err, sizeof err) < 0) {
+        fprintf(stderr, "gv_tune: cannot read %s\n", argv[1]);
+        return 1;
+    }
+    t->defaults(w);
+    long n = 0, bad = 0;
+    while (fgets(line, GV_MAX_TEXT + 16, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        char *sp = strchr(line, ' ');
+        if (!sp || g->set_position(st, sp + 1, err, sizeof err) < 0)
+            continue;
+        t->pack(st, pos);
+        int a = g->ai->ab->eval(st), b = t->eval(pos, w);
+        n++;
+        if (a != b && bad++ < 10)
+            printf("differs: %s: search %d, tuning %d\n", sp + 1, a, b);
+    }
+    printf("%ld positions, %ld differ\n", n, bad);
+    fclose(f);
+    free(line), free(w), free(pos), free(st);
+    return bad || !n ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    gv_games_init();
+    if (argc < 2)
+        return usage();
+    if (!strcmp(argv[1], "gen"))
+        return cmd_gen(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "fit"))
+        return cmd_fit(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "check"))
+        return cmd_check(argc - 2, argv + 2);
+    return usage();
+}
