@@ -157,11 +157,17 @@ typedef struct gv_bench_pos {
 /* What a tuner needs to fit a game's evaluation (gv_ai.tune, optional): the weights as
  * one array of ints, each named, and the evaluation of a compact copy of a position with
  * any such array. */
+typedef struct gv_tune_field {
+    const char *name;
+    size_t offset;             /* bytes from the start of the weights */
+    int n;                     /* 1 for a scalar, else its elements */
+} gv_tune_field;
+
 typedef struct gv_eval_tune {
     int count;                 /* weights */
-    /* Writes the name of weight i into buf: "field", or "field[k]" for an element of an
-     * array (a tuner prints consecutive elements of one field as one array). */
-    void (*name)(int i, char *buf, size_t len);
+    /* The weights' fields in order (gv_tune_name names weight i from them). */
+    const gv_tune_field *fields;
+    int nfields;
     void (*defaults)(int *w);  /* the weights the hooks use, count of them */
     size_t pos_size;           /* bytes of a compact position */
     void (*pack)(const void *st, void *pos);   /* the compact position of state st */
@@ -199,6 +205,11 @@ typedef struct gv_ai {
     /* The evaluation's weights for tuning (tools/tune); NULL: not tunable. */
     const gv_eval_tune *tune;
 } gv_ai;
+
+/* Writes the name of weight i of t into buf: "field", or "field[k]" for an element of an
+ * array (a tuner prints consecutive elements of one field as one array); "wI" when no
+ * field holds it. */
+void gv_tune_name(const gv_eval_tune *t, int i, char *buf, size_t len);
 
 /* Moves to a forced result from a mate score (is_mate): > 0 the side to move mates in
  * that many of its own moves, < 0 it is mated in that many. Plies: gv_mate_plies. */

@@ -221,7 +221,7 @@ static int read_weights(const char *path, const gv_eval_tune *t, int *w)
         p++;
         int first = -1;
         for (int i = 0; i < t->count && first < 0; i++) {
-            t->name(i, name, sizeof name);
+            gv_tune_name(t, i, name, sizeof name);
             size_t len = strcspn(name, "[");
             if (len == n && !strncmp(name, field, n))
                 first = i;
@@ -355,7 +355,7 @@ static void print_weights(FILE *f, const gv_eval_tune *t, const int *w)
 {
     char name[64], next[64];
     for (int i = 0; i < t->count;) {
-        t->name(i, name, sizeof name);
+        gv_tune_name(t, i, name, sizeof name);
         char *br = strchr(name, '[');
         if (!br) {
             fprintf(f, "    .%s = %d,\n", name, w[i++]);
@@ -364,7 +364,7 @@ static void print_weights(FILE *f, const gv_eval_tune *t, const int *w)
         *br = 0;
         fprintf(f, "    .%s = {", name);
         for (int first = 1; i < t->count; i++, first = 0) {
-            t->name(i, next, sizeof next);
+            gv_tune_name(t, i, next, sizeof next);
             char *nb = strchr(next, '[');
             if (!nb || (size_t)(nb - next) != strlen(name) || strncmp(next, name, strlen(name)))
                 break;
@@ -430,7 +430,7 @@ static int cmd_fit(int argc, char **argv)
         return 1;
     for (int i = 0; i < t->count; i++) {
         char name[64];
-        t->name(i, name, sizeof name);
+        gv_tune_name(t, i, name, sizeof name);
         size_t len = strcspn(name, "[");
         fit[i] = 1;
         for (const char *f = freeze; *f; f += strspn(f, ",")) {

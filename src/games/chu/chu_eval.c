@@ -541,15 +541,9 @@ const gv_ab_hooks gv_chu_hooks = {
 /* ---- Tuning ---------------------------------------------------------------------
  * gv_chu_weights is all ints, so the tuner's array is the struct itself, field by field in
  * declaration order. */
-typedef struct tune_field {
-    const char *name;
-    size_t offset;
-    int n;                     /* 1 for a scalar, else its elements */
-} tune_field;
-
 #define TF(f, n) {#f, offsetof(gv_chu_weights, f), n}
 #define TK(k) TF(row_##k, 12), TF(frac_##k, 12), TF(col_##k, 12)
-static const tune_field tune_fields[] = {
+static const gv_tune_field tune_fields[] = {
     TF(material, CHU_NTYPES), TF(promotion, CHU_NTYPES), TK(pawn), TK(lance), TK(step),
     TK(slide), TK(lion), TK(king), TF(mobility, 1), TF(lion_hit_lesser, 1),
     TF(lion_hit_hanging, 1), TF(danger_quad, 1), TF(tempo, 1),
@@ -558,22 +552,6 @@ static const tune_field tune_fields[] = {
 #undef TF
 enum { TUNE_COUNT = (int)(sizeof(gv_chu_weights) / sizeof(int)) };
 _Static_assert(sizeof(gv_chu_weights) % sizeof(int) == 0, "gv_chu_weights is all ints");
-
-static void t_name(int i, char *buf, size_t len)
-{
-    for (size_t f = 0; f < sizeof tune_fields / sizeof tune_fields[0]; f++) {
-        const tune_field *t = &tune_fields[f];
-        int first = (int)(t->offset / sizeof(int));
-        if (i >= first && i < first + t->n) {
-            if (t->n == 1)
-                snprintf(buf, len, "%s", t->name);
-            else
-                snprintf(buf, len, "%s[%d]", t->name, i - first);
-            return;
-        }
-    }
-    snprintf(buf, len, "w%d", i);
-}
 
 static void t_defaults(int *w)
 {
@@ -596,7 +574,8 @@ static int t_eval(const void *pos, const int *w)
 
 static const gv_eval_tune chu_tune = {
     .count = TUNE_COUNT,
-    .name = t_name,
+    .fields = tune_fields,
+    .nfields = (int)(sizeof tune_fields / sizeof tune_fields[0]),
     .defaults = t_defaults,
     .pos_size = sizeof(chu_pos),
     .pack = t_pack,

@@ -452,14 +452,8 @@ const gv_ab_hooks gv_exac_hooks = {
 /* ---- Tuning ---------------------------------------------------------------------------
  * gv_exac_weights is all ints, so the tuner's array is the struct itself, field by field in
  * declaration order. */
-typedef struct tune_field {
-    const char *name;
-    size_t offset;
-    int n;                     /* 1 for a scalar, else its elements */
-} tune_field;
-
 #define TF(f, n) {#f, offsetof(gv_exac_weights, f), n}
-static const tune_field tune_fields[] = {
+static const gv_tune_field tune_fields[] = {
     TF(material, EX_SQUARES + 1), TF(mobility, 1), TF(tempo, 1), TF(threat, 3),
     TF(hanging, 1), TF(par_attack, GV_EXAC_PAR_SPAN), TF(par_defend, GV_EXAC_PAR_SPAN),
     TF(par_linear, 1), TF(lapah, 1), TF(potersin, 1), TF(adrib, 1), TF(yachi, 1),
@@ -468,22 +462,6 @@ static const tune_field tune_fields[] = {
 #undef TF
 enum { TUNE_COUNT = (int)(sizeof(gv_exac_weights) / sizeof(int)) };
 _Static_assert(sizeof(gv_exac_weights) % sizeof(int) == 0, "gv_exac_weights is all ints");
-
-static void t_name(int i, char *buf, size_t len)
-{
-    for (size_t f = 0; f < sizeof tune_fields / sizeof tune_fields[0]; f++) {
-        const tune_field *t = &tune_fields[f];
-        int first = (int)(t->offset / sizeof(int));
-        if (i >= first && i < first + t->n) {
-            if (t->n == 1)
-                snprintf(buf, len, "%s", t->name);
-            else
-                snprintf(buf, len, "%s[%d]", t->name, i - first);
-            return;
-        }
-    }
-    snprintf(buf, len, "w%d", i);
-}
 
 static void t_defaults(int *w)
 {
@@ -504,7 +482,8 @@ static int t_eval(const void *pos, const int *w)
 
 static const gv_eval_tune exac_tune = {
     .count = TUNE_COUNT,
-    .name = t_name,
+    .fields = tune_fields,
+    .nfields = (int)(sizeof tune_fields / sizeof tune_fields[0]),
     .defaults = t_defaults,
     .pos_size = sizeof(exac_pos),
     .pack = t_pack,
