@@ -5,7 +5,7 @@
 // in the game's notation, their depth and speed; moves tried on the board make a variation
 // kept in this page only; a finished game gets an evaluation graph computed in a second
 // worker. Also the arrow (showArrow) the game page draws for a hint.
-import { h, s, api, put, gameTitle, prefs, seats } from './util.js';
+import { h, s, api, put, gameTitle, prefs, seats, allPositions } from './util.js';
 import { ChuBoard } from './chu.js';
 import { ExacBoard, parseExac, FILES as EXAC_FILES } from './exac.js';
 import { GravBoard } from './grav.js';
@@ -149,15 +149,7 @@ export class AnalysisPage {
       }
       this.game = this.view.game;
       this.main = this.view.moves.slice();
-      if (this.game !== 'chu') {
-        let all = [], from = 0;
-        while (from !== null) {
-          const r = await api(`/api/games/${this.id}/positions?from=${from}`);
-          all = all.concat(r.positions);
-          from = r.next;
-        }
-        this.positions = all;
-      }
+      if (this.game !== 'chu') this.positions = await allPositions(this.id);
       this.cur = this.main.length;
     }
     document.title = `Analysis · ${gameTitle(this.game)} — Gravülien`;

@@ -1,7 +1,7 @@
 // The game page: the board, players and clocks, what you may do now, the move list,
 // replay, downloads and links. Everything it shows comes from the server's view
 // (GET /api/games/ID) and its WebSocket events; it never decides a rule.
-import { h, api, prefs, seats, fmtClock, gameTitle, ApiError, put } from './util.js';
+import { h, api, prefs, seats, fmtClock, gameTitle, ApiError, put, allPositions } from './util.js';
 import { ChuBoard, moveSquares, sideToMove } from './chu.js';
 import { ExacBoard } from './exac.js';
 import { GravBoard, stoneIcon, PLAYERS } from './grav.js';
@@ -885,14 +885,7 @@ export class GamePage {
   }
 
   async loadPositions() {
-    // Paged by the server (200 a reply): read until there is no next page.
-    let all = [], from = 0;
-    while (from !== null) {
-      const r = await api(`/api/games/${this.id}/positions?from=${from}`);
-      all = all.concat(r.positions);
-      from = r.next;
-    }
-    this.positions = all;
+    this.positions = await allPositions(this.id);
   }
 
   async goto(n) {

@@ -81,6 +81,18 @@ export async function api(path, body, token, method) {
   return json;
 }
 
+// Every position of game id (GET /api/games/ID/positions, paged by the server: 200 a
+// reply), read until there is no next page.
+export async function allPositions(id) {
+  let all = [], from = 0;
+  while (from !== null) {
+    const r = await api(`/api/games/${id}/positions?from=${from}`);
+    all = all.concat(r.positions);
+    from = r.next;
+  }
+  return all;
+}
+
 // localStorage can be unavailable (private mode, file://): degrade to memory.
 const memory = {};
 function lsGet(k) {

@@ -235,6 +235,9 @@ await step('lobby: abandoned games leave the lists, and their page says so', asy
     await shot(page, 'lobby-after-abandon.png', true);
     await page.goto(S.url + `/play/${live.id}`);
     await page.locator('.banner:not([hidden])').waitFor();
+    // (the status is filled in with the view; on a loaded machine the banner may come first)
+    await page.waitForFunction(() => (document.querySelector('#game-status') || {}).textContent === 'abandoned',
+      null, { timeout: 10000 }).catch(() => {});
     check((await page.locator('#game-status').textContent()) === 'abandoned', 'the game page says abandoned');
     check((await page.locator('.banner').textContent()).startsWith('Abandoned'), 'the banner says the game was abandoned');
     check(await page.locator('.your-move').count() === 0, 'no move is offered');
