@@ -200,7 +200,7 @@ gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen);
 #define GV_STORE_PG_CHANNEL "gravulien"
 
 /* The newest schema version this build knows. */
-enum { GV_STORE_SCHEMA = 5 };
+enum { GV_STORE_SCHEMA = 6 };
 
 void gv_stored_game_free(gv_stored_game *g);   /* frees config and result */
 
