@@ -192,6 +192,18 @@ async function main() {
     check(r.status === 200 && r.json.status === 'live', `game ${g} is live on the other process too`);
   }
   console.log(`${across} of ${n} pairs across the two processes`);
+  // Pairs that can only form across the processes (each pair its own clock, one seek on
+  // each server), all posted at once.
+  const cross = await Promise.all(who.map((w, i) => req(i % 2 ? T.url : base, 'POST', '/api/seeks',
+    { who: w, body: { game: 'exac', clock: { initial: 60 * (1 + (i >> 1)), increment: 0 } } })));
+  const crossDone = await Promise.all(cross.map((p, i) => p.json.status === 'paired' ? p
+    : waitPaired(i % 2 ? T.url : base, who[i], p.json.id, 8000)));
+  let crossOk = 0;
+  for (let k = 0; k < n; k++) {
+    const x = crossDone[2 * k].json, y = crossDone[2 * k + 1].json;
+    crossOk += !!(x && y && x.status === 'paired' && y.status === 'paired' && x.game === y.game && x.seat !== y.seat);
+  }
+  check(crossOk === n, `${n} pairs posted at once across the processes each make one game (${crossOk})`);
   // A seek on each process, posted one after the other: they pair across.
   const x1 = await req(base, 'POST', '/api/seeks', { who: who[0], body: { game: 'grav', clock: null } });
   const x2 = await req(T.url, 'POST', '/api/seeks', { who: who[1], body: { game: 'grav', clock: null } });
