@@ -300,15 +300,35 @@ int gv_seek_list(gv_store *s, json_t **out, char *err, size_t errlen)
     return 0;
 }
 
+/* The last presence writes, so that an account making many requests (a game's moves) is
+ * written at most once in GV_ONLINE_WRITE_MS: a direct-mapped table of recent writes,
+ * used on the hub's thread only. */
+enum { SEEN_SLOTS = 1024 };
+#define GV_ONLINE_WRITE_MS 15000
+static struct {
+    const gv_store *store;
+    int64_t account, at;
+} seen[SEEN_SLOTS];
+
 int gv_online_seen(gv_store *s, int64_t account, const char *name, char *err, size_t errlen)
 {
+    int64_t t = gv_wall_ms();
+    unsigned k = (unsigned)((uint64_t)account % SEEN_SLOTS);
+    if (seen[k].store == s && seen[k].account == account && t - seen[k].at >= 0 &&
+        t - seen[k].at < GV_ONLINE_WRITE_MS)
+        return 0;
     char a[24], now[24];
     i64_text(account, a, sizeof a);
-    i64_text(gv_wall_ms(), now, sizeof now);
+    i64_text(t, now, sizeof now);
     const char *p[] = {a, name, now};
-    return s->ops->sql(s, "INSERT INTO presence(account_id, name, at) VALUES ($1, $2, $3)"
+    if (s->ops->sql(s, "INSERT INTO presence(account_id, name, at) VALUES ($1, $2, $3)"
                           " ON CONFLICT (account_id) DO UPDATE SET name = excluded.name,"
-                          " at = excluded.at", "iti", p, NULL, NULL, NULL, err, errlen) ? -1 : 0;
+                          " at = excluded.at", "iti", p, NULL, NULL, NULL, err, errlen))
+        return -1;
+    seen[k].store = s;
+    seen[k].account = account;
+    seen[k].at = t;
+    return 0;
 }
 
 static int take_name(void *ctx, int ncols, const char *const *cols)

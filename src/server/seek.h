@@ -18,8 +18,9 @@
  * seek lives while its owner asks for it: every poll moves its expiry GV_SEEK_TTL ahead;
  * an expired row is deleted by the next sweep and never paired.
  *
- * Presence: every request carrying a live session marks its account seen; the accounts
- * seen in the last GV_ONLINE_MS are online. Everything runs on the hub's thread. */
+ * Presence: every request carrying a live session marks its account seen (written at most
+ * once in 15 s per account and process); the accounts seen in the last GV_ONLINE_MS are
+ * online. Everything runs on the hub's thread. */
 #ifndef GV_SEEK_H
 #define GV_SEEK_H
 
