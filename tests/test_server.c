@@ -869,7 +869,8 @@ static void test_store_upgrades_to_accounts(void)
     CHECK_EQ_INT(s->ops->create_game(s, &g, err, sizeof err), GV_STORE_OK);
     s->ops->close(s);
     /* Back to version 4, as the build before accounts left it. */
-    static const char *const drop[] = {"DROP TABLE game_seats", "DROP TABLE rating_history",
+    static const char *const drop[] = {"DROP TABLE seeks", "DROP TABLE presence",
+                                       "DROP TABLE game_seats", "DROP TABLE rating_history",
                                        "DROP TABLE ratings", "DROP TABLE sessions",
                                        "DROP TABLE accounts",
                                        "DELETE FROM schema_migrations WHERE version > 4"};

@@ -1,6 +1,7 @@
 // The lobby: who is logged in (or a log-in / sign-up form), create a game of any kind
-// (forms built from GET /api/meta), games against the computer in this browser, and the
-// lists of games waiting for players, live games to watch and finished games to replay.
+// (forms built from GET /api/meta), games against the computer in this browser, quick
+// pairing (a seek, waiting for an opponent), who is online, and the lists of games waiting
+// for players, live games to watch and finished games to replay.
 import { h, api, prefs, seats, gameTitle, fmtDate, put, session, setSession } from './util.js';
 import { localPanel } from './local.js';
 
@@ -57,10 +58,16 @@ export class Lobby {
     this.build();
     this.loadLists();
     this.timer = setInterval(() => this.loadLists(), 5000);
+    this.startOnline();
     session().then((s) => { this.account = s; this.buildAccount(); this.buildSeats(); });
   }
 
-  destroy() { clearInterval(this.timer); }
+  destroy() {
+    this.destroyed = true;
+    clearInterval(this.timer);
+    this.stopOnline();
+    this.stopSeek(true);
+  }
 
   gameMeta() { return this.meta.games.find((g) => g.name === this.game); }
 
@@ -68,9 +75,13 @@ export class Lobby {
     this.form = h('form', { class: 'create panel', onsubmit: (e) => { e.preventDefault(); this.create(); } });
     this.lists = h('div', { class: 'lists' });
     this.accountBox = h('div', { class: 'account panel' });
+    this.quickBox = h('div', { class: 'quick panel' });
+    this.onlineBox = h('div', { class: 'online panel' });
     put(this.root, h('section', { class: 'lobby' },
       h('div', { class: 'intro' }, h('p', {}, 'Play Chu Shogi, Exaç and Grav against the computer or a friend, or watch games live.')),
       this.accountBox,
+      this.quickBox,
+      this.onlineBox,
       h('div', { class: 'lobby-body' }, h('div', { class: 'lobby-create' }, this.form, localPanel(this.navigate)), this.lists)));
     this.buildForm();
   }
@@ -80,6 +91,8 @@ export class Lobby {
   buildAccount() {
     const box = this.accountBox;
     const a = this.account;
+    this.buildQuick();
+    if (this.onlineTimer) this.loadOnline();
     if (a) {
       put(box, h('span', {}, 'Logged in as ', h('a', { href: `/@/${a.name}`, 'data-link': '', class: 'account-name' }, a.name)),
         h('button', { type: 'button', class: 'quiet', onclick: async () => {
@@ -402,5 +415,124 @@ export class Lobby {
         rows.length ? h('ul', {}, rows) : h('p', { class: 'muted' }, 'None right now.'));
     });
     put(this.lists, ...out);
+  }
+  // ---- quick pairing -----------------------------------------------------------------
+  // A seek (POST /api/seeks) for a logged-in player: game, clock, rated, rating range.
+  // While it waits the page polls it every 2 s (which keeps it alive: the server drops a
+  // seek not polled for a minute); once paired, the seat's token is kept and the game
+  // opens.
+  buildQuick() {
+    const box = this.quickBox;
+    if (!box) return;
+    if (this.seekId) return;   // the waiting view stays until paired or cancelled
+    if (!this.account) {
+      put(box, h('h2', {}, 'Quick pairing'), h('p', { class: 'muted' }, 'Log in to be paired with an opponent of your level.'));
+      return;
+    }
+    const games = this.meta.games.map((g) => h('option', { value: g.name }, g.title));
+    const game = h('select', { id: 'quick-game', 'aria-label': 'game' }, games);
+    game.value = prefs.get('quickGame', this.game);
+    const clock = h('select', { id: 'quick-clock', 'aria-label': 'clock' },
+      CLOCKS.filter(([v]) => v !== 'custom').map(([v, t]) => h('option', { value: v }, t)));
+    clock.value = prefs.get('quickClock', '600+5');
+    const rated = h('input', { type: 'checkbox', id: 'quick-rated' });
+    rated.checked = prefs.get('quickRated', true);
+    const range = h('select', { id: 'quick-range', 'aria-label': 'rating range' },
+      [['', 'any rating'], ['100', '± 100'], ['200', '± 200'], ['300', '± 300'], ['500', '± 500']]
+        .map(([v, t]) => h('option', { value: v }, t)));
+    range.value = prefs.get('quickRange', '');
+    const msg = h('span', { class: 'message', role: 'alert', hidden: true });
+    const form = h('form', { class: 'quick-form', onsubmit: async (e) => {
+      e.preventDefault();
+      prefs.set('quickGame', game.value);
+      prefs.set('quickClock', clock.value);
+      prefs.set('quickRated', rated.checked);
+      prefs.set('quickRange', range.value);
+      const req = { game: game.value, rated: rated.checked, clock: null };
+      if (clock.value !== 'none') {
+        const [a, b] = clock.value.split('+').map(Number);
+        req.clock = { initial: a, increment: b };
+      }
+      if (game.value === 'grav') req.options = { players: 2 };
+      if (range.value) req.range = Number(range.value);
+      msg.hidden = true;
+      try {
+        this.seekState(await api('/api/seeks', req));
+      } catch (err) {
+        msg.textContent = err.message;
+        msg.hidden = false;
+      }
+    } },
+    h('label', {}, 'Game ', game), ' ', h('label', {}, 'Clock ', clock), ' ',
+    h('label', {}, rated, ' rated'), ' ', h('label', {}, 'Opponent ', range), ' ',
+    h('button', { type: 'submit' }, 'Find an opponent'), msg);
+    put(box, h('h2', {}, 'Quick pairing'), form);
+  }
+
+  // What the server says of our seek: wait (and poll), or go to the game.
+  seekState(s) {
+    if (s.status === 'paired') {
+      this.stopSeek(false);
+      seats.add(s.game, s.seat, s.token);
+      this.navigate(`/play/${s.game}`);
+      return;
+    }
+    if (this.seekId !== s.id) {
+      this.seekId = s.id;
+      put(this.quickBox, h('h2', {}, 'Quick pairing'),
+        h('p', { class: 'waiting' }, 'Waiting for an opponent… ',
+          h('button', { type: 'button', class: 'quiet', id: 'quick-cancel', onclick: () => this.stopSeek(true) }, 'Cancel')));
+      clearInterval(this.seekTimer);
+      this.seekTimer = setInterval(() => this.pollSeek(), 2000);
+    }
+  }
+
+  async pollSeek() {
+    const id = this.seekId;
+    if (!id || this.seekPolling) return;
+    this.seekPolling = true;
+    try {
+      const s = await api(`/api/seeks/${id}`);
+      if (this.seekId === id) this.seekState(s);
+    } catch (e) {
+      // gone (expired while the page slept, or cancelled elsewhere): back to the form
+      if (e.status === 404 && this.seekId === id) {
+        this.stopSeek(false);
+      }
+    } finally {
+      this.seekPolling = false;
+    }
+  }
+
+  // Stops waiting; cancel: the seek is deleted on the server too.
+  stopSeek(cancel) {
+    clearInterval(this.seekTimer);
+    this.seekTimer = null;
+    const id = this.seekId;
+    this.seekId = null;
+    if (cancel && id) api(`/api/seeks/${id}`, undefined, undefined, 'DELETE').catch(() => {});
+    if (!this.destroyed) this.buildQuick();
+  }
+
+  // ---- who is online -----------------------------------------------------------------
+  // GET /api/online every 30 s (a logged-in reader's request keeps it online too).
+  startOnline() {
+    this.loadOnline();
+    this.onlineTimer = setInterval(() => this.loadOnline(), 30000);
+  }
+
+  stopOnline() { clearInterval(this.onlineTimer); }
+
+  async loadOnline() {
+    let o;
+    try {
+      o = await api('/api/online');
+    } catch (e) {
+      return;
+    }
+    const names = o.names.map((n) => h('a', { href: `/@/${n}`, 'data-link': '', class: 'online-name' }, n))
+      .flatMap((e, j) => (j ? [', ', e] : [e]));
+    put(this.onlineBox, h('h2', {}, `Online (${o.count})`),
+      o.count ? h('p', {}, names) : h('p', { class: 'muted' }, 'Nobody logged in right now.'));
   }
 }

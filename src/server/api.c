@@ -13,6 +13,7 @@
 #include "server/account.h"
 #include "server/hub_internal.h"
 #include "server/secret.h"
+#include "server/seek.h"
 #include "server/web_view.h"
 
 enum { API_MAX_BODY = 64 * 1024, API_MAX_LIST = 200, API_MAX_POSITIONS = 200 };
@@ -134,6 +135,8 @@ static int request_session(gv_hub *h, const gv_api_req *rq, int csrf, gv_session
         reply_error(out, 503, "store", err);
         return -1;
     }
+    /* Every request of a live session marks its account online (GET /api/online). */
+    gv_online_seen(hub_store(h), ss->account, ss->name, err, sizeof err);
     if (csrf) {
         const char *given = rq->csrf ? rq->csrf : "";
         if (strlen(given) != strlen(ss->csrf) ||
@@ -431,7 +434,11 @@ static int64_t seconds_ms(json_t *o, const char *sec, const char *ms, int *bad)
     return (int64_t)(x * 1000.0 + 0.5);
 }
 
-static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *out)
+/* The terms of a new game in a creation request (game, options, start, seats, clock) into
+ * *ng; options (GV_HUB_OPTIONS + 64 bytes) holds its options as played, canon
+ * (GV_HUB_OPTIONS bytes) the options as given, in canonical form. 0, or -1 with a reply. */
+static int new_game_terms(json_t *req, hub_new_game *ng, char *options, char *canon,
+                          gv_reply *out)
 {
     char err[GV_ERRLEN], msg[GV_ERRLEN + 64];
     int bad = 0;
@@ -441,25 +448,23 @@ static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *
         snprintf(msg, sizeof msg, "\"game\" must be one of chu, exac, grav%s%.40s%s",
                  name ? " (not '" : "", name ? name : "", name ? "')" : "");
         reply_error(out, 400, "unknown_game", msg);
-        return;
+        return -1;
     }
-    hub_new_game ng = {.g = g};
-    char options[GV_HUB_OPTIONS + 64];
+    ng->g = g;
     if (options_text(json_object_get(req, "options"), options, GV_HUB_OPTIONS, err, sizeof err) < 0) {
         reply_error(out, 400, "bad_options", err);
-        return;
+        return -1;
     }
     /* Every option checked against the game (unknown, out of range, or named twice) before
      * anything below reads one. */
-    char canon[GV_HUB_OPTIONS];
-    if (gv_record_options_canonical(g, options, canon, sizeof canon, err, sizeof err) < 0) {
+    if (gv_record_options_canonical(g, options, canon, GV_HUB_OPTIONS, err, sizeof err) < 0) {
         reply_error(out, 400, "bad_options", err);
-        return;
+        return -1;
     }
-    ng.start = field_str(req, "start", &bad);
+    ng->start = field_str(req, "start", &bad);
     if (bad) {
         reply_error(out, 400, "bad_request", "\"start\" must be a position text");
-        return;
+        return -1;
     }
     /* Seats: default one human (the creator) and one AI at level 5. */
     json_t *seats = json_object_get(req, "seats");
@@ -469,7 +474,7 @@ static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *
         want_players = atoi(val);
     if (seats && !json_is_array(seats)) {
         reply_error(out, 400, "bad_seats", "\"seats\" must be an array of seats");
-        return;
+        return -1;
     }
     int n = seats ? (int)json_array_size(seats) : want_players ? want_players : 2;
     int lo = 2, hi = g->max_players < GV_HUB_MAX_SEATS ? g->max_players : GV_HUB_MAX_SEATS;
@@ -477,22 +482,22 @@ static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *
         snprintf(msg, sizeof msg, "%s needs %s%d seats%s", g->title,
                  lo == hi ? "" : "2 to ", hi, want_players ? " (as many as the players option)" : "");
         reply_error(out, 400, "bad_seats", msg);
-        return;
+        return -1;
     }
-    ng.nseats = n;
+    ng->nseats = n;
     for (int i = 0; i < n; i++) {
-        hub_seat *s = &ng.seats[i];
+        hub_seat *s = &ng->seats[i];
         json_t *so = seats ? json_array_get(seats, (size_t)i) : NULL;
         if (seats && !json_is_object(so)) {
             reply_error(out, 400, "bad_seats", "each seat is an object like {\"type\": \"ai\", \"level\": 5}");
-            return;
+            return -1;
         }
         const char *type = so ? field_str(so, "type", &bad) : (i == 0 ? "human" : "ai");
         const char *nm = so ? field_str(so, "name", &bad) : NULL;
         if (bad || !type || (strcmp(type, "human") && strcmp(type, "ai"))) {
             snprintf(msg, sizeof msg, "seat %d: \"type\" must be \"human\" or \"ai\"", i);
             reply_error(out, 400, "bad_seats", msg);
-            return;
+            return -1;
         }
         s->ai = !strcmp(type, "ai");
         json_t *lv = so ? json_object_get(so, "level") : NULL;
@@ -501,13 +506,13 @@ static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *
         if (s->ai && ((lv && !json_is_integer(lv)) || s->level < 1 || s->level > 10)) {
             snprintf(msg, sizeof msg, "seat %d: \"level\" must be a whole number 1..10", i);
             reply_error(out, 400, "bad_seats", msg);
-            return;
+            return -1;
         }
         if (nm && !name_ok(nm)) {
             snprintf(msg, sizeof msg, "seat %d: a name is at most %d bytes, with no control "
                      "characters", i, (int)sizeof s->name - 1);
             reply_error(out, 400, "bad_seats", msg);
-            return;
+            return -1;
         }
         snprintf(s->name, sizeof s->name, "%s", nm ? nm : "");
         json_t *you = so ? json_object_get(so, "you") : NULL;
@@ -515,31 +520,42 @@ static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *
     }
     if (g->players_option && !want_players) {
         size_t k = strlen(options);
-        snprintf(options + k, sizeof options - k, "%s%s=%d", k ? "," : "", g->players_option, n);
+        snprintf(options + k, GV_HUB_OPTIONS + 64 - k, "%s%s=%d", k ? "," : "", g->players_option, n);
     }
     if (g->seed_option && !option_in(options, g->seed_option, val, sizeof val)) {
         /* What the game draws from a seed (Grav's missing parameters) is fixed now, so
          * that the record replays it. */
         unsigned long long seed = (unsigned long long)hub_random_u64();
         size_t k = strlen(options);
-        snprintf(options + k, sizeof options - k, "%s%s=%llu", k ? "," : "", g->seed_option,
+        snprintf(options + k, GV_HUB_OPTIONS + 64 - k, "%s%s=%llu", k ? "," : "", g->seed_option,
                  seed % 1000000000ULL);
     }
-    ng.options = options;
+    ng->options = options;
     json_t *clock = json_object_get(req, "clock");
     if (clock && !json_is_null(clock)) {
         if (!json_is_object(clock)) {
             reply_error(out, 400, "bad_clock", "\"clock\" is {\"initial\": seconds, \"increment\": seconds} or null");
-            return;
+            return -1;
         }
-        ng.tc_initial_ms = seconds_ms(clock, "initial", "initial_ms", &bad);
-        ng.tc_inc_ms = seconds_ms(clock, "increment", "increment_ms", &bad);
-        if (bad || ng.tc_initial_ms < 1000 || ng.tc_initial_ms > 86400000LL * 7 ||
-            ng.tc_inc_ms < 0 || ng.tc_inc_ms > 3600000) {
+        ng->tc_initial_ms = seconds_ms(clock, "initial", "initial_ms", &bad);
+        ng->tc_inc_ms = seconds_ms(clock, "increment", "increment_ms", &bad);
+        if (bad || ng->tc_initial_ms < 1000 || ng->tc_initial_ms > 86400000LL * 7 ||
+            ng->tc_inc_ms < 0 || ng->tc_inc_ms > 3600000) {
             reply_error(out, 400, "bad_clock", "clock: initial 1 s .. 7 days, increment 0 .. 1 hour");
-            return;
+            return -1;
         }
     }
+    return 0;
+}
+
+static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *out)
+{
+    char err[GV_ERRLEN];
+    hub_new_game ng = {0};
+    char options[GV_HUB_OPTIONS + 64], canon[GV_HUB_OPTIONS];
+    if (new_game_terms(req, &ng, options, canon, out) < 0)
+        return;
+    int n = ng.nseats;
     /* A logged-in creator takes the seats it sits in ("you") as its account. */
     gv_session ss;
     int logged = rq->bearer && *rq->bearer ? 0 : request_session(h, rq, 1, &ss, out);
@@ -599,6 +615,270 @@ static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *
     reply_json(out, 201, o);
     if (logged)
         keep_cookie(out, &ss, rq->https);
+}
+
+/* ---- quick pairing (seek.h) ----------------------------------------------------------- */
+
+/* The new game of a pair of seeks with these terms: both accounts seated (acc[i] in seat i),
+ * rated as the terms say. */
+static int seek_game(gv_hub *h, const char *terms, const int64_t acc[2],
+                     const char *const names[2], room **r, char *err, size_t errlen)
+{
+    json_t *req = json_loads(terms, 0, NULL);
+    if (!json_is_object(req)) {
+        json_decref(req);
+        return gv_err(err, errlen, "a seek's terms are unreadable"), HUB_STORE;
+    }
+    json_object_set_new(req, "seats", json_pack("[{ss}{ss}]", "type", "human", "type", "human"));
+    hub_new_game ng = {0};
+    char options[GV_HUB_OPTIONS + 64], canon[GV_HUB_OPTIONS];
+    gv_reply refused = {0};
+    int rc = new_game_terms(req, &ng, options, canon, &refused);
+    ng.rated = json_is_true(json_object_get(req, "rated"));
+    json_decref(req);
+    if (rc < 0) {
+        gv_err(err, errlen, "a seek's terms no longer make a game");
+        free(refused.body);
+        return HUB_REFUSED;
+    }
+    for (int i = 0; i < 2; i++) {
+        ng.seats[i].joined = 1;
+        ng.seats[i].account = acc[i];
+        snprintf(ng.seats[i].name, sizeof ng.seats[i].name, "%s", names[i]);
+    }
+    return hub_create(h, &ng, r, err, errlen);
+}
+
+/* Tries to pair the account's open seek id. 1: paired, *o is the seek's state for its owner
+ * (gv_seek_poll); 0: not paired; -1: the store failed (err). */
+static int seek_try(gv_hub *h, const char *id, const gv_session *ss, json_t **o, char *err,
+                    size_t errlen)
+{
+    gv_store *s = hub_store(h);
+    char other[GV_SEEK_ID], oname[GV_ACCOUNT_NAME + 8];
+    int64_t oacc = 0;
+    int gone = 0;
+    int rc = gv_seek_pair(s, id, other, &oacc, oname, sizeof oname, &gone, err, errlen);
+    if (rc <= 0)
+        return rc;
+    char *terms = gv_seek_terms(s, id, err, errlen);
+    if (!terms) {
+        gv_seek_reopen(s, other);
+        return -1;
+    }
+    /* The sides are drawn at random. */
+    int mine = (int)(hub_random_u64() & 1);
+    int64_t acc[2];
+    const char *names[2];
+    acc[mine] = ss->account;
+    names[mine] = ss->name;
+    acc[1 - mine] = oacc;
+    names[1 - mine] = oname;
+    room *r = NULL;
+    int hc = seek_game(h, terms, acc, names, &r, err, errlen);
+    free(terms);
+    if (hc != HUB_OK) {
+        gv_seek_reopen(s, other);
+        gv_seek_reopen(s, id);
+        return -1;
+    }
+    int drc = gv_seek_deliver(s, other, r->id, 1 - mine, r->seats[1 - mine].token, err, errlen);
+    if (drc == 0)
+        drc = gv_seek_deliver(s, id, r->id, mine, r->seats[mine].token, err, errlen);
+    memset(r->seats[0].token, 0, sizeof r->seats[0].token);
+    memset(r->seats[1].token, 0, sizeof r->seats[1].token);
+    if (drc < 0)
+        return -1;
+    return gv_seek_poll(s, id, ss->account, o, err, errlen) == 0 ? 1 : -1;
+}
+
+/* A rating bound: a number (or null / absent: none). */
+static int rating_bound(json_t *req, const char *k, double none, double *out)
+{
+    json_t *v = json_object_get(req, k);
+    *out = none;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 10000)
+        return -1;
+    *out = json_number_value(v);
+    return 0;
+}
+
+static void seek_post(gv_hub *h, const gv_api_req *rq, const gv_session *ss, gv_reply *out)
+{
+    char err[GV_ERRLEN];
+    gv_store *s = hub_store(h);
+    json_t *req = parse_body(rq->body, rq->bodylen, out);
+    if (!req)
+        return;
+    json_t *t = json_object();
+    const char *copy[] = {"game", "options", "clock"};
+    for (int i = 0; i < 3; i++)
+        if (json_object_get(req, copy[i]))
+            json_object_set(t, copy[i], json_object_get(req, copy[i]));
+    json_object_set_new(t, "seats", json_pack("[{ss}{ss}]", "type", "human", "type", "human"));
+    hub_new_game ng = {0};
+    char options[GV_HUB_OPTIONS + 64], canon[GV_HUB_OPTIONS];
+    int rc = new_game_terms(t, &ng, options, canon, out);
+    json_decref(t);
+    if (rc < 0) {
+        json_decref(req);
+        return;
+    }
+    json_t *rated = json_object_get(req, "rated");
+    double range, lo, hi;
+    int bad_range = rating_bound(req, "range", -1, &range) < 0 ||
+                    rating_bound(req, "min", -1e9, &lo) < 0 ||
+                    rating_bound(req, "max", 1e9, &hi) < 0;
+    json_decref(req);
+    if (rated && !json_is_boolean(rated) && !json_is_null(rated)) {
+        reply_error(out, 400, "bad_rated", "\"rated\" is true or false");
+        return;
+    }
+    if (bad_range) {
+        reply_error(out, 400, "bad_range", "\"range\" (plus or minus around your rating), "
+                    "\"min\" and \"max\" are numbers 0..10000 or null");
+        return;
+    }
+    double mine;
+    const char *speed = gv_rating_speed(ng.tc_initial_ms, ng.tc_inc_ms);
+    if (gv_seek_rating(s, ss->account, ng.g->name, speed, &mine, err, sizeof err) < 0) {
+        reply_error(out, 503, "store", err);
+        return;
+    }
+    if (range >= 0) {
+        lo = lo > mine - range ? lo : mine - range;
+        hi = hi < mine + range ? hi : mine + range;
+    }
+    json_t *terms = json_object();
+    json_object_set_new(terms, "game", json_string(ng.g->name));
+    json_object_set_new(terms, "options", json_string(canon));
+    json_object_set_new(terms, "clock", ng.tc_initial_ms ? json_pack("{sIsI}", "initial_ms",
+                        (json_int_t)ng.tc_initial_ms, "increment_ms", (json_int_t)ng.tc_inc_ms)
+                                                         : json_null());
+    json_object_set_new(terms, "rated", json_boolean(json_is_true(rated)));
+    json_object_set_new(terms, "speed", json_string(speed));
+    char *text = json_dumps(terms, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(terms);
+    gv_seek_row row = {.account = ss->account, .name = ss->name, .key = text, .terms = text,
+                       .rating = mine, .rmin = lo, .rmax = hi};
+    uint64_t r1 = hub_random_u64();
+    if (!text || !r1) {
+        free(text);
+        reply_error(out, 503, "no_randomness", "no seek id could be drawn");
+        return;
+    }
+    snprintf(row.id, sizeof row.id, "%012llx", (unsigned long long)(r1 & 0xffffffffffffULL));
+    int64_t now = gv_wall_ms();
+    rc = gv_seek_sweep(s, now, err, sizeof err);
+    if (rc == 0)
+        rc = gv_seek_insert(s, &row, now, err, sizeof err);
+    free(text);
+    if (rc < 0) {
+        reply_error(out, 503, "store", err);
+        return;
+    }
+    json_t *o = NULL;
+    rc = seek_try(h, row.id, ss, &o, err, sizeof err);
+    if (rc < 0) {
+        reply_error(out, 503, "store", err);
+        return;
+    }
+    if (!rc) {
+        o = json_object();
+        json_object_set_new(o, "id", json_string(row.id));
+        json_object_set_new(o, "status", json_string("open"));
+    }
+    json_object_set_new(o, "rating", json_integer((json_int_t)(mine + 0.5)));
+    json_object_set_new(o, "ttl_ms", json_integer(gv_seek_ttl_ms()));
+    reply_json(out, 201, o);
+}
+
+/* /api/seeks, /api/seeks/ID and /api/online. */
+static void seeks_api(gv_hub *h, const gv_api_req *rq, const char *p, gv_reply *out)
+{
+    char err[GV_ERRLEN];
+    gv_store *s = hub_store(h);
+    int get = !strcmp(rq->method, "GET"), post = !strcmp(rq->method, "POST");
+    json_t *o = NULL;
+    gv_session ss;
+    if (!strcmp(p, "online") || (!strcmp(p, "seeks") && get)) {
+        if (!get) {
+            reply_error(out, 405, "bad_method", "use GET");
+            return;
+        }
+        /* A logged-in reader is online itself. */
+        if (request_session(h, rq, 0, &ss, out) < 0)
+            return;
+        int rc = !strcmp(p, "online") ? gv_online_list(s, &o, err, sizeof err)
+                                      : gv_seek_list(s, &o, err, sizeof err);
+        if (rc < 0)
+            reply_error(out, 503, "store", err);
+        else
+            reply_json(out, 200, o);
+        return;
+    }
+    int logged = request_session(h, rq, !get, &ss, out);
+    if (logged < 0)
+        return;
+    if (!logged) {
+        reply_error(out, 401, "no_session", "quick pairing is for logged-in players: log in");
+        return;
+    }
+    if (!strcmp(p, "seeks")) {
+        if (!post) {
+            reply_error(out, 405, "bad_method", "use GET or POST");
+            return;
+        }
+        seek_post(h, rq, &ss, out);
+        keep_cookie(out, &ss, rq->https);
+        return;
+    }
+    const char *id = p + 6;   /* after "seeks/" */
+    if (!*id || strlen(id) >= GV_SEEK_ID || strchr(id, '/')) {
+        reply_error(out, 404, "not_found", "no such seek");
+        return;
+    }
+    if (post) {
+        reply_error(out, 405, "bad_method", "use GET or DELETE");
+        return;
+    }
+    if (!get) {   /* DELETE: cancel */
+        int rc = gv_seek_delete(s, id, ss.account, err, sizeof err);
+        if (rc < 0)
+            reply_error(out, 503, "store", err);
+        else if (!rc)
+            reply_error(out, 404, "not_found", "you have no open seek with that id (it was "
+                        "paired, cancelled or expired: GET it to see)");
+        else
+            reply_json(out, 200, json_pack("{sssb}", "id", id, "cancelled", 1));
+        keep_cookie(out, &ss, rq->https);
+        return;
+    }
+    int rc = gv_seek_poll(s, id, ss.account, &o, err, sizeof err);
+    if (rc == 0 && !strcmp(json_string_value(json_object_get(o, "status")), "open")) {
+        /* Still open: another look for a partner (one may have come through a process
+         * whose own look ran before this seek was written). */
+        json_t *paired = NULL;
+        int tr = seek_try(h, id, &ss, &paired, err, sizeof err);
+        if (tr < 0)
+            rc = -1;
+        if (tr == 1) {
+            json_decref(o);
+            o = paired;
+        }
+    }
+    if (rc < 0) {
+        json_decref(o);
+        reply_error(out, 503, "store", err);
+    } else if (rc == 1) {
+        reply_error(out, 404, "not_found", "you have no seek with that id (cancelled, expired, "
+                    "or its game was already given)");
+    } else {
+        reply_json(out, 200, o);
+    }
+    keep_cookie(out, &ss, rq->https);
 }
 
 static int each_listing(void *ctx, const gv_stored_game *g)
@@ -927,6 +1207,10 @@ void gv_api_request(gv_hub *h, const gv_api_req *rq, gv_reply *out)
     const char *p = path + 5;
     if (!strcmp(p, "session") || !strcmp(p, "account") || !strcmp(p, "account/password")) {
         account_api(h, rq, p, out);
+        return;
+    }
+    if (!strcmp(p, "seeks") || !strncmp(p, "seeks/", 6) || !strcmp(p, "online")) {
+        seeks_api(h, rq, p, out);
         return;
     }
     if (!strncmp(p, "player/", 7)) {

@@ -14,6 +14,9 @@
  *   rating_history(account_id, game_id, game, speed, at, rating, rd, vol, rating_before,
  *                  opponent, score)                 -- primary key (account_id, game_id)
  *   game_seats(game_id, seat, account_id)           -- the accounts seated in each game
+ *   seeks(id, account_id, name, key, terms, rating, rmin, rmax, created, expires, state,
+ *         game_id, seat, token)                     -- quick pairing (seek.h)
+ *   presence(account_id, name, at)                  -- when each account was last seen
  *
  * config and result are JSON texts the server writes and reads (the store does not look
  * inside them, except once: migrating to schema version 4 replaces the clear seat tokens
@@ -34,7 +37,8 @@
  * error codes; several server processes may share one PostgreSQL database, and the
  * notification ops below tell each of them what the others changed.
  *
- * The account tables (version 5) are read and written by account.c through the generic
+ * The account tables (version 5) and the seeks (version 6) are read and written by
+ * account.c and seek.c through the generic
  * ops at the end (sql, begin, commit, rollback), in SQL both databases accept. A game row
  * written with accounts seated (gv_stored_game.accounts) is written in one transaction
  * with its game_seats rows and, when it is the result of a rated game, with the players'
@@ -200,7 +204,7 @@ gv_store *gv_store_pg_open(const char *url, char *err, size_t errlen);
 #define GV_STORE_PG_CHANNEL "gravulien"
 
 /* The newest schema version this build knows. */
-enum { GV_STORE_SCHEMA = 5 };
+enum { GV_STORE_SCHEMA = 6 };
 
 void gv_stored_game_free(gv_stored_game *g);   /* frees config and result */
 

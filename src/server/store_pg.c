@@ -102,6 +102,27 @@ static const char *const migrations[] = {
     "  account_id BIGINT NOT NULL REFERENCES accounts(id),"
     "  PRIMARY KEY (game_id, seat));"
     "CREATE INDEX IF NOT EXISTS game_seats_account ON game_seats(account_id);",
+    /* 6: open seeks of quick pairing (seek.c) and when each account was last seen */
+    "CREATE TABLE IF NOT EXISTS seeks ("
+    "  id TEXT PRIMARY KEY,"
+    "  account_id BIGINT NOT NULL REFERENCES accounts(id),"
+    "  name TEXT NOT NULL,"
+    "  key TEXT NOT NULL,"
+    "  terms TEXT NOT NULL,"
+    "  rating DOUBLE PRECISION NOT NULL,"
+    "  rmin DOUBLE PRECISION NOT NULL,"
+    "  rmax DOUBLE PRECISION NOT NULL,"
+    "  created BIGINT NOT NULL,"
+    "  expires BIGINT NOT NULL,"
+    "  state TEXT NOT NULL,"
+    "  game_id TEXT,"
+    "  seat BIGINT,"
+    "  token TEXT);"
+    "CREATE INDEX IF NOT EXISTS seeks_key ON seeks(key, state);"
+    "CREATE TABLE IF NOT EXISTS presence ("
+    "  account_id BIGINT PRIMARY KEY REFERENCES accounts(id),"
+    "  name TEXT NOT NULL,"
+    "  at BIGINT NOT NULL);",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "a PostgreSQL migration for every schema version");

@@ -88,6 +88,27 @@ static const char *const migrations[] = {
     "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
     "  PRIMARY KEY (game_id, seat));"
     "CREATE INDEX IF NOT EXISTS game_seats_account ON game_seats(account_id);",
+    /* 6: open seeks of quick pairing (seek.c) and when each account was last seen */
+    "CREATE TABLE IF NOT EXISTS seeks ("
+    "  id TEXT PRIMARY KEY,"
+    "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
+    "  name TEXT NOT NULL,"
+    "  key TEXT NOT NULL,"
+    "  terms TEXT NOT NULL,"
+    "  rating REAL NOT NULL,"
+    "  rmin REAL NOT NULL,"
+    "  rmax REAL NOT NULL,"
+    "  created INTEGER NOT NULL,"
+    "  expires INTEGER NOT NULL,"
+    "  state TEXT NOT NULL,"
+    "  game_id TEXT,"
+    "  seat INTEGER,"
+    "  token TEXT);"
+    "CREATE INDEX IF NOT EXISTS seeks_key ON seeks(key, state);"
+    "CREATE TABLE IF NOT EXISTS presence ("
+    "  account_id INTEGER PRIMARY KEY REFERENCES accounts(id),"
+    "  name TEXT NOT NULL,"
+    "  at INTEGER NOT NULL);",
 };
 _Static_assert(sizeof migrations / sizeof *migrations == GV_STORE_SCHEMA,
                "an SQLite migration for every schema version");
