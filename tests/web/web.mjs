@@ -211,6 +211,51 @@ await step('game page: the game status and the connection are two labelled items
   await context.close();
 });
 
+await step('accounts: two players sign up, pair by quick pairing and play a rated game', async () => {
+  const a = await newPage('acct-a'), b = await newPage('acct-b');
+  try {
+    for (const [p, name] of [[a.page, 'webalice'], [b.page, 'webbob']]) {
+      await p.goto(base + '/');
+      await p.fill('#acct-name', name);
+      await p.fill('#acct-password', 'a long password');
+      await p.locator('.account-form button', { hasText: 'Sign up' }).click();
+      await p.locator('.account-name').waitFor();
+      check((await p.locator('.account-name').textContent()) === name, `${name} signed up from the lobby and is logged in`);
+    }
+    for (const p of [a.page, b.page]) {
+      await p.selectOption('#quick-game', 'exac');
+      await p.selectOption('#quick-clock', 'none');
+      await p.check('#quick-rated');
+      await p.selectOption('#quick-range', '');
+      await p.locator('.quick-form button[type=submit]').click();
+    }
+    const game = /\/play\/[A-Za-z0-9]+$/;
+    await a.page.waitForURL(game, { timeout: 20000 });
+    await b.page.waitForURL(game, { timeout: 20000 });
+    check(a.page.url() === b.page.url(), `quick pairing takes both players to the same game (${a.page.url()})`);
+    const id = a.page.url().split('/').pop();
+    const v = await apiGet(base, `/api/games/${id}`);
+    const names = v.seats.map((x) => x.account).sort().join(' ');
+    check(v.rated === true && names === 'webalice webbob', `a rated game between the two accounts (${names}, rated ${v.rated})`);
+    await shot(a.page, 'quick-paired.png');
+    // webalice resigns from her page; both pages show the result
+    await a.page.locator('.actions button', { hasText: 'Resign' }).click();
+    await a.page.locator('.actions button', { hasText: 'Yes, resign' }).click();
+    await b.page.locator('.banner .result').waitFor({ timeout: 20000 });
+    check(/wins/.test(await b.page.locator('.banner .result').textContent()), 'the other player sees the result');
+    const pa = await apiGet(base, '/api/player/webalice'), pb = await apiGet(base, '/api/player/webbob');
+    const ra = pa.history.at(-1), rb = pb.history.at(-1);
+    check(pa.history.length === 1 && pb.history.length === 1 && ra.score === 0 && rb.score === 1 &&
+      ra.rating < 1500 && rb.rating > 1500, `both ratings changed: webalice ${ra && ra.rating}, webbob ${rb && rb.rating}`);
+    await b.page.goto(base + '/@/webbob');
+    await b.page.locator('text=webbob').first().waitFor();
+    await shot(b.page, 'player-page.png');
+  } finally {
+    await a.context.close();
+    await b.context.close();
+  }
+});
+
 await step('lobby: abandoned games leave the lists, and their page says so', async () => {
   // A server of its own that abandons games left three seconds.
   const S = await startServer(join(dir, 'abandon.db'), 0, ['--abandon-after', '3']);
