@@ -582,12 +582,15 @@ int gv_account_delete(gv_accounts *a, gv_store *s, const gv_session *ss, const c
         "DELETE FROM sessions WHERE account_id = $1",
         "DELETE FROM ratings WHERE account_id = $1",
         "DELETE FROM rating_history WHERE account_id = $1",
+        "DELETE FROM seeks WHERE account_id = $1",   /* waiting for an opponent no more */
+        "DELETE FROM presence WHERE account_id = $1",
         "UPDATE accounts SET name = NULL, name_key = NULL, pwhash = NULL, deleted = $2"
         " WHERE id = $1",
     };
     rc = GV_STORE_OK;
     for (size_t i = 0; !rc && i < sizeof q / sizeof *q; i++)
-        rc = s->ops->sql(s, q[i], i == 3 ? "ii" : "i", p, NULL, NULL, NULL, err, errlen);
+        rc = s->ops->sql(s, q[i], strstr(q[i], "$2") ? "ii" : "i", p, NULL, NULL, NULL, err,
+                         errlen);
     if (!rc)
         rc = rename_seats(s, sid, err, errlen);
     if (rc) {

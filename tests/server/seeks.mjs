@@ -156,6 +156,18 @@ async function main() {
   check(!list.json.seeks.some((x) => x.id === s2.json.id), 'an expired seek is not listed');
   await req(base, 'DELETE', `/api/seeks/${s1.json.id}`, { who: cat });
 
+  // Deleted: an account deleted while its seek waits leaves no seek behind to be paired.
+  const eve = await signup(base, 'eve');
+  s1 = await seek(base, eve);
+  check(s1.json.status === 'open', `eve waits for an opponent (${s1.json.status})`);
+  r = await req(base, 'DELETE', '/api/account', { who: eve, body: { password: 'eve password' } });
+  check(r.status === 200, `eve deletes her account (${r.status})`);
+  s2 = await seek(base, cat);
+  check(s2.json.status === 'open', `a deleted account's seek does not pair (${s2.json.status})`);
+  list = await req(base, 'GET', '/api/seeks');
+  check(!list.json.seeks.some((x) => x.id === s1.json.id), 'a deleted account\'s seek is not listed');
+  await req(base, 'DELETE', `/api/seeks/${s2.json.id}`, { who: cat });
+
   // Online: the logged-in accounts seen in the last minute.
   r = await req(base, 'GET', '/api/online');
   check(r.status === 200 && r.json.names.includes(ann.name) && r.json.count === r.json.names.length,
