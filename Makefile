@@ -99,7 +99,7 @@ soak: all
 	SOAK_MINUTES=$(SOAK_MINUTES) bench/soak.sh $(BUILD)/gravulien $(SOAK_MINUTES)
 
 # The main job: the game server (SQLite store gravulien.db in this directory); prints its URL.
-run: all
+run: all wasm-if-emcc
 	$(BUILD)/gravulien serve --db gravulien.db
 
 # The release build installed: $(PREFIX)/bin/gravulien, its web page in
