@@ -144,6 +144,8 @@ run 1 "serve with a missing web directory" "$BIN" serve --port 0 --db "$nodb/gam
 mkdir "$nodb/empty"
 run 1 "serve with an empty web directory" "$BIN" serve --port 0 --db "$nodb/games.db" --web "$nodb/empty" &&
   one_line_error "serve with an empty web directory" "no page files"
+run 2 "serve --threads 0" "$BIN" serve --threads 0 --port 0 --db "$nodb/games.db" &&
+  one_line_error "serve --threads 0" "bad option '--threads 0'"
 # serve --config FILE: its options first, the command line's over them; errors name the file
 printf '# a comment\nbogus = 1\n' >"$nodb/bad.conf"
 run 2 "serve --config with a bad option" "$BIN" serve --config "$nodb/bad.conf" &&

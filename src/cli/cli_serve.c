@@ -12,8 +12,8 @@
 static const char serve_usage[] =
     "usage: gravulien serve [--config FILE] [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
     "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--max-ai-games 32]\n"
-    "       [--abandon-after 86400] [--rate N] [--trust-proxy [ADDR,...]] [--access-log FILE]\n"
-    "       [--name NAME] [--verbose]\n"
+    "       [--threads 1] [--abandon-after 86400] [--rate N] [--trust-proxy [ADDR,...]]\n"
+    "       [--access-log FILE] [--name NAME] [--verbose]\n"
     "  --config FILE    options from FILE first, one a line: 'db = postgres://...', 'port 8081',\n"
     "                   'trust-proxy' ('#' after a blank starts a comment); the command\n"
     "                   line's come after\n"
@@ -28,6 +28,9 @@ static const char serve_usage[] =
     "  --ai-threads N   threads that compute AI moves (1..64)\n"
     "  --ai-hash MB     hash table of each AI seat (1..1024)\n"
     "  --ai-movetime MS AI thinking time per move in games without a clock\n"
+    "  --threads N      threads of each level-10 AI search (Lazy SMP, shared table;\n"
+    "                   1..64; default 1). Levels 1-9 search with one. Each AI thread\n"
+    "                   (--ai-threads) may run that many at once\n"
     "  --max-ai-games N live games with an AI player, at most (0: no limit); more are\n"
     "                   refused (503 busy). AI turns share the threads: games with people\n"
     "                   first, and each search thinks less while others wait\n"
@@ -140,6 +143,8 @@ static int parse_opts(gv_serve_opts *o, int argc, char **argv, const char *where
             o->ai_hash_mb = (int)n;
         else if (!strcmp(a, "--ai-movetime") && gv_parse_int(v, 10, 600000, &n, NULL, 0) == 0)
             o->ai_movetime_ms = n;
+        else if (!strcmp(a, "--threads") && gv_parse_int(v, 1, 64, &n, NULL, 0) == 0)
+            o->ai_search_threads = (int)n;
         else if (!strcmp(a, "--max-ai-games") && gv_parse_int(v, 0, 100000, &n, NULL, 0) == 0)
             o->max_ai_games = (int)n;
         else if (!strcmp(a, "--abandon-after") && gv_parse_int(v, 0, 100000000, &n, NULL, 0) == 0)

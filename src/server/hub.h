@@ -45,6 +45,7 @@ typedef struct gv_hub_config {
     int ai_hash_mb;                 /* transposition table of each AI seat's engine, kept
                                        between its turns (default 16) */
     int64_t ai_movetime_ms;         /* AI thinking time in games without a clock */
+    int ai_search_threads;          /* threads of one level-10 AI search (Lazy SMP; 0: 1) */
     /* Live games with an AI seat this process holds at once (0: no limit): more are
      * refused at creation. AI turns share the threads: games with people first, and each
      * search gets a fair share of ai_movetime_ms while others wait. */

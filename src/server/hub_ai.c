@@ -90,6 +90,9 @@ static hub_ai_engine *engine_new(gv_hub *h, const ai_job *j, char *err, size_t e
     char v[32], why[GV_ERRLEN];
     snprintf(v, sizeof v, "%d", j->hash_mb);
     gv_engine_set_option(x->e, "hash", v, NULL, 0);
+    /* Search threads of a level-10 search (the engine gives lower levels one). */
+    snprintf(v, sizeof v, "%d", h->cfg.ai_search_threads > 1 ? h->cfg.ai_search_threads : 1);
+    gv_engine_set_option(x->e, "threads", v, NULL, 0);
     if (j->start[0] && gv_engine_set_position(x->e, j->start, why, sizeof why) < 0) {
         gv_err(err, errlen, "start position: %s", why);
         hub_ai_engine_free(h, x);

@@ -1649,7 +1649,8 @@ int gv_serve(const gv_serve_opts *o)
                         .ctx = s};
     s->ht = gv_ht_new(&htc, err, sizeof err);
     gv_hub_config hc = {.store = store, .ai_threads = o->ai_threads, .ai_hash_mb = o->ai_hash_mb,
-                        .ai_movetime_ms = o->ai_movetime_ms, .max_ai_games = o->max_ai_games,
+                        .ai_movetime_ms = o->ai_movetime_ms,
+                        .ai_search_threads = o->ai_search_threads, .max_ai_games = o->max_ai_games,
                         .ai_wait = &s->metrics.ai_wait,
                         .abandon_ms = o->abandon_ms > 0 ? o->abandon_ms : -1};
     if (s->ht) {

@@ -431,7 +431,7 @@ async function main() {
   const t1 = Date.now();
   const ex1 = await S.stop();
   check(ex1.code === 0 && Date.now() - t1 < 5000, `restart: SIGTERM stops the server cleanly (code ${ex1.code}, ${Date.now() - t1} ms)`);
-  S = await startServer(bin, db, ['--rate', '0', '--ai-movetime', '50']);
+  S = await startServer(bin, db, ['--rate', '0', '--ai-movetime', '50', '--threads', '2']);
   servers.push(S);
   for (const [id, before] of Object.entries(snap)) {
     const after = (await view(id)).json;
@@ -451,6 +451,17 @@ async function main() {
     check(r.status === 200, 'restart: a move in the AI game');
     const ai = await wX.wait((m) => m.type === 'move' && m.n === v.n + 2 && m.move.seat === 1, 15000).catch(() => null);
     check(ai, 'restart: the AI answers after the restart');
+  }
+  // --threads 2: a level-10 seat searches with two threads (the shared table) and answers.
+  const c10 = await create({ game: 'exac', seats: [{ type: 'human', you: true }, { type: 'ai', level: 10 }] });
+  if (check(c10.status === 201, `--threads 2: a game against level 10 (${c10.status})`)) {
+    const tok10 = c10.json.tokens[0].token;
+    const w10 = watch(c10.json.id, 0);
+    await w10.opened;
+    v = (await view(c10.json.id, tok10)).json;
+    r = await act(c10.json.id, 'move', { token: tok10, move: pick(v.you.legal_moves, 3), n: 1 });
+    const ans = await w10.wait((m) => m.type === 'move' && m.n === 2 && m.move.seat === 1, 15000).catch(() => null);
+    check(r.status === 200 && ans, '--threads 2: the level-10 AI answers');
   }
   check((await api(S.url, 'GET', '/api/health')).status === 200, 'health answers at the end');
 
