@@ -197,6 +197,22 @@ static void test_xboard_cores_and_multipv(void)
     CHECK_EQ_INT(count_lines(out, "Error"), 2);
 }
 
+/* st has whole seconds; a GUI (or gravulien match) giving less per move sends it in time:
+ * st 3 with time 5 (50 ms) is a move in about 50 ms, not 3 s. */
+static void test_xboard_st_takes_time(void)
+{
+    const char *out = run(0, "xboard\nprotover 2\nnew\nvariant chu\nst 3\nforce\nusermove h4h5\n"
+                             "time 5\notim 5\ngo\n", 0);
+    CHECK_EQ_INT(count_lines(out, "move "), 1);
+    int last_cs = -1;   /* the last thinking line's time: depth score time nodes pv */
+    for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        int d, sc, t;
+        if (sscanf(l, "%d %d %d", &d, &sc, &t) == 3)
+            last_cs = t;
+    }
+    CHECK(last_cs >= 0 && last_cs < 100);
+}
+
 static void test_xboard_refusals(void)
 {
     const char *out = run(0, "new\nforce\nusermove h4h9\nusermove zz\nusermove\n"
@@ -380,6 +396,7 @@ const t_case proto_tests[] = {
     T(test_usi_threads_and_multipv),
     T(test_xboard_features_and_game),
     T(test_xboard_cores_and_multipv),
+    T(test_xboard_st_takes_time),
     T(test_xboard_refusals),
     T(test_xboard_exac_setup_and_highlight),
     T(test_xboard_result_claim),

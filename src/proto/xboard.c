@@ -161,7 +161,10 @@ static void start_search(xb_session *x, int analyze)
         if (x->sd)
             go.depth = x->sd;
         if (x->st_ms) {
+            /* st has whole seconds only; a GUI giving less per move says so in time. */
             go.movetime_ms = x->st_ms;
+            if (x->has_time && x->my_cs > 0 && x->my_cs * 10 < x->st_ms)
+                go.movetime_ms = x->my_cs * 10;
         } else {
             int me = x->g->to_move(gv_engine_state(x->e)), other = 1 - me;
             int64_t mine = x->has_time ? x->my_cs * 10 : x->base_ms;
