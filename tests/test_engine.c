@@ -54,6 +54,30 @@ static void test_engine_bad_input_changes_nothing(void)
     }
 }
 
+/* The table is made where a GUI waits (a new game, USI isready, XBoard memory), not on the
+ * clock of the first move; a new hash size frees it until then. */
+static void test_engine_table_made_before_the_clock(void)
+{
+    char err[GV_ERRLEN];
+    gv_engine *e = gv_engine_new("chu", NULL, err, sizeof err);
+    CHECK(e != NULL);
+    if (!e)
+        return;
+    CHECK(gv_engine_set_option(e, "hash", "2", err, sizeof err) == 0);
+    CHECK_EQ_INT((int)gv_engine_table_bytes(e), 0);
+    CHECK(gv_engine_new_game(e) == 0);
+    CHECK_EQ_INT((int)gv_engine_table_bytes(e), 2 << 20);
+    CHECK(gv_engine_set_option(e, "hash", "4", err, sizeof err) == 0);
+    CHECK_EQ_INT((int)gv_engine_table_bytes(e), 0);
+    CHECK(gv_engine_prepare(e) == 0);
+    CHECK_EQ_INT((int)gv_engine_table_bytes(e), 4 << 20);
+    gv_engine_free(e);
+    /* Grav's MCTS has no table. */
+    e = gv_engine_new("grav", NULL, err, sizeof err);
+    CHECK(e && gv_engine_new_game(e) == 0 && gv_engine_table_bytes(e) == 0);
+    gv_engine_free(e);
+}
+
 static void test_engine_play_and_undo(void)
 {
     char err[GV_ERRLEN], before[GV_MAX_TEXT], after[GV_MAX_TEXT];
@@ -587,6 +611,7 @@ static void test_engine_multipv(void)
 const t_case engine_tests[] = {
     T(test_engine_new_refuses_bad_game_and_options),
     T(test_engine_bad_input_changes_nothing),
+    T(test_engine_table_made_before_the_clock),
     T(test_engine_play_and_undo),
     T(test_engine_stop_answers_promptly),
     T(test_engine_idle_after_bestmove),

@@ -239,6 +239,15 @@ void gv_engine_forget(gv_engine *e)
 
 /* ---- The game in progress ------------------------------------------------------------ */
 
+int gv_engine_prepare(gv_engine *e)
+{
+    if (!e->hooks || e->greedy || e->tt || gv_engine_busy(e))
+        return 0;
+    return (e->tt = gv_tt_new(e->hash_mb)) ? 0 : -1;
+}
+
+size_t gv_engine_table_bytes(const gv_engine *e) { return e->tt ? gv_tt_bytes(e->tt) : 0; }
+
 int gv_engine_new_game(gv_engine *e)
 {
     char err[GV_ERRLEN];
@@ -249,6 +258,7 @@ int gv_engine_new_game(gv_engine *e)
     e->plies = e->undo_left = 0;
     if (e->tt)
         gv_tt_clear(e->tt);
+    gv_engine_prepare(e);
     return 0;
 }
 
@@ -496,7 +506,7 @@ static int prepare(gv_engine *e, const gv_go *go, const gv_engine_cb *cb, char *
         gv_err(err, errlen, "the game is over");
         return -1;
     }
-    /* The table is allocated before the clock starts (clearing 64 MB takes a while). */
+    /* The table, if gv_engine_prepare has not made it yet: before the search's clock starts. */
     if (!e->ai || (!e->hooks && !e->ai->search) || (e->greedy && !e->hooks && !e->ai->greedy)) {
         gv_err(err, errlen, "%s has no AI player", e->g->title);
         return -1;

@@ -76,7 +76,16 @@ int gv_engine_max_threads(void);
 /* Clears the search's memory (the transposition table), keeping the game: the next search
  * sees what a new engine would. Does nothing while a search runs. */
 void gv_engine_forget(gv_engine *e);
-/* Back to the start position (keeping options); clears the search's memory. -1 if busy. */
+/* Allocates the search's table now (at the "hash" size) if it has none, so that the first
+ * search of a game does not spend its clock on it (clearing 64 MB takes tens of
+ * milliseconds). Protocols call it where the GUI waits (USI isready, XBoard memory/new).
+ * Does nothing while a search runs or for players without a table; 0, or -1 out of memory
+ * (the search allocates it again then, and says so). */
+int gv_engine_prepare(gv_engine *e);
+/* The bytes of the search's table now allocated (0: none yet). */
+size_t gv_engine_table_bytes(const gv_engine *e);
+/* Back to the start position (keeping options); clears the search's memory and allocates
+ * it (gv_engine_prepare). -1 if busy. */
 int gv_engine_new_game(gv_engine *e);
 /* Sets a position from the game's position text (history cleared). Returns 0, or -1 with
  * a message in err; on error nothing changes. */

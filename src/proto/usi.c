@@ -421,6 +421,8 @@ int gv_usi_session(int in_fd, FILE *out, gv_usi_opts *opts)
             continue;
         }
         if (!strcmp(c, "isready")) {
+            if (!u.searching)
+                gv_engine_prepare(e);   /* the table, before the clock of the first go */
             proto_printf(io, "readyok");
             continue;
         }

@@ -558,6 +558,7 @@ int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
                 char hv[16];
                 snprintf(hv, sizeof hv, "%d", x.hash_mb);
                 gv_engine_set_option(x.e, "hash", hv, err, sizeof err);
+                gv_engine_prepare(x.e);   /* now, not on the clock of the first move */
             }
         } else if (!strcmp(c, "cores")) {
             /* cores N: searching threads, at most what the engine has */
