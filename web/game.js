@@ -351,7 +351,7 @@ export class GamePage {
       } });
       cb.checked = prefs.get('exacRoles', true);
       t.push(h('label', {}, cb, ' Role letters on the pieces'));
-      if (this.view && this.view.seats.some((st) => st.type === 'ai' && st.level <= 3)) {
+      if (this.view && this.view.seats.some((st) => (st.type === 'ai' || st.type === 'browser') && st.level <= 3)) {
         const warn = h('input', { type: 'checkbox', class: 'yachi-warn', onchange: (e) => { prefs.set('exacYachiWarn', e.target.checked); this.renderBoard(); } });
         warn.checked = prefs.get('exacYachiWarn', true);
         t.push(h('label', {}, warn, ' Warn before a move that leaves your Yachi en prise'));
@@ -603,7 +603,7 @@ export class GamePage {
     } else if (v.game === 'exac') {
       data = pos ? { position: pos.position, exac: pos.exac, legal: null, checks: pos.checks }
         : { position: v.position, exac: v.exac, legal: this.myLegal(), checks: v.checks };
-      this.board.setWarnYachi(prefs.get('exacYachiWarn', true) && v.seats.some((st) => st.type === 'ai' && st.level <= 3));
+      this.board.setWarnYachi(prefs.get('exacYachiWarn', true) && v.seats.some((st) => (st.type === 'ai' || st.type === 'browser') && st.level <= 3));
     } else {
       data = pos ? { grav: pos.grav, legal: null } : { grav: v.grav, legal: this.myLegal(), hintMode: this.hintMode && v.you && v.you.can_hint };
     }
