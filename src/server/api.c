@@ -501,7 +501,7 @@ static int new_game_terms(json_t *req, hub_new_game *ng, char *options, char *ca
         }
         s->ai = !strcmp(type, "ai");
         /* An AI the creator's browser plays: the creator holds its token and posts its
-         * moves; the server never searches for it. */
+         * moves; the server never searches for it. (The default seats have none.) */
         s->browser = so && !strcmp(type, "browser");
         json_t *lv = so ? json_object_get(so, "level") : NULL;
         json_int_t level = lv ? json_integer_value(lv) : 5;
@@ -590,7 +590,7 @@ static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *
             reply_error(out, 401, "no_session", "a rated game is created by a logged-in player");
             return;
         }
-        if (n != 2 || ng.seats[0].ai || ng.seats[1].ai || browser || mine != 1) {
+        if (n != 2 || ng.seats[0].ai || ng.seats[1].ai || mine != 1) {
             reply_error(out, 400, "bad_rated", "a rated game has two seats, both people, the "
                         "creator in one of them (\"you\": true) and the other open");
             return;

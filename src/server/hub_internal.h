@@ -23,12 +23,13 @@ typedef struct hub_seat {
     int browser;
     int level;                   /* AI level 1..10 (AI and browser seats) */
     char name[GV_HUB_NAME];
-    /* Humans: the secret in the seat's join link, in clear only between the game's
-     * creation and the reply that shows it once (then wiped; empty when loaded). */
+    /* Humans and browser seats: the secret in the seat's join link, in clear only between
+     * the game's creation and the reply that shows it once (then wiped; empty when
+     * loaded). */
     char token[GV_HUB_TOKEN];
     unsigned char token_hash[GV_HUB_TOKEN_HASH];   /* SHA-256 of the token: what is stored */
-    int has_token;               /* token_hash is set (humans) */
-    int joined;                  /* a human has taken the seat (AI seats: always) */
+    int has_token;               /* token_hash is set (humans, browser seats) */
+    int joined;                  /* a human has taken the seat (AI, browser seats: always) */
     int64_t account;             /* the account that took it (0: none; name is its name) */
     int64_t clock_ms;            /* time left (when the game has a clock) */
 } hub_seat;
