@@ -72,13 +72,26 @@ export class GamePage {
     if (this.ws) { this.ws.onclose = null; this.ws.close(); }
     if (this.keyHandler) document.removeEventListener('keydown', this.keyHandler);
     if (this.hintEngine) this.hintEngine.close();
+    if (this.botEngine) this.botEngine.close();
   }
 
-  heldSeats() { return Object.keys(this.tokens).map(Number).sort((a, b) => a - b); }
+  // The seats whose tokens this browser holds, in order.
+  tokenSeats() { return Object.keys(this.tokens).map(Number).sort((a, b) => a - b); }
+
+  // The seats the person at this page plays: those it holds a token of, except the
+  // computer's seats that this page plays itself (type "browser", below).
+  heldSeats(v = this.view) {
+    return this.tokenSeats().filter((i) => !(v && v.seats && v.seats[i] && v.seats[i].type === 'browser'));
+  }
+
+  // The computer's seats this page plays: browser seats whose token it holds.
+  botSeats(v = this.view) {
+    return this.tokenSeats().filter((i) => v && v.seats && v.seats[i] && v.seats[i].type === 'browser');
+  }
 
   // The seat this browser acts for now: the one to move if it holds it, else its first.
   actingSeat(v = this.view) {
-    const held = this.heldSeats();
+    const held = this.heldSeats(v);
     if (!held.length) return null;
     if (v && v.to_move !== null && v.to_move !== undefined && held.includes(v.to_move)) return v.to_move;
     if (v && v.you && held.includes(v.you.seat)) return v.you.seat;
@@ -107,6 +120,7 @@ export class GamePage {
       let v = await this.fetchView(this.actingSeat());
       const want = this.actingSeat(v);
       if (want !== null && (!v.you || v.you.seat !== want)) v = await this.fetchView(want);
+      else if (want === null && v.you) delete v.you;   // a computer's seat this page plays
       // events may have brought a newer position meanwhile: then ask again
       if (this.view && v.n < this.view.n) this.refreshAgain = true;
       else this.setView(v);
@@ -205,7 +219,7 @@ export class GamePage {
   afterPublicChange(v, privateStale = true) {
     const v0 = this.view;
     const stale = privateStale || v.n !== v0.n;
-    if (stale && this.heldSeats().length) {
+    if (stale && this.heldSeats(v).length) {
       const seat = this.actingSeat(v);
       if (seat !== null) {
         v.you = { seat, legal_moves: [], moves: [], stale: true };
@@ -337,7 +351,7 @@ export class GamePage {
       } });
       cb.checked = prefs.get('exacRoles', true);
       t.push(h('label', {}, cb, ' Role letters on the pieces'));
-      if (this.view && this.view.seats.some((st) => st.type === 'ai' && st.level <= 3)) {
+      if (this.view && this.view.seats.some((st) => (st.type === 'ai' || st.type === 'browser') && st.level <= 3)) {
         const warn = h('input', { type: 'checkbox', class: 'yachi-warn', onchange: (e) => { prefs.set('exacYachiWarn', e.target.checked); this.renderBoard(); } });
         warn.checked = prefs.get('exacYachiWarn', true);
         t.push(h('label', {}, warn, ' Warn before a move that leaves your Yachi en prise'));
@@ -375,6 +389,68 @@ export class GamePage {
     }
     if (this.positions && v.n > this.positions.length - 1 && this.replayN !== null) this.loadPositions().catch(() => {});
     this.render();
+    this.driveBot();
+  }
+
+  // ---- the computer's seats this page plays (type "browser") -----------------------------
+  // The engine's worker (web/engine/) searches at the seat's level, as the server's AI seats
+  // do (aiMove: the level's node budget, 1 s at most, or its share of the seat's clock),
+  // and the move is posted with the seat's token like anyone's. One search at a time, for
+  // the position shown; a reload picks the turn up again.
+
+  driveBot() {
+    const v = this.view;
+    if (!v || this.closed || v.status !== 'live' || v.to_move === null || v.to_move === undefined) return;
+    const seat = v.to_move;
+    if (!this.botSeats(v).includes(seat) || this.botTurn === v.n) return;
+    this.botTurn = v.n;
+    this.botMove(v, seat).catch(() => {});
+  }
+
+  async botMove(v, seat) {
+    const n = v.n, st = v.seats[seat];
+    let retry = 0;
+    try {
+      if (!this.botEngine) this.botEngine = new EngineClient();
+      const eng = this.botEngine;
+      const r = await eng.request('load', { game: v.game, rules: rulesOf(v), position: v.start || 'startpos',
+        moves: v.moves.map((m) => m.move) });
+      if (r.state.toMove !== seat) throw new Error(`the engine has seat ${r.state.toMove} to move, not ${seat}`);
+      const go = { level: st.level || 5, seed: botSeed(this.id, n) };
+      if (v.clocks && v.clock) {
+        // the time left when the move reaches the server: less what the request may take
+        const left = this.clockOf(seat);
+        go.clock = Math.max(50, Math.floor(left - 500));
+        go.inc = v.clock.increment_ms || 0;
+      } else {
+        go.movetime = 1000;
+      }
+      const { result } = await eng.request('aiMove', go);
+      if (!result.best) throw new Error('no move');
+      if (this.closed || !this.view || this.view.n !== n || this.view.status !== 'live') return;
+      const reply = await api(`/api/games/${this.id}/move`, { token: this.tokens[seat], move: result.best, n: n + 1 });
+      // the reply is the computer's seat's view: the page shows the public part and asks for
+      // its own seat's part (setReply would show the computer's)
+      delete reply.you;
+      if (this.botFailed) { this.botFailed = false; this.flash(''); }
+      if (this.view && reply.n > this.view.n) this.afterPublicChange(reply);
+    } catch (e) {
+      if (e instanceof ApiError && (e.code === 'out_of_date' || e.code === 'not_your_turn')) {
+        this.scheduleRefresh(0);
+      } else if (!this.closed) {
+        // a network failure, or an engine that failed (then a new worker): try again soon
+        if (!(e instanceof ApiError) && this.botEngine) { this.botEngine.close(); this.botEngine = null; }
+        const again = !(e instanceof ApiError) || e.status === 0 || e.status >= 500;
+        this.botFailed = true;
+        this.flash(`The computer (in this browser) could not move: ${e.message}.${again ? ' Trying again…' : ''}`);
+        retry = again ? 3000 : 0;
+      }
+    } finally {
+      if (retry && !this.closed) {
+        setTimeout(() => { if (this.botTurn === n) this.botTurn = null; this.driveBot(); }, retry);
+      }
+      if (this.view) this.renderBanner();
+    }
   }
 
   // The sound of what changed from view a to view b (sound.js; nothing while it is off): the
@@ -509,7 +585,8 @@ export class GamePage {
       out.push({ kind: 'turn', cls: 'your-move', text: how, key: pass || '',
         actions: pass ? [this.button('Pass (the Lion stays)', () => this.submit(pass))] : [] });
     } else if (!myTurn) {
-      out.push({ kind: 'wait', text: `Waiting for ${toMove || 'the other side'}…` });
+      out.push({ kind: 'wait', text: this.botSeats(v).includes(v.to_move)
+        ? `${toMove}: the computer is thinking (in this browser)…` : `Waiting for ${toMove || 'the other side'}…` });
     }
     return out;
   }
@@ -526,7 +603,7 @@ export class GamePage {
     } else if (v.game === 'exac') {
       data = pos ? { position: pos.position, exac: pos.exac, legal: null, checks: pos.checks }
         : { position: v.position, exac: v.exac, legal: this.myLegal(), checks: v.checks };
-      this.board.setWarnYachi(prefs.get('exacYachiWarn', true) && v.seats.some((st) => st.type === 'ai' && st.level <= 3));
+      this.board.setWarnYachi(prefs.get('exacYachiWarn', true) && v.seats.some((st) => (st.type === 'ai' || st.type === 'browser') && st.level <= 3));
     } else {
       data = pos ? { grav: pos.grav, legal: null } : { grav: v.grav, legal: this.myLegal(), hintMode: this.hintMode && v.you && v.you.can_hint };
     }
@@ -550,10 +627,10 @@ export class GamePage {
   }
 
   renderPlayers() {
-    const v = this.view, held = this.heldSeats();
+    const v = this.view, held = this.heldSeats(), bots = this.botSeats();
     this.clockEls = [];
     const rows = v.seats.map((st, i) => {
-      const who = st.type === 'ai' || st.joined ? st.name : 'waiting for a player';   // the server's name for the seat
+      const who = st.type !== 'human' || st.joined ? st.name : 'waiting for a player';   // the server's name for the seat
       const toMove = v.status === 'live' && v.to_move === i;
       const clock = h('span', { class: 'clock' + (toMove ? ' running' : '') });
       this.clockEls[i] = clock;
@@ -568,6 +645,7 @@ export class GamePage {
       return h('li', { class: 'player' + (toMove ? ' to-move' : '') + (held.includes(i) ? ' you' : '') },
         mark, h('span', { class: 'side-name' }, st.side), h('span', { class: 'who' }, who),
         held.includes(i) ? h('span', { class: 'you-tag' }, 'you') : null,
+        bots.includes(i) ? h('span', { class: 'bot-tag', title: 'the engine in this page plays this seat' }, 'played here') : null,
         ...extra, v.clock ? clock : null,
         toMove ? h('span', { class: 'turn-tag' }, 'to move') : null);
     });
@@ -676,12 +754,12 @@ export class GamePage {
     this.el.actions.hidden = !out.length;
   }
 
-  // Hints: a game against the computer (a seat of the server's AI) that this browser plays
-  // in, live, on its turn; never in a game between people.
+  // Hints: a game against the computer (a seat of the server's AI, or one this page plays)
+  // that this browser plays in, live, on its turn; never in a game between people.
   canHint() {
     const v = this.view, you = v && v.you;
     return !!(v && v.status === 'live' && this.replayN === null && you && v.to_move === you.seat &&
-      v.seats.some((st) => st.type === 'ai') && (this.myLegal() || []).length);
+      v.seats.some((st) => st.type === 'ai' || st.type === 'browser') && (this.myLegal() || []).length);
   }
 
   // The engine's move for the position shown (1 s in a worker of this page), drawn as an
@@ -955,6 +1033,14 @@ export class GamePage {
       h('p', { class: 'small mono' }, `Position: ${v.position}`)));
     put(this.el.share, ...out);
   }
+}
+
+// The seed of a computer's move in this page (its level's search draws from it): the game
+// and the move's number, as the server's AI seats do.
+function botSeed(id, n) {
+  let x = 0;
+  for (const c of id) x = (x * 31 + c.charCodeAt(0)) % 1000003;
+  return (x * 1009 + n) % 2147483647 + 1;
 }
 
 // The pieces (Chu, Exaç) or stones (Grav) on the board of a view.

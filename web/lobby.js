@@ -296,13 +296,14 @@ export class Lobby {
       const label = this.sideLabels() ? this.sideLabels()[i] : `Player ${i + 1}`;
       const type = h('select', { 'aria-label': `${label}: who plays`, class: 'seat-type' },
         h('option', { value: 'you' }, 'You'), h('option', { value: 'friend' }, 'A friend (by link)'),
-        h('option', { value: 'ai' }, 'The computer'));
+        h('option', { value: 'ai' }, 'The computer'),
+        h('option', { value: 'browser', title: 'the engine runs in your browser; the game is unrated' }, 'The computer, in this browser'));
       const level = h('select', { 'aria-label': `${label}: AI level`, class: 'seat-level' },
         Array.from({ length: 10 }, (_, k) => h('option', { value: k + 1 }, `level ${k + 1}${k + 1 === 10 ? ' (strongest)' : ''}`)));
       const prev = old[i];
       type.value = prev ? prev.type.value : i === 0 ? 'you' : 'ai';
       level.value = prev ? prev.level.value : '3';
-      const sync = () => { level.hidden = type.value !== 'ai'; };
+      const sync = () => { level.hidden = type.value !== 'ai' && type.value !== 'browser'; };
       type.addEventListener('change', sync);
       sync();
       this.seatRows.push({ type, level });
@@ -316,7 +317,7 @@ export class Lobby {
       const [a, b] = this.seatRows;
       [a.type.value, b.type.value] = [b.type.value, a.type.value];
       [a.level.value, b.level.value] = [b.level.value, a.level.value];
-      for (const r of this.seatRows) r.level.hidden = r.type.value !== 'ai';
+      for (const r of this.seatRows) r.level.hidden = r.type.value !== 'ai' && r.type.value !== 'browser';
     } }, '⇄ Swap sides') : null;
     put(this.seatsBox, h('legend', {}, 'Players'), ...rows,
       h('div', { class: 'seat-row' }, swap, h('label', { for: 'your-name' }, 'Your name '), this.nameInput),
@@ -333,8 +334,8 @@ export class Lobby {
       options[name] = /^\d+$/.test(v) ? Number(v) : v;
     }
     const name = this.account ? '' : this.nameInput.value.trim();
-    const seatsReq = this.seatRows.map((r) => r.type.value === 'ai'
-      ? { type: 'ai', level: Number(r.level.value) }
+    const seatsReq = this.seatRows.map((r) => r.type.value === 'ai' || r.type.value === 'browser'
+      ? { type: r.type.value, level: Number(r.level.value) }
       : r.type.value === 'you' ? { type: 'human', you: true, name: name || undefined } : { type: 'human' });
     const req = { game: gm.name, options, seats: seatsReq };
     if (this.ratedBox && this.ratedBox.checked) req.rated = true;
@@ -389,7 +390,7 @@ export class Lobby {
         // the server's name for each seat, as the game page shows it (an account's: a link
         // to its page)
         const who = g.seats.map((s) => (s.account ? h('a', { href: `/@/${s.account}`, 'data-link': '' }, s.name)
-          : s.type === 'ai' || s.joined ? s.name : 'waiting for a player'))
+          : s.type !== 'human' || s.joined ? s.name : 'waiting for a player'))
           .flatMap((e, j) => (j ? [' vs ', e] : [e]));
         let extra = '';
         // the listing gives the options as an object (older servers: "k=v,k=v")

@@ -1,10 +1,13 @@
-// Games against the computer in this browser (/play/local/ID): the AI runs in the engine's
-// worker (web/engine/, WebAssembly) at the level chosen, the game is kept in this browser's
-// localStorage (never sent to the server), and it goes on with the network cut once the
-// page is loaded. Chu Shogi and Exaç. The lobby lists these games (localPanel) and the
-// page offers the record as a text file: Chu as a USI move list, Exaç as its numbered
-// moves.
-import { h, put, gameTitle } from './util.js';
+// Games against the computer in this browser. The lobby's panel (localPanel) makes one on
+// the server when it answers: a game with a browser seat (docs/api.md), recorded there and
+// played on the game page (game.js), whose engine worker plays the computer's seat. When
+// the server cannot be reached it makes a local game instead (/play/local/ID): the AI runs
+// in the engine's worker (web/engine/, WebAssembly) at the level chosen, the game is kept
+// in this browser's localStorage (never sent to the server), and it goes on with the
+// network cut once the page is loaded. Local games are Chu Shogi and Exaç. The lobby lists
+// them (localPanel) and their page offers the record as a text file: Chu as a USI move
+// list, Exaç as its numbered moves.
+import { h, put, gameTitle, api, seats, ApiError } from './util.js';
 import { ChuBoard } from './chu.js';
 import { ExacBoard } from './exac.js';
 import { MoveList } from './movelist.js';
@@ -15,6 +18,8 @@ import { exacLegal, moveEnds, showArrow } from './analysis.js';
 const KEY = 'gv.local.';
 const SIDES = { chu: ['Sente ☗', 'Gote ☖'], exac: ['First', 'Second'] };
 export const LOCAL_GAMES = ['chu', 'exac'];
+// The games of the panel: on the server, Grav too.
+const PANEL_GAMES = ['chu', 'exac', 'grav'];
 
 export const localGames = {
   get(id) {
@@ -65,26 +70,64 @@ function resultWords(g) {
   return `${SIDES[g.game][r.winner]} wins (${r.reason})`;
 }
 
-// The lobby's panel: a new game against the computer in this browser, and the local games.
+// A game on the server against the computer of this browser: the creator's seat and a
+// browser seat at that level (you: 0 moves first), both tokens kept here as the lobby keeps
+// its seats. Resolves to the game's id; throws ApiError.
+async function newServerGame(game, level, you) {
+  const seatsReq = [{ type: 'human', you: true }, { type: 'browser', level }];
+  if (you === 1) seatsReq.reverse();
+  const v = await api('/api/games', { game, seats: seatsReq });
+  for (const t of v.tokens || []) if (t.you) seats.add(v.id, t.seat, t.token);
+  seats.setInvites(v.id, []);
+  return v.id;
+}
+
+// Did the server not answer (offline, unreachable, or a proxy's error in its place)?
+const unreachable = (e) => !(e instanceof ApiError) || e.status === 0 || e.status >= 500;
+
+// The lobby's panel: a new game against the computer in this browser (recorded by the
+// server when it answers, else local), and the local games.
 export function localPanel(navigate) {
   const game = h('select', { 'aria-label': 'game', class: 'local-game' },
-    LOCAL_GAMES.map((n) => h('option', { value: n }, gameTitle(n))));
+    PANEL_GAMES.map((n) => h('option', { value: n }, gameTitle(n))));
   const level = h('select', { 'aria-label': 'level', class: 'local-level' },
     Array.from({ length: 10 }, (_, i) => h('option', { value: i + 1 }, `Level ${i + 1}`)));
   level.value = '3';
   const side = h('select', { 'aria-label': 'your side', class: 'local-side' },
     h('option', { value: 0 }, 'You move first'), h('option', { value: 1 }, 'The computer moves first'));
   const start = h('button', { type: 'submit', class: 'primary local-start' }, 'Play');
-  const form = h('form', { class: 'local-new', onsubmit: (e) => {
-    e.preventDefault();
+  const note = h('p', { class: 'small local-note', role: 'status', hidden: true });
+  const playLocal = (why) => {
+    if (!LOCAL_GAMES.includes(game.value)) {
+      note.textContent = `${why} ${gameTitle(game.value)} against the computer needs the server; Chu Shogi and Exaç can be played here without it.`;
+      note.hidden = false;
+      return;
+    }
     const g = newLocalGame(game.value, Number(level.value), Number(side.value));
     navigate(`/play/local/${g.id}`);
+  };
+  const form = h('form', { class: 'local-new', onsubmit: async (e) => {
+    e.preventDefault();
+    note.hidden = true;
+    if (!navigator.onLine) { playLocal('Offline:'); return; }
+    start.disabled = true;
+    try {
+      const id = await newServerGame(game.value, Number(level.value), Number(side.value));
+      navigate(`/play/${id}`);
+    } catch (err) {
+      if (unreachable(err)) playLocal('The server cannot be reached:');
+      else { note.textContent = err.message; note.hidden = false; }
+    } finally {
+      start.disabled = false;
+    }
   } }, game, level, side, start);
   const list = localGames.all();
   return h('div', { class: 'panel local-panel' },
     h('h3', {}, 'Play the computer (in your browser)'),
-    h('p', { class: 'small muted' }, 'The engine runs in this page; the game is kept in this browser only and goes on without a network.'),
-    form,
+    h('p', { class: 'small muted local-help' }, 'The engine runs in this page. Online, the server records the game ' +
+      '(unrated, marked as played by your browser); offline, the game is kept in this browser only (Chu Shogi and Exaç) ' +
+      'and goes on without a network.'),
+    form, note,
     list.length ? h('ul', { class: 'local-list' }, list.map((g) => h('li', {},
       h('a', { href: `/play/local/${g.id}`, 'data-link': '', class: 'local-link' },
         `${gameTitle(g.game)} · level ${g.level} · ${g.moves.length} moves · ${g.status === 'live' ? 'in progress' : resultWords(g)}`)))) : null);

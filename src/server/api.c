@@ -494,16 +494,20 @@ static int new_game_terms(json_t *req, hub_new_game *ng, char *options, char *ca
         }
         const char *type = so ? field_str(so, "type", &bad) : (i == 0 ? "human" : "ai");
         const char *nm = so ? field_str(so, "name", &bad) : NULL;
-        if (bad || !type || (strcmp(type, "human") && strcmp(type, "ai"))) {
-            snprintf(msg, sizeof msg, "seat %d: \"type\" must be \"human\" or \"ai\"", i);
+        if (bad || !type || (strcmp(type, "human") && strcmp(type, "ai") && strcmp(type, "browser"))) {
+            snprintf(msg, sizeof msg, "seat %d: \"type\" must be \"human\", \"ai\" or \"browser\"", i);
             reply_error(out, 400, "bad_seats", msg);
             return -1;
         }
         s->ai = !strcmp(type, "ai");
+        /* An AI the creator's browser plays: the creator holds its token and posts its
+         * moves; the server never searches for it. (The default seats have none.) */
+        s->browser = so && !strcmp(type, "browser");
         json_t *lv = so ? json_object_get(so, "level") : NULL;
         json_int_t level = lv ? json_integer_value(lv) : 5;
         s->level = level >= 1 && level <= 10 ? (int)level : 0;   /* no wrap into 1..10 */
-        if (s->ai && ((lv && !json_is_integer(lv)) || s->level < 1 || s->level > 10)) {
+        if ((s->ai || s->browser) &&
+            ((lv && !json_is_integer(lv)) || s->level < 1 || s->level > 10)) {
             snprintf(msg, sizeof msg, "seat %d: \"level\" must be a whole number 1..10", i);
             reply_error(out, 400, "bad_seats", msg);
             return -1;
@@ -516,7 +520,7 @@ static int new_game_terms(json_t *req, hub_new_game *ng, char *options, char *ca
         }
         snprintf(s->name, sizeof s->name, "%s", nm ? nm : "");
         json_t *you = so ? json_object_get(so, "you") : NULL;
-        s->joined = !s->ai && (so ? json_is_true(you) : i == 0);
+        s->joined = s->browser || (!s->ai && (so ? json_is_true(you) : i == 0));
     }
     if (g->players_option && !want_players) {
         size_t k = strlen(options);
@@ -567,13 +571,21 @@ static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *
         return;
     }
     int mine = 0;
+    int browser = 0;
+    for (int i = 0; i < n; i++)
+        browser |= ng.seats[i].browser;
     for (int i = 0; logged && i < n; i++)
-        if (ng.seats[i].joined) {
+        if (ng.seats[i].joined && !ng.seats[i].browser) {
             ng.seats[i].account = ss.account;
             snprintf(ng.seats[i].name, sizeof ng.seats[i].name, "%s", ss.name);
             mine++;
         }
     if (json_is_true(rated)) {
+        if (browser) {
+            reply_error(out, 400, "bad_rated", "a game with a browser seat is never rated: "
+                        "nothing checks where that seat's moves come from");
+            return;
+        }
         if (!logged) {
             reply_error(out, 401, "no_session", "a rated game is created by a logged-in player");
             return;
@@ -607,6 +619,7 @@ static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *
         snprintf(link, sizeof link, "/play/%s#seat=%d&token=%s", r->id, i, r->seats[i].token);
         json_object_set_new(l, "link", json_string(link));
         json_object_set_new(l, "you", json_boolean(r->seats[i].joined));
+        json_object_set_new(l, "type", json_string(hub_seat_type(hub_seat_kind(&r->seats[i]))));
         json_array_append_new(links, l);
         /* Shown once, here: from now on only its hash is kept, in memory as in the store. */
         memset(r->seats[i].token, 0, sizeof r->seats[i].token);

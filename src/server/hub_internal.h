@@ -15,15 +15,21 @@ typedef struct hub_ai_engine hub_ai_engine;
 typedef enum { ROOM_OPEN, ROOM_LIVE, ROOM_FINISHED, ROOM_ABANDONED } room_status;
 
 typedef struct hub_seat {
-    int ai;                      /* 1: an AI player */
-    int level;                   /* AI level 1..10 */
+    int ai;                      /* 1: an AI player the server runs */
+    /* 1: an AI player run by the creator's browser (seat type "browser"). For the server
+     * it is a person's seat in every way (a token, its moves posted, its clock) that is
+     * joined from the start, never rated and never driven by the server's AI; only its
+     * name and type say what it is. */
+    int browser;
+    int level;                   /* AI level 1..10 (AI and browser seats) */
     char name[GV_HUB_NAME];
-    /* Humans: the secret in the seat's join link, in clear only between the game's
-     * creation and the reply that shows it once (then wiped; empty when loaded). */
+    /* Humans and browser seats: the secret in the seat's join link, in clear only between
+     * the game's creation and the reply that shows it once (then wiped; empty when
+     * loaded). */
     char token[GV_HUB_TOKEN];
     unsigned char token_hash[GV_HUB_TOKEN_HASH];   /* SHA-256 of the token: what is stored */
-    int has_token;               /* token_hash is set (humans) */
-    int joined;                  /* a human has taken the seat (AI seats: always) */
+    int has_token;               /* token_hash is set (humans, browser seats) */
+    int joined;                  /* a human has taken the seat (AI, browser seats: always) */
     int64_t account;             /* the account that took it (0: none; name is its name) */
     int64_t clock_ms;            /* time left (when the game has a clock) */
 } hub_seat;
@@ -128,9 +134,15 @@ int64_t hub_clock_left(const room *r, int seat);
 const char *hub_status_name(room_status s);
 /* Is the game over (finished or abandoned): nothing more can be done in it? */
 int hub_over(const room *r);
+/* What a seat is, as hub_player_name and the views name it. */
+enum { HUB_SEAT_HUMAN = 0, HUB_SEAT_AI = 1, HUB_SEAT_BROWSER = 2 };
+int hub_seat_kind(const hub_seat *s);
+/* The seat type the views show: "human", "ai" or "browser". */
+const char *hub_seat_type(int kind);
 /* The name a seat goes by everywhere (views, listings, events, records): the name given,
- * else "AI level N" for an AI seat and "Guest" for a person. Returns buf. */
-const char *hub_player_name(int ai, int level, const char *name, char *buf, size_t len);
+ * else "AI level N" for an AI seat, "AI level N (browser)" for a browser seat and "Guest"
+ * for a person. kind is a HUB_SEAT_ value. Returns buf. */
+const char *hub_player_name(int kind, int level, const char *name, char *buf, size_t len);
 gv_store *hub_store(gv_hub *h);
 uint64_t hub_random_u64(void);   /* from the system's entropy; 0 when it fails */
 

@@ -22,6 +22,8 @@ static char *config_text(const room *r)
         const hub_seat *s = &r->seats[i];
         json_t *so = json_object();
         json_object_set_new(so, "ai", json_boolean(s->ai));
+        if (s->browser)
+            json_object_set_new(so, "browser", json_true());
         json_object_set_new(so, "level", json_integer(s->level));
         json_object_set_new(so, "name", json_string(s->name));
         if (s->has_token) {

@@ -94,6 +94,7 @@ static int load_game_row(void *vctx, const gv_stored_game *g)
             break;
         hub_seat *st = &r->seats[i];
         st->ai = json_is_true(json_object_get(so, "ai"));
+        st->browser = !st->ai && json_is_true(json_object_get(so, "browser"));
         st->level = (int)json_integer_value(json_object_get(so, "level"));
         st->token[0] = 0;
         const char *th = json_string_value(json_object_get(so, "token_sha256"));

@@ -323,6 +323,9 @@ static int join_once(gv_hub *h, room *r, const hub_act *a, char *err, size_t err
     if (hub_over(r))
         return hub_refuse(err, errlen, "%s", over_why(r));
     hub_seat *me = &r->seats[seat];
+    if (me->browser)
+        return hub_refuse(err, errlen, "this seat is played by the computer in its creator's "
+                          "browser: nobody joins it");
     if (me->account && a->account != me->account) {
         /* The seat is an account's: only that account names it. */
         if (a->account)
@@ -491,7 +494,7 @@ static int draw_once(gv_hub *h, room *r, const hub_act *a, char *err, size_t err
             finish(r, GV_DRAW, -1, "agreement");
         } else if (!strcmp(action, "accept")) {
             return hub_refuse(err, errlen, "there is no draw offer to accept");
-        } else if (r->seats[other].ai) {
+        } else if (r->seats[other].ai || r->seats[other].browser) {
             return hub_refuse(err, errlen, "the AI player does not take draw offers");
         } else {
             r->draw_offers |= 1u << seat;

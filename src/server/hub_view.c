@@ -20,12 +20,24 @@ int hub_over(const room *r)
     return r->status == ROOM_FINISHED || r->status == ROOM_ABANDONED;
 }
 
-const char *hub_player_name(int ai, int level, const char *name, char *buf, size_t len)
+int hub_seat_kind(const hub_seat *s)
+{
+    return s->ai ? HUB_SEAT_AI : s->browser ? HUB_SEAT_BROWSER : HUB_SEAT_HUMAN;
+}
+
+const char *hub_seat_type(int kind)
+{
+    return kind == HUB_SEAT_AI ? "ai" : kind == HUB_SEAT_BROWSER ? "browser" : "human";
+}
+
+const char *hub_player_name(int kind, int level, const char *name, char *buf, size_t len)
 {
     if (name && *name)
         snprintf(buf, len, "%s", name);
-    else if (ai)
+    else if (kind == HUB_SEAT_AI)
         snprintf(buf, len, "AI level %d", level);
+    else if (kind == HUB_SEAT_BROWSER)
+        snprintf(buf, len, "AI level %d (browser)", level);
     else
         snprintf(buf, len, "Guest");
     return buf;
@@ -68,10 +80,11 @@ json_t *hub_seats_json(const room *r)
         json_t *o = json_object();
         json_object_set_new(o, "seat", json_integer(i));
         json_object_set_new(o, "side", json_string(seat_side(r, i, buf, sizeof buf)));
-        json_object_set_new(o, "type", json_string(s->ai ? "ai" : "human"));
-        if (s->ai)
+        int kind = hub_seat_kind(s);
+        json_object_set_new(o, "type", json_string(hub_seat_type(kind)));
+        if (kind != HUB_SEAT_HUMAN)
             json_object_set_new(o, "level", json_integer(s->level));
-        json_object_set_new(o, "name", json_string(hub_player_name(s->ai, s->level, s->name,
+        json_object_set_new(o, "name", json_string(hub_player_name(kind, s->level, s->name,
                                                                    name, sizeof name)));
         json_object_set_new(o, "joined", json_boolean(s->joined));
         if (s->account)
@@ -231,13 +244,15 @@ json_t *hub_listing_json(const gv_stored_game *g)
     json_array_foreach(a, i, s) {
         json_t *so = json_object();
         int ai = json_is_true(json_object_get(s, "ai"));
+        int kind = ai ? HUB_SEAT_AI : json_is_true(json_object_get(s, "browser"))
+                                      ? HUB_SEAT_BROWSER : HUB_SEAT_HUMAN;
         json_object_set_new(so, "seat", json_integer((json_int_t)i));
-        json_object_set_new(so, "type", json_string(ai ? "ai" : "human"));
+        json_object_set_new(so, "type", json_string(hub_seat_type(kind)));
         json_t *level = json_object_get(s, "level");
-        if (ai)
+        if (kind != HUB_SEAT_HUMAN)
             json_object_set(so, "level", level);
         char name[GV_HUB_NAME];
-        hub_player_name(ai, (int)json_integer_value(level),
+        hub_player_name(kind, (int)json_integer_value(level),
                         json_string_value(json_object_get(s, "name")), name, sizeof name);
         json_object_set_new(so, "name", json_string(name));
         json_object_set_new(so, "joined", json_boolean(ai || json_is_true(json_object_get(s, "joined"))));
@@ -279,7 +294,8 @@ char *hub_record(const room *r, int format, char *err, size_t errlen)
         const hub_seat *s = &r->seats[i];
         /* The name the views give the seat. One stored before names were checked may hold
          * control characters, which no record format takes: they are written as spaces. */
-        hub_player_name(s->ai, s->level, s->name, meta.players[i], sizeof meta.players[i]);
+        hub_player_name(hub_seat_kind(s), s->level, s->name, meta.players[i],
+                        sizeof meta.players[i]);
         for (char *c = meta.players[i]; *c; c++)
             if ((unsigned char)*c < 0x20 || *c == 0x7f)
                 *c = ' ';

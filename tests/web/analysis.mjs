@@ -148,17 +148,19 @@ export async function analysisSteps({ step, check, newPage, shot, base, bin, web
     page.on('request', (rq) => { if (rq.method() !== 'GET') posts.push(new URL(rq.url()).pathname); });
     await page.goto(base + '/');
     await page.locator('.local-panel').waitFor();
-    await page.selectOption('select.local-game', 'exac');
-    await page.selectOption('select.local-level', '1');
-    await page.locator('button.local-start').click();
-    await page.locator('.your-move').waitFor();
     // the offline copy of the page: the service worker (web/sw.js, allowed the whole site by
     // the server's Service-Worker-Allowed header) is installed with the page's files
     const sw = await page.evaluate(() => Promise.race([
       navigator.serviceWorker.ready.then((r) => r.active ? r.scope : null),
       new Promise((res) => setTimeout(() => res(null), 15000))]));
     check(sw === base + '/', `the page's service worker controls the site (${sw})`);
+    // with the network cut the lobby's panel makes a local game (online it asks the server)
     await context.setOffline(true);
+    await page.selectOption('select.local-game', 'exac');
+    await page.selectOption('select.local-level', '1');
+    await page.locator('button.local-start').click();
+    await page.waitForURL(/\/play\/local\//);
+    await page.locator('.your-move').waitFor();
     // play the first legal move offered (a click on a piece then its destination) until the
     // game ends or 40 moves were made; then resign if it goes on
     let ended = false;

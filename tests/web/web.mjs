@@ -12,7 +12,7 @@
 // Usage: node web.mjs <path-to-gravulien>. Screenshots go to tests/web/artifacts/.
 // GV_WEB_ONLY=<regex> runs only the steps whose names match (while working on the page).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -1255,6 +1255,63 @@ await step('live: the page reconnects after a server restart and catches up', as
   await waitMoves(page, 2, 20000);
   await page.locator('.conn.live').waitFor();
   check((await page.locator('.moves .mv').nth(1).textContent()) === 'g3', 'the missed move caught up without reload');
+  await context.close();
+});
+
+// ---- the computer in the browser, on the server ---------------------------------------------
+
+await step('browser seat: the lobby\'s computer-in-your-browser game is recorded by the server', async () => {
+  if (!existsSync(join(webDir, 'engine', 'gravulien.wasm'))) {
+    console.log('skip: web/engine/gravulien.wasm not built (make wasm)');
+    return;
+  }
+  const { page, context } = await newPage('bseat');
+  const moves = [];
+  page.on('request', (rq) => { if (rq.method() === 'POST' && /\/move$/.test(rq.url())) moves.push(rq.url()); });
+  await page.goto(base + '/');
+  await page.locator('.local-panel').waitFor();
+  await page.selectOption('select.local-game', 'chu');
+  await page.selectOption('select.local-level', '1');
+  await page.locator('button.local-start').click();
+  await page.waitForURL(/\/play\/[a-z0-9]+$/);
+  const id = gameId(page);
+  check(id !== 'local', `the panel made a game on the server (${page.url()})`);
+  const held = await tokensOf(page, id);
+  check(Object.keys(held).length === 2, `this browser holds both seats' tokens (${Object.keys(held).join(',')})`);
+  let v = await apiGet(base, `/api/games/${id}`);
+  check(v.seats[1].type === 'browser' && v.seats[1].level === 1 && v.seats[1].name === 'AI level 1 (browser)',
+    `the server's view says the seat is the browser's: ${JSON.stringify(v.seats[1])}`);
+  await page.locator('.player .bot-tag').waitFor();
+  // three pawn pushes; each time the computer of this page answers
+  const pushes = [['7i', '7h'], ['6i', '6h'], ['5i', '5h']];
+  for (let k = 0; k < pushes.length; k++) {
+    await page.locator('.your-move').waitFor({ timeout: 20000 });
+    await sq(page, pushes[k][0]).click();
+    await sq(page, pushes[k][1]).click();
+    await waitMoves(page, 2 * k + 2, 20000);
+  }
+  await page.locator('.your-move').waitFor({ timeout: 20000 });
+  // the Hint button works here as against the server's AI
+  await page.locator('button.hint-button').click();
+  await page.locator('svg.board .hint-arrow').waitFor({ timeout: 20000 });
+  check(true, 'a hint arrow in a game against the computer of this browser');
+  await shot(page, 'browser-seat.png');
+  v = await apiGet(base, `/api/games/${id}`);
+  check(v.n === 6 && v.moves.filter((m) => m.seat === 1).length === 3,
+    `the server has the six moves, three of them the browser seat's (n=${v.n})`);
+  check(moves.length === 6, `the page posted every move, its computer's too (${moves.length})`);
+  // a reload during the computer's turn: the page picks it up again
+  await sq(page, '3i').click();
+  await sq(page, '3h').click();
+  await waitMoves(page, 7);
+  await page.reload();
+  const deadline = Date.now() + 20000;
+  while (Date.now() < deadline && (await apiGet(base, `/api/games/${id}`)).n < 8) await sleep(200);
+  v = await apiGet(base, `/api/games/${id}`);
+  check(v.n === 8, `after a reload the computer's move came all the same (n=${v.n})`);
+  const list = await apiGet(base, '/api/games?status=live');
+  const entry = list.games.find((g) => g.id === id);
+  check(entry && entry.seats[1].type === 'browser' && entry.rated === false, 'listed as a live unrated game with a browser seat');
   await context.close();
 });
 
