@@ -24,7 +24,7 @@
 
 /* ---- Tunables ----------------------------------------------------------------------- */
 enum {
-    CHECK_EVERY = 1024,        /* nodes between looks at the clock and the stop flag */
+    CHECK_EVERY = 1024,        /* nodes between looks at the clock and the node limit */
     HIST_SIZE = 1 << 16,       /* history slots: the low 16 bits of a move (from, to) */
     HIST_MAX = 1 << 14,
     ASPIRATION_DEPTH = 4,      /* first iteration searched with an aspiration window */
@@ -129,14 +129,19 @@ static __attribute__((noinline)) int check_limits(ab *a)
     return 0;
 }
 
-/* Asked at every node: whether to stop. The limits are looked at once every CHECK_EVERY
- * nodes and when the node limit is reached; in between, nothing but the flag a->stop. */
+/* Asked at every node: whether to stop. The stop flag is looked at every node, so that a
+ * search stopped from outside ends at once (a `stop` right after `go infinite` waits for
+ * no more than one node); the other limits once every CHECK_EVERY nodes and when the node
+ * limit is reached. */
 static inline int should_stop(ab *a)
 {
     if (a->stop)
         return 1;
-    if (a->nodes < a->next_check)
+    if (a->nodes < a->next_check) {
+        if (atomic_load_explicit(&a->ctl->stop, memory_order_relaxed))
+            return a->stop = 1;
         return 0;
+    }
     int r = check_limits(a);
     a->next_check = (a->nodes | (CHECK_EVERY - 1)) + 1;
     if (a->lim->nodes && a->lim->nodes < a->next_check)
