@@ -584,8 +584,8 @@ int gv_account_delete(gv_accounts *a, gv_store *s, const gv_session *ss, const c
         "DELETE FROM rating_history WHERE account_id = $1",
         "DELETE FROM seeks WHERE account_id = $1",   /* waiting for an opponent no more */
         "DELETE FROM presence WHERE account_id = $1",
-        "UPDATE accounts SET name = NULL, name_key = NULL, pwhash = NULL, deleted = $2"
-        " WHERE id = $1",
+        ("UPDATE accounts SET name = NULL, name_key = NULL, pwhash = NULL, deleted = $2"
+         " WHERE id = $1"),
     };
     rc = GV_STORE_OK;
     for (size_t i = 0; !rc && i < sizeof q / sizeof *q; i++)

@@ -739,13 +739,15 @@ static void seek_post(gv_hub *h, const gv_api_req *rq, const gv_session *ss, gv_
         json_decref(req);
         return;
     }
-    json_t *rated = json_object_get(req, "rated");
+    /* What the body says is read before the body is freed. */
+    json_t *rv = json_object_get(req, "rated");
+    int bad_rated = rv && !json_is_boolean(rv) && !json_is_null(rv), rated = json_is_true(rv);
     double range, lo, hi;
     int bad_range = rating_bound(req, "range", -1, &range) < 0 ||
                     rating_bound(req, "min", -1e9, &lo) < 0 ||
                     rating_bound(req, "max", 1e9, &hi) < 0;
     json_decref(req);
-    if (rated && !json_is_boolean(rated) && !json_is_null(rated)) {
+    if (bad_rated) {
         reply_error(out, 400, "bad_rated", "\"rated\" is true or false");
         return;
     }
@@ -770,7 +772,7 @@ static void seek_post(gv_hub *h, const gv_api_req *rq, const gv_session *ss, gv_
     json_object_set_new(terms, "clock", ng.tc_initial_ms ? json_pack("{sIsI}", "initial_ms",
                         (json_int_t)ng.tc_initial_ms, "increment_ms", (json_int_t)ng.tc_inc_ms)
                                                          : json_null());
-    json_object_set_new(terms, "rated", json_boolean(json_is_true(rated)));
+    json_object_set_new(terms, "rated", json_boolean(rated));
     json_object_set_new(terms, "speed", json_string(speed));
     char *text = json_dumps(terms, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(terms);

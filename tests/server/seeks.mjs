@@ -72,6 +72,11 @@ async function main() {
   check(r.status === 400, `an unknown game is refused (${r.status})`);
   r = await seek(base, ann, { range: 'x' });
   check(r.status === 400 && r.json.code === 'bad_range', `a bad range is refused (${r.status})`);
+  // "rated" neither true nor false (the server once read it after freeing the body)
+  for (const rated of ['yes', 1, { x: 1 }, ['a']]) {
+    r = await seek(base, ann, { rated });
+    check(r.status === 400 && r.json.code === 'bad_rated', `"rated": ${JSON.stringify(rated)} is refused (${r.status})`);
+  }
   r = await seek(base, ann, { game: 'grav', options: { players: 3 } });
   check(r.status === 400, `a three-player seek is refused (${r.status})`);
 
