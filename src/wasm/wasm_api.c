@@ -33,6 +33,8 @@
 #define WASM_HASH_MB "16"
 
 static gv_engine *eng;
+static gv_move *played;            /* the moves played since the load, for the last move */
+static int nplayed, played_cap;
 static gv_buf out;                 /* the text last returned */
 static char last_err[GV_ERRLEN];   /* why the last call failed */
 
@@ -145,6 +147,7 @@ EMSCRIPTEN_KEEPALIVE int gv_wasm_load(const char *game, const char *rules, const
 {
     char err[GV_ERRLEN];
     gv_engine_free(eng);
+    nplayed = 0;
     eng = gv_engine_new(game, rules && *rules ? rules : NULL, err, sizeof err);
     if (!eng)
         return fail(err);
@@ -183,8 +186,21 @@ EMSCRIPTEN_KEEPALIVE int gv_wasm_play(const char *move)
     char err[GV_ERRLEN];
     if (need_engine() != 0)
         return -1;
-    if (gv_engine_play(eng, move, err, sizeof err) != 0)
+    const gv_game *g = gv_engine_game(eng);
+    gv_move m;
+    if (g->parse_move(gv_engine_state(eng), move, &m, err, sizeof err) != 0)
         return fail(err);
+    if (nplayed == played_cap) {
+        int cap = played_cap ? 2 * played_cap : 256;
+        gv_move *p = realloc(played, (size_t)cap * sizeof *p);
+        if (!p)
+            return fail("out of memory");
+        played = p;
+        played_cap = cap;
+    }
+    if (gv_engine_play_move(eng, m, err, sizeof err) != 0)
+        return fail(err);
+    played[nplayed++] = m;
     return 0;
 }
 
@@ -194,7 +210,37 @@ EMSCRIPTEN_KEEPALIVE int gv_wasm_undo(void)
         return -1;
     if (gv_engine_undo(eng) != 0)
         return fail("no move to take back");
+    if (nplayed > 0)
+        nplayed--;
     return 0;
+}
+
+/* What the server's views of a game say of the current state (the game's web view hook,
+ * server/web_view.h, with the last move played since the load): a JSON object, e.g.
+ * {"grav": {...}} as in the server's view and positions, {} for a game that adds
+ * nothing; "" (error). */
+EMSCRIPTEN_KEEPALIVE const char *gv_wasm_view(void)
+{
+    out_reset();
+    if (need_engine() != 0)
+        return "";
+    const gv_game *g = gv_engine_game(eng);
+    json_t *v = json_object();
+    if (!v) {
+        fail("out of memory");
+        return "";
+    }
+    if (g->web && g->web->view)
+        g->web->view(gv_engine_state(eng), nplayed ? &played[nplayed - 1] : NULL, v);
+    char *text = json_dumps(v, JSON_COMPACT);
+    json_decref(v);
+    if (!text) {
+        fail("out of memory");
+        return "";
+    }
+    gv_buf_put(&out, text, strlen(text));
+    free(text);
+    return out_text();
 }
 
 /* The game's further notations of moves (the web view's, as the server's move list shows

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The browser engine against the native program (tests/wasm/wasm.mjs), then in Chromium
+# The browser engine against the native program (tests/wasm/wasm.mjs and view.mjs), then in Chromium
 # (tests/wasm/browser.mjs): builds it first (make wasm, which does nothing when it is up to
 # date). Skipped (77) without Emscripten.
 #   tests/wasm/run.sh path/to/gravulien
@@ -19,6 +19,8 @@ if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ROOT" wasm >"${TMPDIR:
 fi
 rm -f "${TMPDIR:-/tmp}/gv-wasm-build.$$"
 node "$ROOT/tests/wasm/wasm.mjs" "$BIN" || exit 1
+# Its views of positions against the native server's (tests/wasm/view.mjs).
+node "$ROOT/tests/wasm/view.mjs" "$BIN" || exit 1
 # The same engine in Chromium through the server's page (skipped without Chromium).
 node "$ROOT/tests/wasm/browser.mjs" "$BIN"
 rc=$?

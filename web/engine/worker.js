@@ -75,6 +75,7 @@ function loadModule() {
       undo: fn('gv_wasm_undo', 'number', []),
       state: fn('gv_wasm_state', 'string', []),
       moveTexts: fn('gv_wasm_move_texts', 'string', ['string']),
+      view: fn('gv_wasm_view', 'string', []),
       perft: fn('gv_wasm_perft', 'number', ['number']),
       search: fn('gv_wasm_search', 'string', ['number', 'number', 'number', 'number', 'number'], true),
       aiMove: fn('gv_wasm_ai_move', 'string', ['number', 'number', 'number', 'number', 'number'], true),
@@ -124,6 +125,10 @@ const handlers = {
     check(api.play(String(m.move || '')));
     return { state: stateOrThrow(), texts: t ? JSON.parse(t) : {} };
   },
+  // What the server's view of a game at this position adds for the game (Grav: {grav:
+  // {...}}, the object its board draws; Exaç: {exac: {...}}; Chu: its checks), with the
+  // state.
+  view: () => ({ view: resultOrThrow(api.view()), state: stateOrThrow() }),
   // Each legal move with the position after it: {position, moves: [{move, position}]} (a
   // page whose board needs a move's squares, as Exaç's notation names only its destination).
   legalPositions: () => {
