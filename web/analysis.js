@@ -3,7 +3,8 @@
 // analyses the position shown in this browser, never on the server. It shows the
 // evaluation (a bar and a number, from the first player's side), the best lines (1 to 3)
 // in the game's notation, their depth and speed; moves tried on the board make a variation
-// kept in this page only; a finished game gets an evaluation graph computed in a second
+// kept in this page only (Grav's positions in it drawn from the engine's own view of them,
+// gv_wasm_view, as the server would draw them); a finished game gets an evaluation graph computed in a second
 // worker. Also the arrow (showArrow) the game page draws for a hint.
 import { h, s, api, put, gameTitle, prefs, seats, allPositions } from './util.js';
 import { ChuBoard } from './chu.js';
@@ -170,6 +171,7 @@ export class AnalysisPage {
     el.bar = h('div', { class: 'eval-bar', role: 'img', 'aria-label': 'evaluation' }, h('div', { class: 'eval-fill' }));
     el.boardWrap = h('div', { class: 'board-wrap analysis-board' });
     el.status = h('div', { class: 'info', 'aria-live': 'polite' });
+    el.actions = h('div', { class: 'row grav-actions', hidden: true });
     el.evalNum = h('span', { class: 'eval-num', id: 'eval-num' }, '…');
     el.depth = h('span', { class: 'eval-depth small muted', id: 'eval-depth' });
     el.toggle = h('button', { type: 'button', class: 'primary engine-toggle', onclick: () => this.setRunning(!this.running) }, 'Stop');
@@ -184,7 +186,7 @@ export class AnalysisPage {
     put(this.root, h('section', { class: 'game analysis' },
       h('div', { class: 'game-head' }, el.title),
       h('div', { class: 'game-body' },
-        h('div', { class: 'board-col' }, h('div', { class: 'analysis-row' }, el.bar, el.boardWrap), el.status, el.graph),
+        h('div', { class: 'board-col' }, h('div', { class: 'analysis-row' }, el.bar, el.boardWrap), el.status, el.actions, el.graph),
         h('aside', { class: 'side' },
           h('div', { class: 'panel engine-panel' },
             h('div', { class: 'engine-head' }, el.evalNum, el.depth, el.multipv, el.toggle),
@@ -221,6 +223,8 @@ export class AnalysisPage {
     if (this.multipv > 1) await this.engine.request('setOption', { name: 'multipv', value: this.multipv });
     this.state = r.state;
     this.exacMoves = this.game === 'exac' && r.state.status === 'ongoing' ? await exacLegal(this.engine) : null;
+    // Grav in a variation: the engine's view of its position (the server has none)
+    this.gravView = this.game === 'grav' && this.varN > 0 ? (await this.engine.request('view')).view.grav : null;
     if (seq !== this.seq) return;
     this.lines = [];
     this.renderBoard();
@@ -233,10 +237,12 @@ export class AnalysisPage {
   renderBoard() {
     const st = this.state, inVar = this.varN > 0;
     const last = inVar ? this.vari[this.varN - 1].move : this.cur > 0 ? this.main[this.cur - 1].move : null;
-    // Variations are played on the board for Chu (its legal moves are the worker's USI
-    // texts) and Exaç (its moves' squares from the positions after them); Grav's board
-    // shows the game's own positions, from the server.
-    const legal = this.game === 'chu' && st.status === 'ongoing' ? st.moves : this.exacMoves;
+    // Variations are played on the board: Chu's legal moves are the worker's USI texts,
+    // Exaç's have their squares from the positions after them, Grav's are every player's
+    // actions in the engine's state ("2 place d4", "3 grav", ...; resigning aside).
+    const ongoing = st.status === 'ongoing';
+    const legal = this.game === 'chu' ? (ongoing ? st.moves : null)
+      : this.game === 'grav' ? (ongoing ? st.moves.filter((m) => !/ resign$/.test(m)) : null) : this.exacMoves;
     let data;
     if (this.game === 'chu') {
       data = { position: st.position, legal, last, heisei: (this.view.options || {}).variant === 'heisei' };
@@ -244,13 +250,31 @@ export class AnalysisPage {
       const pos = !inVar && this.positions && this.positions[this.cur];
       data = { position: st.position, exac: pos ? pos.exac : null, legal };
     } else {
-      const pos = this.positions && this.positions[this.cur];
-      data = pos ? { grav: pos.grav, legal: null } : null;
+      // the game's positions from the server; the variation's from the engine
+      const pos = !inVar && this.positions && this.positions[this.cur];
+      const gv = inVar ? this.gravView : pos ? pos.grav : null;
+      data = gv ? { grav: gv, legal } : null;
     }
     if (data) this.board.update(data);
+    if (this.game === 'grav') this.renderGravActions(legal || []);
     showArrow(this.board, null, 'pv-arrow');
     const over = st.status !== 'ongoing';
     this.el.status.textContent = over ? `Game over: ${st.status === 'draw' ? 'draw' : `${this.sideName(st.winner)} wins`} (${st.reason}).` : '';
+  }
+
+  // Grav's actions that are not a click on a point, as buttons under the board: a call of
+  // "Grav!" on the pending stone or its acceptance (by any player whose action it is), a
+  // pass, the bonus turns to declare. Each starts or extends the variation.
+  renderGravActions(legal) {
+    const label = (m) => {
+      const t = m.split(' ');
+      const what = { grav: 'Grav!', accept: 'Accept', pass: 'Pass', declare: `Declare ${t[2]}` }[t[1]];
+      return what ? `P${t[0]}: ${what}` : null;
+    };
+    const buttons = legal.filter((m) => label(m)).map((m) => h('button', { type: 'button', class: 'grav-action',
+      'data-move': m, onclick: () => this.tryMove(m) }, label(m)));
+    this.el.actions.hidden = !buttons.length;
+    put(this.el.actions, buttons.length ? [h('span', { class: 'small muted' }, 'Try: '), ...buttons] : null);
   }
 
   sideName(i) {
@@ -302,7 +326,8 @@ export class AnalysisPage {
     if (this.vari.length && this.varN < this.vari.length && this.vari[this.varN].move === move) { this.goto(this.cur + this.varN + 1); return; }
     const seq = ++this.seq;
     if (this.searching) { this.searching = false; await this.engine.stopNow(); }
-    const seat = this.state.toMove;
+    // a Grav move names its player ("2 grav" may come from a player not to move)
+    const seat = this.game === 'grav' ? Number(move.split(' ')[0]) - 1 : this.state.toMove;
     const r = await this.engine.request('play', { move });
     if (seq !== this.seq) return;
     this.vari = this.vari.slice(0, this.varN).concat([{ move, seat, texts: r.texts || {} }]);
@@ -352,7 +377,7 @@ export class AnalysisPage {
     this.el.depth.dataset.depth = info.depth;
     const best = (info.pv || '').split(' ')[0];
     this.el.depth.dataset[`best${info.depth}`] = best;     // the best move at each depth
-    if (best && this.game === 'chu') showArrow(this.board, moveEnds('chu', best), 'pv-arrow');
+    if (best && this.game !== 'exac') showArrow(this.board, moveEnds(this.game, best), 'pv-arrow');
     const ex = best && this.exacMoves && this.exacMoves.find((m) => m.move === best);
     if (ex) showArrow(this.board, ex, 'pv-arrow');
   }

@@ -5,7 +5,9 @@
 // - the analysis board of a Chu position searched to a depth gives the native program's
 //   best move at that depth (`gravulien think --depth`), its line in TSA;
 // - three lines (MultiPV 3) have three different first moves;
-// - a move tried on the board makes a variation and sends nothing to the server;
+// - a move tried on the board makes a variation and sends nothing to the server; a Grav
+//   stone placed on the board is drawn from the engine's view and listed in words, its
+//   window's call of "Grav!" offered as a button;
 // - a finished game's evaluation graph is computed to its end, a click on it jumps there;
 // - the Analysis board link is offered to watchers, not to a seat of a live game;
 // - the hint arrow appears in a game against the computer; no Hint button in a game
@@ -120,6 +122,50 @@ export async function analysisSteps({ step, check, newPage, shot, base, bin, web
     await page.locator(`svg.board [data-sq="${ends.to}"]`).click();
     await page.locator('.movelist .mv.var').waitFor();
     check(true, `an Exaç variation: the engine's move ${ends.from}-${ends.to} played on the board`);
+    await context.close();
+  });
+
+  await step('analysis: a Grav variation from the engine\'s view', async () => {
+    // a 5x5 game for two: P1's stone on c3 accepted, P2 to place
+    const g = await post('/api/games', { game: 'grav', options: { size: 5, seed: 7, a: 3, b: 2, c: 2, d: 1, e: 2 },
+      seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+    const moves = ['1 place c3', '2 accept'];
+    for (let i = 0; i < moves.length; i++) {
+      const r = await post(`/api/games/${g.id}/move`, { token: g.tokens[Number(moves[i][0]) - 1].token, move: moves[i], n: i + 1 });
+      if (r.error) throw new Error(`move ${moves[i]}: ${r.error.message || r.error}`);
+    }
+    const { page, context } = await newPage('analysis-grav');
+    const posts = [];
+    page.on('request', (rq) => { if (rq.method() !== 'GET') posts.push(`${rq.method()} ${new URL(rq.url()).pathname}`); });
+    await page.goto(`${base}/play/${g.id}/analysis`);
+    await page.locator('svg.board.grav g.sq.placeable').first().waitFor();
+    const pt = await page.$$eval('svg.board.grav g.sq.placeable', (els) => els.map((e) => e.dataset.sq).find((q) => q !== 'c3'));
+    await page.locator(`svg.board.grav [data-sq="${pt}"]`).click();
+    await page.locator('.movelist .mv.var').waitFor();
+    const words = await page.locator('.movelist .mv.var').first().textContent();
+    check(words.includes(`P2 places ${pt}`), `the variation lists the stone in words: "${words.trim()}"`);
+    await page.locator(`svg.board.grav [data-sq="${pt}"] .stone.pending`).waitFor();
+    check(true, `the board shows P2's stone on ${pt}, pending`);
+    // the stone's window: P1 may call Grav! on it, a button under the board
+    const call = page.locator('button.grav-action[data-move="1 grav"]');
+    await call.waitFor();
+    check(await page.locator('button.grav-action[data-move="1 accept"]').count() === 1, 'P1 may call Grav! or accept');
+    await page.waitForFunction(() => document.querySelectorAll('.pv-line').length >= 1, null, { timeout: 30000 });
+    await shot(page, 'analysis-grav-variation.png');
+    await call.click();
+    await page.waitForFunction(() => document.querySelectorAll('.movelist .mv.var').length === 2);
+    const verdict = await page.locator('.movelist .mv.var').nth(1).textContent();
+    check(/P1 calls Grav! on/.test(verdict), `the call is listed with its verdict: "${verdict.trim().slice(0, 90)}"`);
+    await page.keyboard.press('ArrowLeft');
+    await page.locator(`svg.board.grav [data-sq="${pt}"] .stone.pending`).waitFor();
+    check(true, '← goes back to the stone awaiting its answers');
+    await page.locator('button.back-main').click();
+    await page.waitForFunction(() => !document.querySelector('.movelist .mv.var'));
+    await page.waitForFunction((q) => !document.querySelector(`svg.board.grav [data-sq="${q}"] .stone`), pt);
+    check(await page.locator('svg.board.grav [data-sq="c3"] .stone').count() === 1, 'back to the game: its position again');
+    check(posts.length === 0, `nothing was sent to the server (${posts.join(', ') || 'no request'})`);
+    const v = await (await fetch(`${base}/api/games/${g.id}`)).json();
+    check(v.n === moves.length, 'the game on the server has its moves only');
     await context.close();
   });
 
