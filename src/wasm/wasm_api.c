@@ -216,9 +216,9 @@ EMSCRIPTEN_KEEPALIVE int gv_wasm_undo(void)
 }
 
 /* What the server's views of a game say of the current state (the game's web view hook,
- * server/web_view.h, with the last move played since the load): a JSON object, e.g.
- * {"grav": {...}} as in the server's view and positions, {} for a game that adds
- * nothing; "" (error). */
+ * server/web_view.h, with the last move played since the load): a JSON object with the
+ * keys the hook adds to the server's view and positions (a game's own object, its
+ * checks), {} for a game that adds nothing; "" (error). */
 EMSCRIPTEN_KEEPALIVE const char *gv_wasm_view(void)
 {
     out_reset();
