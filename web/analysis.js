@@ -1,5 +1,5 @@
 // The analysis board (/play/ID/analysis: a game of the server; /play/analysis/GAME: a
-// fresh board of GAME, Chu or Exaç): the engine compiled to WebAssembly (web/engine/)
+// fresh board of GAME with its default options): the engine compiled to WebAssembly (web/engine/)
 // analyses the position shown in this browser, never on the server. It shows the
 // evaluation (a bar and a number, from the first player's side), the best lines (1 to 3)
 // in the game's notation, their depth and speed; moves tried on the board make a variation
@@ -13,7 +13,7 @@ import { GravBoard } from './grav.js';
 import { MoveList, chuNotation } from './movelist.js';
 import { EngineClient } from '/static/engine/client.js';
 
-const GAMES = ['chu', 'exac'];       // those with a fresh board
+const GAMES = ['chu', 'exac', 'grav'];       // those with a fresh board
 const isOver = (v) => v.status === 'finished' || v.status === 'abandoned';
 
 // The rule options of a view as the worker's `rules` ("k=v,...").
@@ -223,8 +223,10 @@ export class AnalysisPage {
     if (this.multipv > 1) await this.engine.request('setOption', { name: 'multipv', value: this.multipv });
     this.state = r.state;
     this.exacMoves = this.game === 'exac' && r.state.status === 'ongoing' ? await exacLegal(this.engine) : null;
-    // Grav in a variation: the engine's view of its position (the server has none)
-    this.gravView = this.game === 'grav' && this.varN > 0 ? (await this.engine.request('view')).view.grav : null;
+    // Grav in a variation or on a fresh board: the engine's view of its position (the
+    // server has none)
+    this.gravView = this.game === 'grav' && (this.varN > 0 || !this.positions)
+      ? (await this.engine.request('view')).view.grav : null;
     if (seq !== this.seq) return;
     this.lines = [];
     this.renderBoard();
@@ -252,7 +254,7 @@ export class AnalysisPage {
     } else {
       // the game's positions from the server; the variation's from the engine
       const pos = !inVar && this.positions && this.positions[this.cur];
-      const gv = inVar ? this.gravView : pos ? pos.grav : null;
+      const gv = inVar || !this.positions ? this.gravView : pos ? pos.grav : null;
       data = gv ? { grav: gv, legal } : null;
     }
     if (data) this.board.update(data);

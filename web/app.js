@@ -48,7 +48,7 @@ async function route() {
     page = new GamePage(root, m[1], params, meta);
   } else if (/^\/@\/[A-Za-z0-9_-]{1,40}\/?$/.test(location.pathname)) {
     page = new PlayerPage(root, location.pathname.split('/')[2]);
-  } else if ((a = /^\/play\/(?:analysis\/(chu|exac)|([A-Za-z0-9]{1,40})\/analysis)\/?$/.exec(location.pathname))) {
+  } else if ((a = /^\/play\/(?:analysis\/(chu|exac|grav)|([A-Za-z0-9]{1,40})\/analysis)\/?$/.exec(location.pathname))) {
     page = new AnalysisPage(root, a[1] || a[2], meta);
   } else if (/^\/pieces$/.test(location.pathname)) {
     document.title = 'Pieces — Gravülien';

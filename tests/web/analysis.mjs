@@ -7,7 +7,7 @@
 // - three lines (MultiPV 3) have three different first moves;
 // - a move tried on the board makes a variation and sends nothing to the server; a Grav
 //   stone placed on the board is drawn from the engine's view and listed in words, its
-//   window's call of "Grav!" offered as a button;
+//   window's call of "Grav!" offered as a button; a fresh Grav board takes a stone;
 // - a finished game's evaluation graph is computed to its end, a click on it jumps there;
 // - the Analysis board link is offered to watchers, not to a seat of a live game;
 // - the hint arrow appears in a game against the computer; no Hint button in a game
@@ -166,6 +166,14 @@ export async function analysisSteps({ step, check, newPage, shot, base, bin, web
     check(posts.length === 0, `nothing was sent to the server (${posts.join(', ') || 'no request'})`);
     const v = await (await fetch(`${base}/api/games/${g.id}`)).json();
     check(v.n === moves.length, 'the game on the server has its moves only');
+    // a fresh Grav board: the default options (13x13, two players, seed 0), a stone placed
+    await page.goto(`${base}/play/analysis/grav`);
+    await page.locator('svg.board.grav g.sq.placeable').first().waitFor();
+    check(await page.locator('svg.board.grav g.sq').count() === 169, 'a fresh Grav board: 13 by 13');
+    await page.locator('svg.board.grav [data-sq="g7"]').click();
+    await page.locator('svg.board.grav [data-sq="g7"] .stone').waitFor();
+    const first = await page.locator('.movelist .mv.var').first().textContent();
+    check(/P1 places g7/.test(first), `a fresh Grav board takes a stone: "${first.trim()}"`);
     await context.close();
   });
 
