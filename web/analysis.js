@@ -148,6 +148,17 @@ export class AnalysisPage {
         this.engine.close();
         return;
       }
+      // Grav: while a placement of a game in progress awaits its answers, nobody may be told
+      // whether it breaks a rule (rules: the referee never tells), and the engine would
+      // tell it (its search, or a variation replaying the placement and calling "Grav!").
+      if (this.view.status === 'live' && this.view.grav && this.view.grav.phase === 'window') {
+        put(this.root, h('section', { class: 'panel error-page' }, h('h2', {}, 'A placement awaits its answers'),
+          h('p', {}, 'The engine knows whether the stone breaks a rule, and no one may be told while the players answer. Open the analysis board again once the window has closed.'),
+          h('p', {}, h('a', { href: `/play/${this.id}`, 'data-link': '' }, 'Back to the game'))));
+        this.closed = true;
+        this.engine.close();
+        return;
+      }
       this.game = this.view.game;
       this.main = this.view.moves.slice();
       if (this.game !== 'chu') this.positions = await allPositions(this.id);

@@ -125,6 +125,20 @@ export async function analysisSteps({ step, check, newPage, shot, base, bin, web
     await context.close();
   });
 
+  await step('analysis: not while a Grav placement of a live game awaits its answers', async () => {
+    const g = await post('/api/games', { game: 'grav', options: { size: 5, seed: 7, a: 3, b: 2, c: 2, d: 1, e: 2 },
+      seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+    const r = await post(`/api/games/${g.id}/move`, { token: g.tokens[0].token, move: '1 place c3', n: 1 });
+    if (r.error) throw new Error(`move: ${r.error.message || r.error}`);
+    const { page, context } = await newPage('analysis-grav-window');
+    await page.goto(`${base}/play/${g.id}/analysis`);
+    await page.locator('.error-page').waitFor();
+    const text = await page.locator('.error-page').textContent();
+    check(/awaits its answers/.test(text) && await page.locator('.pv-line').count() === 0,
+          'a watcher gets no analysis while the stone\'s window is open (the engine would know whether it breaks a rule)');
+    await context.close();
+  });
+
   await step('analysis: a Grav variation from the engine\'s view', async () => {
     // a 5x5 game for two: P1's stone on c3 accepted, P2 to place
     const g = await post('/api/games', { game: 'grav', options: { size: 5, seed: 7, a: 3, b: 2, c: 2, d: 1, e: 2 },
