@@ -28,7 +28,7 @@ static int usage(void)
             "usage: gv_tune gen GAME [--games N] [--nodes N] [--random PLIES] [--skip PLIES]\n"
             "                        [--seed S] [--hash MB] [--max-plies N] [--qleaf] -o FILE\n"
             "       gv_tune fit GAME FILE [--passes N] [--step N] [--limit N] [--from WEIGHTS]\n"
-            "                             [--freeze FIELD,...] [-o FILE]\n"
+            "                             [--freeze FIELD|FIELD[K],...] [-o FILE]\n"
             "       gv_tune check GAME FILE\n");
     return 2;
 }
@@ -561,18 +561,19 @@ static int cmd_fit(int argc, char **argv)
         return 1;
     }
     double k = fit_k(&d, w);   /* for the starting weights, then fixed */
-    /* The weights to fit: all but the fields --freeze names (comma-separated). */
+    /* The weights to fit: all but those --freeze names (comma-separated fields, or single
+     * elements of an array field as "field[k]"). */
     char *fit = malloc((size_t)t->count);
     if (!fit)
         return 1;
     for (int i = 0; i < t->count; i++) {
         char name[64];
         gv_tune_name(t, i, name, sizeof name);
-        size_t len = strcspn(name, "[");
+        size_t len = strcspn(name, "["), full = strlen(name);
         fit[i] = 1;
         for (const char *f = freeze; *f; f += strspn(f, ",")) {
             size_t n = strcspn(f, ",");
-            if (n == len && !strncmp(f, name, n))
+            if ((n == len || n == full) && !strncmp(f, name, n))
                 fit[i] = 0;
             f += n;
         }
