@@ -94,7 +94,7 @@ typedef struct qleaf {
     void *st;
     long nodes;
     int max_ply;               /* QL_MAX_PLY, or less when the game keeps less history */
-    gv_move *moves;            /* per ply, GV_MAX_MOVES moves, */
+    gv_move *moves;            /* per ply, room for GV_MAX_MOVES moves, */
     int *victims, *scores;     /* their victims' values and order scores */
     gv_move pv[QL_MAX_PLY + 1][QL_MAX_PLY + 1];
     int npv[QL_MAX_PLY + 1];
@@ -250,10 +250,9 @@ static int cmd_gen(int argc, char **argv)
         q.moves = malloc(sizeof(gv_move) * lists);
         q.victims = malloc(sizeof(int) * lists);
         q.scores = malloc(sizeof(int) * lists);
-        if (!q.moves || !q.victims || !q.scores)
-            tt = NULL;
     }
-    if (!st || !pos || !w || !moves || !texts || !movers || !tt) {
+    if (!st || !pos || !w || !moves || !texts || !movers || !tt ||
+        (use_qleaf && (!q.moves || !q.victims || !q.scores))) {
         fprintf(stderr, "gv_tune: out of memory\n");
         return 1;
     }
