@@ -1,6 +1,7 @@
 #!/bin/sh
 # gv_tune on a tiny data set: a few fast Exaç self-play games, then a short fit whose
-# error must end below where it started.
+# error must end below where it started; then Chu positions both ways (quiet positions,
+# and with --qleaf the ends of quiescence lines, of which there must be many more).
 set -eu
 tune=$1
 dir=$(mktemp -d)
@@ -18,3 +19,9 @@ echo "tune: error $before -> $after"
 "$tune" check exac "$dir/data"
 "$tune" gen chu --games 2 --nodes 300 --random 6 --skip 8 --max-plies 120 --seed 5 -o "$dir/chu" 2>"$dir/gen-chu.log"
 "$tune" check chu "$dir/chu"
+"$tune" gen chu --games 2 --nodes 300 --random 6 --skip 8 --max-plies 120 --seed 5 --qleaf \
+    -o "$dir/chu-q" 2>"$dir/gen-chu-q.log"
+"$tune" check chu "$dir/chu-q"
+quiet=$(wc -l <"$dir/chu") leaves=$(wc -l <"$dir/chu-q")
+test "$leaves" -gt $((quiet * 4)) || { echo "--qleaf: $leaves positions, quiet: $quiet"; exit 1; }
+echo "chu: $quiet quiet positions, $leaves quiescence leaves"

@@ -2,7 +2,8 @@
  * "Texel" method).
  *
  *   gv_tune gen GAME [options] -o FILE   plays self-play games and writes their quiet
- *                                        positions, each with the game's result
+ *                                        positions (--qleaf: the ends of their
+ *                                        quiescence lines), each with the game's result
  *   gv_tune fit GAME FILE [options]      fits K, then the weights, to those positions and
  *                                        prints the tuned weights as a C initializer
  *   gv_tune check GAME FILE              checks that the tuning evaluation with the
@@ -25,9 +26,9 @@ static int usage(void)
 {
     fprintf(stderr,
             "usage: gv_tune gen GAME [--games N] [--nodes N] [--random PLIES] [--skip PLIES]\n"
-            "                        [--seed S] [--hash MB] [--max-plies N] -o FILE\n"
+            "                        [--seed S] [--hash MB] [--max-plies N] [--qleaf] -o FILE\n"
             "       gv_tune fit GAME FILE [--passes N] [--step N] [--limit N] [--from WEIGHTS]\n"
-            "                             [--freeze FIELD,...] [-o FILE]\n"
+            "                             [--freeze FIELD|FIELD[K],...] [-o FILE]\n"
             "       gv_tune check GAME FILE\n");
     return 2;
 }
@@ -73,6 +74,119 @@ static int quiet_position(const gv_game *g, const void *st, gv_move *buf, const 
     return e < t->decided && e > -t->decided;
 }
 
+/* ---- The end of the quiescence search (gen --qleaf) -----------------------------------
+ * A small quiescence search with the game's hooks, shaped like the searcher's (ab.c):
+ * stand pat on the static evaluation, then the noisy moves, most valuable victim first,
+ * skipping those that cannot reach alpha even with the victim and two pawns more (delta
+ * pruning), and from the fourth ply on only recaptures. It has no table and does not
+ * answer checks with every move, and it keeps its principal variation: the position at
+ * the end of that line is one whose static evaluation is the quiescence score, the
+ * position the search's evaluation is asked about. */
+enum {
+    QL_MAX_PLY = 24,           /* deepest quiescence line followed */
+    QL_RECAPTURE_PLY = 4,      /* from this ply on, only recaptures */
+    QL_NODE_LIMIT = 200000,    /* a quiescence that needs more is given up (no position) */
+};
+
+typedef struct qleaf {
+    const gv_game *g;
+    const gv_ab_hooks *h;
+    void *st;
+    long nodes;
+    int max_ply;               /* QL_MAX_PLY, or less when the game keeps less history */
+    gv_move *moves;            /* per ply, room for GV_MAX_MOVES moves, */
+    int *victims, *scores;     /* their victims' values and order scores */
+    gv_move pv[QL_MAX_PLY + 1][QL_MAX_PLY + 1];
+    int npv[QL_MAX_PLY + 1];
+} qleaf;
+
+/* The quiescence score of q->st (side to move's view); q->pv[ply] gets its line. A
+ * search over its node budget returns 0 with q->nodes above the limit. */
+static int qleaf_search(qleaf *q, int alpha, int beta, int ply, gv_move last)
+{
+    const gv_ab_hooks *h = q->h;
+    q->npv[ply] = 0;
+    if (++q->nodes > QL_NODE_LIMIT)
+        return 0;
+    int r;
+    if (h->quick_end && h->quick_end(q->st, &r))
+        return r > 0 ? GV_MATE - ply : r < 0 ? -(GV_MATE - ply) : 0;
+    int stand = h->eval(q->st);
+    if (stand >= beta || ply >= q->max_ply)
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    size_t at = (size_t)ply * GV_MAX_MOVES;
+    gv_move *mv = q->moves + at;
+    int *vic = q->victims + at, *sc = q->scores + at;
+    int n = h->noisy_moves(q->st, mv);
+    for (int i = 0; i < n; i++) {
+        vic[i] = h->victim_value(q->st, mv[i]);
+        sc[i] = vic[i] > 0 ? vic[i] * 16 - h->mover_value(q->st, mv[i]) / 16 : -(1 << 20);
+    }
+    int best = stand, delta = 2 * h->pawn;
+    int recapture_sq = ply >= QL_RECAPTURE_PLY ? GV_AB_MOVE_TO(last) : -1;
+    for (int i = 0; i < n; i++) {
+        /* The best remaining move first (selection: the first moves usually cut). */
+        int b = i;
+        for (int j = i + 1; j < n; j++)
+            if (sc[j] > sc[b])
+                b = j;
+        gv_move m = mv[b];
+        int v = vic[b];
+        mv[b] = mv[i], vic[b] = vic[i], sc[b] = sc[i];
+        mv[i] = m, vic[i] = v;
+        if (stand + v + delta <= alpha && v < GV_MATE_BOUND / 2)
+            continue;
+        if (recapture_sq >= 0 && GV_AB_MOVE_TO(m) != recapture_sq && v < GV_MATE_BOUND / 2)
+            continue;
+        q->g->make(q->st, m);
+        int s = -qleaf_search(q, -beta, -alpha, ply + 1, m);
+        q->g->unmake(q->st);
+        if (q->nodes > QL_NODE_LIMIT)
+            return 0;
+        if (s > best) {
+            best = s;
+            if (s > alpha) {
+                alpha = s;
+                q->pv[ply][0] = m;
+                memcpy(q->pv[ply] + 1, q->pv[ply + 1], sizeof(gv_move) * (size_t)q->npv[ply + 1]);
+                q->npv[ply] = q->npv[ply + 1] + 1;
+                if (s >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+/* The position at the end of the quiescence line from st (not over, its mover not in
+ * check): its text into text and its mover into *mover. 0 when there is none to keep:
+ * the leaf is in check or decided, or the search ran out of nodes. st is restored. */
+static int qleaf_position(qleaf *q, void *st, const int *w, void *pos, char *text,
+                          int *mover)
+{
+    const gv_eval_tune *t = q->g->ai->tune;
+    q->st = st, q->nodes = 0;
+    qleaf_search(q, -GV_INF, GV_INF, 0, 0);
+    if (q->nodes > QL_NODE_LIMIT)
+        return 0;
+    int n = q->npv[0], ok = 1, r;
+    for (int i = 0; i < n; i++)
+        q->g->make(st, q->pv[0][i]);
+    if ((q->h->quick_end && q->h->quick_end(st, &r)) || q->h->in_check(st)) {
+        ok = 0;
+    } else {
+        t->pack(st, pos);
+        int e = t->eval(pos, w);
+        ok = e < t->decided && e > -t->decided && q->g->get_position(st, text, GV_MAX_TEXT) > 0;
+        *mover = q->g->to_move(st);
+    }
+    for (int i = 0; i < n; i++)
+        q->g->unmake(st);
+    return ok;
+}
+
 static int cmd_gen(int argc, char **argv)
 {
     if (argc < 1)
@@ -83,8 +197,13 @@ static int cmd_gen(int argc, char **argv)
     long games = 100, nodes = 5000, random_plies = 4, skip = 8, hash = 16, cap = 0;
     uint64_t seed = 1;
     const char *out_path = NULL;
+    int use_qleaf = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--qleaf")) {
+            use_qleaf = 1;
+            continue;
+        }
         if (!v)
             return usage();
         i++;
@@ -123,7 +242,17 @@ static int cmd_gen(int argc, char **argv)
     char (*texts)[GV_MAX_TEXT] = malloc(sizeof *texts * (size_t)max_plies);
     int *movers = malloc(sizeof(int) * (size_t)max_plies);
     gv_tt *tt = gv_tt_new((size_t)hash);
-    if (!st || !pos || !w || !moves || !texts || !movers || !tt) {
+    qleaf q = {.g = g, .h = ai->ab, .max_ply = QL_MAX_PLY};
+    if (g->undo_plies && q.max_ply > g->undo_plies)
+        q.max_ply = g->undo_plies;
+    if (use_qleaf) {
+        size_t lists = (size_t)QL_MAX_PLY * GV_MAX_MOVES;
+        q.moves = malloc(sizeof(gv_move) * lists);
+        q.victims = malloc(sizeof(int) * lists);
+        q.scores = malloc(sizeof(int) * lists);
+    }
+    if (!st || !pos || !w || !moves || !texts || !movers || !tt ||
+        (use_qleaf && (!q.moves || !q.victims || !q.scores))) {
         fprintf(stderr, "gv_tune: out of memory\n");
         return 1;
     }
@@ -152,10 +281,16 @@ static int cmd_gen(int argc, char **argv)
             if (ply < random_plies) {
                 m = moves[rng_next(&rng) % (uint64_t)n];
             } else {
-                if (ply >= skip && kept < max_plies &&
-                    quiet_position(g, st, moves, w, pos) &&
-                    g->get_position(st, texts[kept], GV_MAX_TEXT) > 0)
-                    movers[kept++] = g->to_move(st);
+                if (ply >= skip && kept < max_plies) {
+                    if (use_qleaf) {
+                        if (!ai->ab->in_check(st) &&
+                            qleaf_position(&q, st, w, pos, texts[kept], &movers[kept]))
+                            kept++;
+                    } else if (quiet_position(g, st, moves, w, pos) &&
+                               g->get_position(st, texts[kept], GV_MAX_TEXT) > 0) {
+                        movers[kept++] = g->to_move(st);
+                    }
+                }
                 gv_limits lim = {.nodes = (uint64_t)nodes};
                 gv_search_ctl ctl = {.start_ms = gv_now_ms()};
                 atomic_init(&ctl.stop, 0);
@@ -182,6 +317,7 @@ static int cmd_gen(int argc, char **argv)
             score[0], score[1], score[2], kept_total);
     fclose(out);
     gv_tt_free(tt);
+    free(q.moves), free(q.victims), free(q.scores);
     free(movers), free(texts), free(moves), free(w), free(pos), free(st);
     return 0;
 }
@@ -424,18 +560,19 @@ static int cmd_fit(int argc, char **argv)
         return 1;
     }
     double k = fit_k(&d, w);   /* for the starting weights, then fixed */
-    /* The weights to fit: all but the fields --freeze names (comma-separated). */
+    /* The weights to fit: all but those --freeze names (comma-separated fields, or single
+     * elements of an array field as "field[k]"). */
     char *fit = malloc((size_t)t->count);
     if (!fit)
         return 1;
     for (int i = 0; i < t->count; i++) {
         char name[64];
         gv_tune_name(t, i, name, sizeof name);
-        size_t len = strcspn(name, "[");
+        size_t len = strcspn(name, "["), full = strlen(name);
         fit[i] = 1;
         for (const char *f = freeze; *f; f += strspn(f, ",")) {
             size_t n = strcspn(f, ",");
-            if (n == len && !strncmp(f, name, n))
+            if ((n == len || n == full) && !strncmp(f, name, n))
                 fit[i] = 0;
             f += n;
         }
