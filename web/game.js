@@ -740,7 +740,8 @@ export class GamePage {
         const otherOffered = offers.some((s) => s !== you.seat && !held.includes(s));
         const row = [];
         if (mineOffered) row.push(h('span', { class: 'muted' }, 'You offered a draw. '));
-        else if (held.length < 2 && !otherOffered) row.push(this.button('Offer a draw', () => this.draw('offer')));
+        // never to a computer (the server's AI or a browser seat), which refuses every offer
+        else if (held.length < 2 && !otherOffered && !againstComputer(v, you.seat)) row.push(this.button('Offer a draw', () => this.draw('offer')));
         out.push(h('div', { class: 'row' }, ...row, this.resignButton()));
       } else if (you && v.game !== 'grav') {
         out.push(h('div', { class: 'row' }, this.resignButton()));
@@ -918,7 +919,7 @@ export class GamePage {
   async resign() {
     try {
       this.setReply(await api(`/api/games/${this.id}/resign`, { token: this.token() }));
-    } catch (e) { this.flash(e.message); }
+    } catch (e) { this.flash(e.message); this.renderActions(); }   // the question is over
   }
 
   // ---- Grav parameters ------------------------------------------------------------------
@@ -1033,6 +1034,11 @@ export class GamePage {
       h('p', { class: 'small mono' }, `Position: ${v.position}`)));
     put(this.el.share, ...out);
   }
+}
+
+// Is the game's other side a computer (an AI seat of the server or a browser seat)?
+function againstComputer(v, mySeat) {
+  return (v.seats || []).some((st) => st.seat !== mySeat && (st.type === 'ai' || st.type === 'browser'));
 }
 
 // The seed of a computer's move in this page (its level's search draws from it): the game

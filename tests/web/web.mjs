@@ -114,7 +114,7 @@ async function step(name, fn) {
     await fn();
   } catch (e) {
     failed++;
-    console.log(`FAIL ${name}: ${e.message.split('\n')[0]}`);
+    console.log(`FAIL ${name}: ${e.message.split("\n")[0]}`); if (process.env.GV_WEB_STACK) console.log(e.stack);
   }
   console.log(`${failed === before ? 'ok  ' : 'FAIL'} ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
@@ -306,6 +306,9 @@ await step('chu: against the AI, lion double move and promotion by clicking', as
   });
   chuId = gameId(page);
   await page.locator('.banner .your-move').waitFor();
+  check(await page.locator('.actions button', { hasText: 'Resign' }).count() === 1 &&
+        await page.locator('.actions button', { hasText: 'Offer a draw' }).count() === 0,
+        'against the computer: Resign, and no draw offer (the AI refuses every one)');
   check((await bannerText(page)).includes('Your move: click a piece'), 'the banner says how to move');
   await bannerInView(page, 'your move');
   await sq(page, '3h').click();
@@ -341,13 +344,18 @@ await step('chu: against the AI, lion double move and promotion by clicking', as
   await page.locator('.board-tools select').selectOption('abbrev');
   await page.locator('button.flip').click();
   await shot(page, 'chu-abbrev-flipped.png');
-  // the server's refusals go to the banner too
-  await page.locator('.actions button', { hasText: 'Offer a draw' }).click();
+  // the server's refusals go to the banner too (a resignation refused once, by a stand-in
+  // for the server)
+  await page.route('**/resign', (r) => r.fulfill({ status: 422, contentType: 'application/json',
+    body: JSON.stringify({ error: 'refused for the test: try again', code: 'refused' }) }));
+  await page.locator('.actions button', { hasText: 'Resign' }).click();
+  await page.locator('.actions button', { hasText: 'Yes, resign' }).click();
   await page.locator('.banner .error').waitFor();
-  check((await page.locator('.banner .error').textContent()).includes('does not take draw offers'), 'a refusal of the server in the banner');
+  check((await page.locator('.banner .error').textContent()).includes('refused for the test'), 'a refusal of the server in the banner');
   await bannerInView(page, 'an error');
   await page.locator('.banner .error button.dismiss').click();
   check(await page.locator('.banner .error').count() === 0, 'dismissed');
+  await page.unroute('**/resign');
   // resign, then the record
   await page.locator('.actions button', { hasText: 'Resign' }).click();
   await page.locator('.actions button', { hasText: 'Yes, resign' }).click();
