@@ -1847,6 +1847,23 @@ static char *san_write(const gv_record *r, const char *options, char *err, size_
     return write_with(chu_record_write_san, r, err, errlen);
 }
 
+/* Read as the USI list is; but WinBoard SAN has no drops, so a record that reads as SAN
+ * (its first move is written so) and holds a Heisei drop could not be written again in its
+ * format: it is refused, naming the move. */
+static int san_read(const char *text, gv_record *out, char *err, size_t errlen)
+{
+    if (usi_read(text, out, err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < out->nmoves; i++)
+        if (CHU_FLAGS(out->moves[i]) & CHU_MF_DROP) {
+            gv_err(err, errlen, "move %d is a drop, which a WinBoard SAN record cannot hold "
+                   "(its first move is written in SAN): write the moves in USI or TSA", i + 1);
+            gv_record_free(out);
+            return -1;
+        }
+    return 0;
+}
+
 static int san_detect(const char *text)
 {
     int t = list_tags(text);
@@ -1883,7 +1900,7 @@ static const gv_record_codec tsa_codec = {
 static const gv_record_codec san_codec = {
     .name = "san",
     .detect = san_detect,
-    .read = usi_read,
+    .read = san_read,
     .write = san_write,
 };
 
