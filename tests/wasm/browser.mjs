@@ -3,12 +3,11 @@
 // drives it: a game loaded, a bench search giving the native node count, an infinite
 // search stopped, the AI's move played. Exit 77 when Chromium or playwright-core is missing.
 //   node tests/wasm/browser.mjs BUILD/gravulien
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nativeBench, root } from './engine.mjs';
+import { nativeBench, root, startServe } from './engine.mjs';
 
 const bin = process.argv[2];
 const chromePath = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -27,20 +26,8 @@ function check(ok, what, detail = '') {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gv-wasm-'));
-const server = spawn(bin, ['serve', '--port', '0', '--db', join(dir, 'w.db'), '--web', join(root, 'web')],
-  { stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise((res, rej) => {
-  let out = '';
-  const timer = setTimeout(() => rej(new Error(`server did not start: ${out}`)), 10000);
-  server.stdout.on('data', (d) => {
-    out += d;
-    const m = out.match(/http:\/\/[^:/\s]+:(\d+)\//);
-    if (m) {
-      clearTimeout(timer);
-      res(`http://127.0.0.1:${m[1]}/`);
-    }
-  });
-});
+const { server, base } = await startServe(bin, dir);
+const url = `${base}/`;
 const home = join(dir, 'home');
 mkdirSync(home);
 const browser = await chromium.launch({ executablePath: chromePath, headless: true,

@@ -1,6 +1,6 @@
 // The browser engine (web/engine/worker.js) in a Node worker thread, with the same
 // message API a page uses; and the native program's answers to compare with.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -70,4 +70,24 @@ export function nativeThink(bin, game, rules, level, seed) {
   const best = /^bestmove (.*)$/m.exec(out), nodes = /^nodes (\d+)/m.exec(out);
   if (!best || !nodes) throw new Error(`gravulien ${args.join(' ')}: ${out}`);
   return { best: best[1], nodes: +nodes[1] };
+}
+
+// `gravulien serve` on a free port with its store in dir (web/ as its page) and the extra
+// arguments: { server, base } once it has printed its URL (base without a trailing /).
+export async function startServe(bin, dir, extra = []) {
+  const server = spawn(bin, ['serve', '--port', '0', '--db', join(dir, 'serve.db'), '--web', join(root, 'web'), ...extra],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  const base = await new Promise((res, rej) => {
+    let out = '';
+    const timer = setTimeout(() => rej(new Error(`server did not start: ${out}`)), 10000);
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/[^:/\s]+:(\d+)\//);
+      if (m) {
+        clearTimeout(timer);
+        res(`http://127.0.0.1:${m[1]}`);
+      }
+    });
+  });
+  return { server, base };
 }

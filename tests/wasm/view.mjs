@@ -5,12 +5,11 @@
 // engine's view compared with the server's reply; then each position of the server's
 // /positions with the engine's view after as many moves.
 //   node tests/wasm/view.mjs BUILD/gravulien
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { must, root, start } from './engine.mjs';
+import { must, start, startServe } from './engine.mjs';
 
 const bin = process.argv[2];
 if (!bin) {
@@ -26,20 +25,7 @@ function check(ok, what, detail = '') {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gv-wasm-view-'));
-const server = spawn(bin, ['serve', '--port', '0', '--rate', '0', '--db', join(dir, 'v.db'), '--web', join(root, 'web')],
-  { stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((res, rej) => {
-  let out = '';
-  const timer = setTimeout(() => rej(new Error(`server did not start: ${out}`)), 10000);
-  server.stdout.on('data', (d) => {
-    out += d;
-    const m = out.match(/http:\/\/[^:/\s]+:(\d+)\//);
-    if (m) {
-      clearTimeout(timer);
-      res(`http://127.0.0.1:${m[1]}`);
-    }
-  });
-});
+const { server, base } = await startServe(bin, dir, ['--rate', '0']);
 async function call(method, path, body) {
   const r = await fetch(base + path, { method, headers: body ? { 'content-type': 'application/json' } : {},
     body: body ? JSON.stringify(body) : undefined });
