@@ -2639,8 +2639,8 @@ static void test_api_create_options(void)
         "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\"},{\"type\":\"ai\",\"level\":5.0}]}",
         "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\"},{\"type\":\"ai\",\"level\":4294967301}]}",
         "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\",\"name\":5},{\"type\":\"ai\"}]}",
-        "{\"game\":\"chu\",\"seats\":[{\"type\":\"human\",\"name\":"
-        "\"0123456789012345678901234567890123456789012345678\"},{\"type\":\"ai\"}]}",
+        ("{\"game\":\"chu\",\"seats\":[{\"type\":\"human\",\"name\":"
+         "\"0123456789012345678901234567890123456789012345678\"},{\"type\":\"ai\"}]}"),
         "{\"game\":\"chu\",\"clock\":5}",
         "{\"game\":\"chu\",\"clock\":{\"initial\":0.5}}",
         "{\"game\":\"chu\",\"clock\":{\"initial\":\"60\"}}",

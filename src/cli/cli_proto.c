@@ -24,7 +24,7 @@ static const char *xboard_variant(const char *v)
 static int proto_options(int argc, char **argv, int *level, int *hash, const char **rules,
                          const char **variant, const char **exac_rules)
 {
-    for (int i = 0; i < argc; i++) {
+    for (int i = 0; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
         if (!v)
@@ -41,7 +41,6 @@ static int proto_options(int argc, char **argv, int *level, int *hash, const cha
             *exac_rules = v;
         else
             return i + 1;
-        i++;
     }
     return 0;
 }
