@@ -22,6 +22,17 @@
 #include "search/search.h"
 #include "search/tt.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define GV_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GV_ASAN 1
+#endif
+#endif
+#ifdef GV_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 /* ---- Tunables ----------------------------------------------------------------------- */
 enum {
     CHECK_EVERY = 1024,        /* nodes between looks at the clock and the node limit */
@@ -788,6 +799,16 @@ static int skill_pick(ab *a)
  * allocates its own. */
 static _Atomic(ab *) spare;
 
+/* Under AddressSanitizer the kept block is poisoned while it waits, so that a stale
+ * pointer into a finished search is still reported as a use after free would be. */
+#ifdef GV_ASAN
+#define SPARE_PARK(a) ASAN_POISON_MEMORY_REGION((a), sizeof *(a))
+#define SPARE_TAKE(a) ASAN_UNPOISON_MEMORY_REGION((a), sizeof *(a))
+#else
+#define SPARE_PARK(a) ((void)(a))
+#define SPARE_TAKE(a) ((void)(a))
+#endif
+
 static void ab_free(ab *a)
 {
     if (!a)
@@ -795,7 +816,11 @@ static void ab_free(ab *a)
     free(a->null_undo);
     free(a->cache);
     free(a->own_st);
-    free(atomic_exchange(&spare, a));
+    SPARE_PARK(a);                      /* before another thread can take it */
+    ab *old = atomic_exchange(&spare, a);
+    if (old)
+        SPARE_TAKE(old);
+    free(old);
 }
 
 /* A searcher of st with the given limits; NULL when out of memory. */
@@ -803,8 +828,10 @@ static ab *ab_new(const gv_game *g, const gv_ab_hooks *h, void *st, gv_tt *tt,
                   const gv_limits *lim, gv_search_ctl *ctl)
 {
     ab *a = atomic_exchange(&spare, NULL);
-    if (a)
+    if (a) {
+        SPARE_TAKE(a);
         memset(a, 0, sizeof *a);   /* as calloc leaves it */
+    }
     else if (!(a = calloc(1, sizeof *a)))
         return NULL;
     a->g = g;
