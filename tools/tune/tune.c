@@ -35,7 +35,7 @@ static int usage(void)
             "       gv_tune check GAME FILE\n"
             "       gv_tune spsa GAME [--iterations N] [--games-per-iteration N]\n"
             "                         [--playouts N | --nodes N] [--seed S] [--rules R]\n"
-            "                         [--from V] [--a0 STEPS]\n");
+            "                         [--from V] [--freeze NAME,...] [--a0 STEPS]\n");
     return 2;
 }
 
@@ -680,7 +680,8 @@ static int cmd_check(int argc, char **argv)
  * a_k (y+ - y-) / (2 c_k D) per parameter (in steps), where y+ - y- = 2 s - 1 for the
  * score s of theta+. Gains: a_k = a / (A + k + 1)^0.602, c_k = 1 / (k + 1)^0.101 steps,
  * A = a tenth of the iterations, and a such that the first iteration moves a parameter
- * by at most --a0 steps (when theta+ wins every game). Two players: a game with a
+ * by at most --a0 steps (when theta+ wins every game). --freeze keeps parameters where
+ * they start (they are not perturbed). Two players: a game with a
  * players option is played by two, and a game with a seed option gets a fresh seed
  * (its setup drawn from it) for every pair unless the rules fix one. */
 enum { SP_MAX_PARAMS = 32 };
@@ -801,6 +802,24 @@ static int spsa_read_vector(const gv_search_tune *t, const char *text, double *v
     return 0;
 }
 
+/* Reads --freeze: names of parameters kept where they start ("name,name"). */
+static int spsa_read_frozen(const gv_search_tune *t, const char *text, int *frozen)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
+        int i = 0;
+        while (i < t->count && strcmp(t->params[i].name, tok))
+            i++;
+        if (i >= t->count) {
+            fprintf(stderr, "gv_tune: --freeze: no parameter %s\n", tok);
+            return -1;
+        }
+        frozen[i] = 1;
+    }
+    return 0;
+}
+
 /* The vector v as the search will use it: integers rounded. */
 static double spsa_value(const gv_search_param *p, double x)
 {
@@ -836,7 +855,8 @@ static int cmd_spsa(int argc, char **argv)
     spsa_run r = {.g = g, .t = t, .playouts = 10000, .seed = 1};
     long iterations = 100, games = 16;
     double a0 = 1.0, theta[SP_MAX_PARAMS];
-    const char *from = NULL;
+    const char *from = NULL, *freeze = NULL;
+    int frozen[SP_MAX_PARAMS] = {0};
     t->defaults(theta);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -857,12 +877,16 @@ static int cmd_spsa(int argc, char **argv)
             from = v;
         else if (!strcmp(a, "--a0"))
             a0 = atof(v);
+        else if (!strcmp(a, "--freeze"))
+            freeze = v;
         else
             return usage();
     }
     if (iterations < 1 || games < 2 || games % 2 || r.playouts < 1 || !(a0 > 0))
         return usage();
     if (from && spsa_read_vector(t, from, theta) != 0)
+        return 2;
+    if (freeze && spsa_read_frozen(t, freeze, frozen) != 0)
         return 2;
     spsa_clamp(t, theta);
     r.max_plies = g->ai->selfplay_plies ? g->ai->selfplay_plies : g->ply_bound ? g->ply_bound : 10000;
@@ -882,6 +906,8 @@ static int cmd_spsa(int argc, char **argv)
            (unsigned long long)r.seed, rules);
     printf("start: ");
     spsa_print_vector(stdout, t, theta);
+    if (freeze)
+        printf("frozen: %s\n", freeze);
     fflush(stdout);
     int64_t t0 = gv_now_ms();
     long played = 0, plus_total = 0;
@@ -892,6 +918,8 @@ static int cmd_spsa(int argc, char **argv)
         double delta[SP_MAX_PARAMS], plus[SP_MAX_PARAMS], minus[SP_MAX_PARAMS];
         for (int i = 0; i < t->count; i++) {
             delta[i] = rng_next(&rng) >> 63 ? 1.0 : -1.0;
+            if (frozen[i])
+                delta[i] = 0;
             plus[i] = theta[i] + ck * t->params[i].step * delta[i];
             minus[i] = theta[i] - ck * t->params[i].step * delta[i];
         }
@@ -911,7 +939,8 @@ static int cmd_spsa(int argc, char **argv)
         plus_total += points;
         double sres = (double)points / (2.0 * (double)games);
         for (int i = 0; i < t->count; i++)
-            theta[i] += ak * t->params[i].step * (2 * sres - 1) / (2 * ck * delta[i]);
+            if (!frozen[i])
+                theta[i] += ak * t->params[i].step * (2 * sres - 1) / (2 * ck * delta[i]);
         spsa_clamp(t, theta);
         printf("iteration %ld: theta+ %.1f/%ld, ", k + 1, (double)points / 2, games);
         spsa_print_vector(stdout, t, theta);
