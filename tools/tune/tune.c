@@ -10,6 +10,7 @@
  *                                        default weights is the search's evaluation
  *   gv_tune spsa GAME [options]          tunes the parameters of a game's own search
  *                                        (Grav's MCTS) from match results (SPSA)
+ *   gv_tune match GAME [options]         plays one parameter vector against another
  *
  * The game's AI (gv_ai) gives the searcher's hooks and the tuning descriptor
  * (gv_eval_tune): the weights as one array of ints, and the evaluation with any array;
@@ -23,6 +24,7 @@
 
 #include "core/gv_core.h"
 #include "game/game.h"
+#include "match/match_stats.h"
 #include "search/search.h"
 
 static int usage(void)
@@ -35,7 +37,9 @@ static int usage(void)
             "       gv_tune check GAME FILE\n"
             "       gv_tune spsa GAME [--iterations N] [--games-per-iteration N]\n"
             "                         [--playouts N | --nodes N] [--seed S] [--rules R]\n"
-            "                         [--from V] [--freeze NAME,...] [--a0 STEPS]\n");
+            "                         [--from V] [--freeze NAME,...] [--a0 STEPS]\n"
+            "       gv_tune match GAME [--a V] [--b V] [--games N] [--playouts N | --nodes N]\n"
+            "                          [--seed S] [--rules R]\n");
     return 2;
 }
 
@@ -681,9 +685,9 @@ static int cmd_check(int argc, char **argv)
  * score s of theta+. Gains: a_k = a / (A + k + 1)^0.602, c_k = 1 / (k + 1)^0.101 steps,
  * A = a tenth of the iterations, and a such that the first iteration moves a parameter
  * by at most --a0 steps (when theta+ wins every game). --freeze keeps parameters where
- * they start (they are not perturbed). Two players: a game with a
- * players option is played by two, and a game with a seed option gets a fresh seed
- * (its setup drawn from it) for every pair unless the rules fix one. */
+ * they start (they are not perturbed). Two players: a game with a players option is
+ * played by two, and a game with a seed option gets a fresh seed (its setup drawn from
+ * it) for every pair unless the rules fix one. */
 enum { SP_MAX_PARAMS = 32 };
 #define SP_ALPHA 0.602
 #define SP_GAMMA 0.101
@@ -966,6 +970,108 @@ static int cmd_spsa(int argc, char **argv)
     return 0;
 }
 
+/* ---- match ----------------------------------------------------------------------------
+ * Checks a tuned vector: vector A against vector B (each the defaults unless given) in
+ * pairs of games from one start, A taking the first seat in the first game of each
+ * pair, two players, a fresh setup seed per pair as in spsa. Prints A's score with a 95%
+ * interval over the games (as `gravulien selfplay` does) and one over the pairs (which
+ * counts a pair's two games, played from one setup, as one result). */
+static int cmd_match(int argc, char **argv)
+{
+    if (argc < 1)
+        return usage();
+    const gv_game *g = gv_game_find(argv[0]);
+    if (!g || !g->ai || !g->ai->search_tune) {
+        fprintf(stderr, "gv_tune: game '%s' has no tunable search parameters\n", argv[0]);
+        return 2;
+    }
+    const gv_search_tune *t = g->ai->search_tune;
+    if (t->count < 1 || t->count > SP_MAX_PARAMS)
+        return 2;
+    spsa_run r = {.g = g, .t = t, .playouts = 10000, .seed = 1};
+    long games = 200;
+    double va[SP_MAX_PARAMS], vb[SP_MAX_PARAMS];
+    t->defaults(va);
+    t->defaults(vb);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return usage();
+        i++;
+        if (!strcmp(a, "--games"))
+            games = atol(v);
+        else if (!strcmp(a, "--playouts") || !strcmp(a, "--nodes"))
+            r.playouts = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--seed"))
+            r.seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--rules"))
+            r.rules = v;
+        else if (!strcmp(a, "--a") || !strcmp(a, "--b")) {
+            if (spsa_read_vector(t, v, a[2] == 'a' ? va : vb) != 0)
+                return 2;
+        } else
+            return usage();
+    }
+    if (games < 2 || games % 2 || r.playouts < 1)
+        return usage();
+    spsa_clamp(t, va);
+    spsa_clamp(t, vb);
+    r.max_plies = g->ai->selfplay_plies ? g->ai->selfplay_plies : g->ply_bound ? g->ply_bound : 10000;
+    r.st = malloc(g->state_size);
+    r.work = malloc(g->state_size);
+    r.moves = malloc(sizeof(gv_move) * GV_MAX_MOVES);
+    if (!r.st || !r.work || !r.moves) {
+        fprintf(stderr, "gv_tune: out of memory\n");
+        return 1;
+    }
+    printf("match %s: %ld games, %llu playouts a move, seed %llu\nA: ", g->name, games,
+           (unsigned long long)r.playouts, (unsigned long long)r.seed);
+    spsa_print_vector(stdout, t, va);
+    printf("B: ");
+    spsa_print_vector(stdout, t, vb);
+    fflush(stdout);
+    int wins = 0, draws = 0, losses = 0, first_wins = 0;
+    double pair_sum = 0, pair_sq = 0;
+    char rules[GV_MAX_TEXT];
+    int64_t t0 = gv_now_ms();
+    for (long p = 0; p < games / 2; p++) {
+        spsa_rules(&r, 0, (int)p, rules, sizeof rules);
+        int pts = 0;
+        for (int j = 0; j < 2; j++) {
+            uint64_t gseed = gv_mix64(r.seed + gv_mix64((uint64_t)(2 * p + j)));
+            int sc = j == 0 ? spsa_game(&r, rules, va, vb, gseed)
+                            : spsa_game(&r, rules, vb, va, gseed);
+            if (sc < 0)
+                return 1;
+            first_wins += sc == 2;
+            int a_pts = j == 0 ? sc : 2 - sc;
+            wins += a_pts == 2, draws += a_pts == 1, losses += a_pts == 0;
+            pts += a_pts;
+        }
+        double ps = pts / 4.0;
+        pair_sum += ps;
+        pair_sq += ps * ps;
+        if ((p + 1) % 10 == 0 || p + 1 == games / 2) {
+            printf("after %ld games: A +%d =%d -%d\n", 2 * (p + 1), wins, draws, losses);
+            fflush(stdout);
+        }
+    }
+    int64_t ms = gv_now_ms() - t0;
+    fprintf(stderr, "gv_tune: %ld games in %.1f s (%.1f a minute)\n", games, (double)ms / 1000,
+            ms ? (double)games * 60000.0 / (double)ms : 0.0);
+    match_score sc;
+    match_score_compute(&sc, wins, draws, losses);
+    long np = games / 2;
+    double pm = pair_sum / (double)np, pv = pair_sq / (double)np - pm * pm;
+    double ph = 1.96 * sqrt((pv > 0 ? pv : 0) / (double)np);
+    printf("A: +%d =%d -%d of %d, score %.1f%% [95%% over games: %.1f%%, %.1f%%; over pairs: "
+           "%.1f%%, %.1f%%], Elo %+.0f; the first seat won %d\n",
+           wins, draws, losses, sc.games, 100 * sc.score, 100 * sc.lo, 100 * sc.hi,
+           100 * (pm - ph), 100 * (pm + ph), sc.elo, first_wins);
+    free(r.moves), free(r.work), free(r.st);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     gv_games_init();
@@ -979,5 +1085,7 @@ int main(int argc, char **argv)
         return cmd_check(argc - 2, argv + 2);
     if (!strcmp(argv[1], "spsa"))
         return cmd_spsa(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "match"))
+        return cmd_match(argc - 2, argv + 2);
     return usage();
 }
