@@ -191,8 +191,8 @@ typedef struct gv_search_param {
 typedef struct gv_search_tune {
     int count;                 /* parameters */
     const gv_search_param *params;
-    void (*defaults)(double *v);   /* the vector search uses, count values */
-    /* search of state st (a copy it may play on) with the parameter vector v (count
+    void (*defaults)(double *v);   /* the vector gv_ai.search uses (count values) */
+    /* The search of state st (a copy it may play on) with the parameter vector v (count
      * values, each clamped to its range and rounded when integer). */
     gv_search_result (*search)(void *st, const gv_limits *lim, gv_search_ctl *ctl,
                                gv_info_fn info, void *info_ctx, const double *v);
@@ -224,7 +224,8 @@ typedef struct gv_ai {
     const gv_bench_pos *bench;
     /* The evaluation's weights for tuning (tools/tune); NULL: not tunable. */
     const gv_eval_tune *tune;
-    /* The own search's parameters for match-based tuning (tools/tune spsa); NULL: none. */
+    /* The own search's parameters, for tuning from matches (tools/tune spsa); NULL:
+     * none. */
     const gv_search_tune *search_tune;
 } gv_ai;
 
