@@ -1,5 +1,7 @@
 /* Grav AI players (games/grav/grav_mcts.h): a legal move in every phase, "Grav!" exactly on
- * violations, determinism, prompt stops, whole 3-6 player games, MCTS against greedy. */
+ * violations, determinism, the tuning descriptor, prompt stops, whole 3-6 player games,
+ * MCTS against greedy. */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,6 +350,90 @@ static void test_rollouts_with_a_horizon_stay_legal_and_deterministic(void)
     free(s);
 }
 
+/* The tuning descriptor (gv_grav_ai.search_tune): its defaults are the search's, and a
+ * search with them is gv_grav_mcts's, move for move and playout for playout. */
+static void test_tuning_descriptor_defaults_search_as_gv_grav_mcts(void)
+{
+    const gv_game *g = gv_game_find("grav");
+    CHECK(g != NULL && g->ai != NULL && g->ai->search_tune == &gv_grav_search_tune);
+    const gv_search_tune *t = &gv_grav_search_tune;
+    CHECK_EQ_INT(t->count, 4);
+    double v[4];
+    t->defaults(v);
+    gv_grav_mcts_params d, from;
+    gv_grav_mcts_default_params(&d);
+    CHECK_EQ_INT(gv_grav_mcts_params_from(v, &from), 0);
+    CHECK_EQ_INT(from.horizon, d.horizon);
+    CHECK(from.win_weight == d.win_weight && from.uct_c == d.uct_c);
+    CHECK_EQ_INT(from.expand_visits, d.expand_visits);
+    for (int i = 0; i < t->count; i++) {
+        const gv_search_param *sp = &t->params[i];
+        CHECK(sp->lo <= v[i] && v[i] <= sp->hi && sp->step > 0 && sp->lo < sp->hi);
+    }
+    static const char *const games[] = {"size=13,players=2,seed=0", "size=7,players=3,seed=3"};
+    for (int gi = 0; gi < 2; gi++) {
+        grav_state *s = game_from(games[gi]), *w = malloc(sizeof *w);
+        if (!s || !w) {
+            free(s), free(w);
+            return;
+        }
+        random_position(s, gi ? 5 : 12, 9 + gi);
+        CHECK(s->pos.c.phase == GR_TURN);
+        gv_limits lim;
+        memset(&lim, 0, sizeof lim);
+        lim.nodes = 3000;
+        lim.seed = 77;
+        memcpy(w, s, sizeof *w);
+        gv_search_result a = gv_grav_mcts(s, &lim, NULL, NULL, NULL);
+        gv_search_result b = t->search(w, &lim, NULL, NULL, NULL, v);
+        CHECK(a.best != 0);
+        CHECK_EQ_INT(b.best, a.best);
+        CHECK_EQ_INT(b.nodes, a.nodes);
+        CHECK_EQ_INT(b.score, a.score);
+        CHECK_EQ_INT(b.depth, a.depth);
+        free(s), free(w);
+    }
+}
+
+/* Values outside a parameter's range are clamped to it (NaN to the low end), and
+ * integers are rounded; a search with such a vector is the search with the clamped one. */
+static void test_tuning_vector_is_clamped_to_the_ranges(void)
+{
+    const gv_search_tune *t = &gv_grav_search_tune;
+    double v[4] = {-3, 7.5, 1e9, 0.2};
+    gv_grav_mcts_params p;
+    CHECK_EQ_INT(gv_grav_mcts_params_from(v, &p), 4);
+    CHECK_EQ_INT(p.horizon, (int)t->params[0].lo);
+    CHECK(p.win_weight == t->params[1].hi);
+    CHECK(p.uct_c == t->params[2].hi);
+    CHECK_EQ_INT(p.expand_visits, (int)t->params[3].lo);
+    double nan_v[4] = {NAN, 0.25, NAN, 2.6};
+    CHECK_EQ_INT(gv_grav_mcts_params_from(nan_v, &p), 2);
+    CHECK_EQ_INT(p.horizon, 0);
+    CHECK(p.uct_c == t->params[2].lo);
+    CHECK_EQ_INT(p.expand_visits, 3);
+    grav_state *s = game_from("size=13,players=2,seed=0");
+    if (!s)
+        return;
+    random_position(s, 10, 4);
+    double clamped[4] = {t->params[0].lo, t->params[1].hi, t->params[2].hi, t->params[3].lo};
+    gv_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.nodes = 1000;
+    lim.seed = 5;
+    grav_state *w = malloc(sizeof *w);
+    if (w) {
+        memcpy(w, s, sizeof *w);
+        gv_search_result a = t->search(w, &lim, NULL, NULL, NULL, v);
+        memcpy(w, s, sizeof *w);
+        gv_search_result b = t->search(w, &lim, NULL, NULL, NULL, clamped);
+        CHECK(is_legal(s, a.best));
+        CHECK_EQ_INT(a.best, b.best);
+        CHECK_EQ_INT(a.nodes, b.nodes);
+    }
+    free(w), free(s);
+}
+
 typedef struct info_log {
     int reports, ordered;
     uint64_t last_nodes;
@@ -533,6 +619,8 @@ const t_case grav_ai_tests[] = {
     T(test_fast_rules_agree_with_the_core),
     T(test_search_is_deterministic_for_fixed_playouts_and_seed),
     T(test_rollouts_with_a_horizon_stay_legal_and_deterministic),
+    T(test_tuning_descriptor_defaults_search_as_gv_grav_mcts),
+    T(test_tuning_vector_is_clamped_to_the_ranges),
     T(test_search_reports_progress_and_a_legal_pv),
     T(test_search_stops_promptly_when_asked),
     T(test_3_to_6_player_games_run_to_the_end_with_legal_moves),

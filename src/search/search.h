@@ -178,6 +178,26 @@ typedef struct gv_eval_tune {
     int decided;
 } gv_eval_tune;
 
+/* What a match-based tuner needs to tune a game's own search (gv_ai.search_tune,
+ * optional): its tunable parameters as one vector of doubles, each with a range and the
+ * size of a change worth measuring, and the search with any such vector. */
+typedef struct gv_search_param {
+    const char *name;          /* as the search's own parameter is named */
+    double lo, hi;             /* the range; the search clamps values outside it */
+    double step;               /* a change a few matches can tell apart (SPSA's c) */
+    int integer;               /* the search rounds it to a whole number */
+} gv_search_param;
+
+typedef struct gv_search_tune {
+    int count;                 /* parameters */
+    const gv_search_param *params;
+    void (*defaults)(double *v);   /* the vector gv_ai.search uses (count values) */
+    /* The search of state st (a copy it may play on) with the parameter vector v (count
+     * values, each clamped to its range and rounded when integer). */
+    gv_search_result (*search)(void *st, const gv_limits *lim, gv_search_ctl *ctl,
+                               gv_info_fn info, void *info_ctx, const double *v);
+} gv_search_tune;
+
 typedef struct gv_ai {
     const gv_ab_hooks *ab;     /* alpha-beta hooks, or NULL when search is set */
     /* The game's own search of state st (a copy it may play on), when ab is NULL. */
@@ -204,6 +224,9 @@ typedef struct gv_ai {
     const gv_bench_pos *bench;
     /* The evaluation's weights for tuning (tools/tune); NULL: not tunable. */
     const gv_eval_tune *tune;
+    /* The own search's parameters, for tuning from matches (tools/tune spsa); NULL:
+     * none. */
+    const gv_search_tune *search_tune;
 } gv_ai;
 
 /* Writes the name of weight i of t into buf: "field", or "field[k]" for an element of an

@@ -1,5 +1,5 @@
 /* gv_tune: fits a game's evaluation weights to the results of self-play games (the
- * "Texel" method).
+ * "Texel" method), or a search's parameters to match results (SPSA).
  *
  *   gv_tune gen GAME [options] -o FILE   plays self-play games and writes their quiet
  *                                        positions (--qleaf: the ends of their
@@ -8,10 +8,14 @@
  *                                        prints the tuned weights as a C initializer
  *   gv_tune check GAME FILE              checks that the tuning evaluation with the
  *                                        default weights is the search's evaluation
+ *   gv_tune spsa GAME [options]          tunes the parameters of a game's own search
+ *                                        (Grav's MCTS) from match results (SPSA)
+ *   gv_tune match GAME [options]         plays one parameter vector against another
  *
  * The game's AI (gv_ai) gives the searcher's hooks and the tuning descriptor
- * (gv_eval_tune): the weights as one array of ints, and the evaluation with any array.
- * docs/tuning.md explains the data, the fit and how the result becomes the defaults. */
+ * (gv_eval_tune): the weights as one array of ints, and the evaluation with any array;
+ * or, for spsa, the search's parameters (gv_search_tune). docs/tuning.md explains the
+ * data, the fit and how the result becomes the defaults. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 
 #include "core/gv_core.h"
 #include "game/game.h"
+#include "match/match_stats.h"
 #include "search/search.h"
 
 static int usage(void)
@@ -29,7 +34,12 @@ static int usage(void)
             "                        [--seed S] [--hash MB] [--max-plies N] [--qleaf] -o FILE\n"
             "       gv_tune fit GAME FILE [--passes N] [--step N] [--limit N] [--from WEIGHTS]\n"
             "                             [--freeze FIELD|FIELD[K],...] [-o FILE]\n"
-            "       gv_tune check GAME FILE\n");
+            "       gv_tune check GAME FILE\n"
+            "       gv_tune spsa GAME [--iterations N] [--games-per-iteration N]\n"
+            "                         [--playouts N | --nodes N] [--seed S] [--rules R]\n"
+            "                         [--from V] [--freeze NAME,...] [--a0 STEPS]\n"
+            "       gv_tune match GAME [--a V] [--b V] [--games N] [--playouts N | --nodes N]\n"
+            "                          [--seed S] [--rules R]\n");
     return 2;
 }
 
@@ -664,6 +674,404 @@ static int cmd_check(int argc, char **argv)
     return bad || !n ? 1 : 0;
 }
 
+/* ---- spsa ----------------------------------------------------------------------------
+ * Tunes a game's own search (gv_ai.search_tune) from match results by simultaneous
+ * perturbation stochastic approximation (Spall, "Implementation of the simultaneous
+ * perturbation algorithm for stochastic optimization", 1998). Each iteration k draws a
+ * sign +-1 for every parameter, plays theta+ = theta + c_k D against theta- = theta - c_k D
+ * (each parameter scaled by its step, both clamped to the ranges) in pairs of games from
+ * one start, each vector taking the first seat once per pair, and moves theta by
+ * a_k (y+ - y-) / (2 c_k D) per parameter (in steps), where y+ - y- = 2 s - 1 for the
+ * score s of theta+. Gains: a_k = a / (A + k + 1)^0.602, c_k = 1 / (k + 1)^0.101 steps,
+ * A = a tenth of the iterations, and a such that the first iteration moves a parameter
+ * by at most --a0 steps (when theta+ wins every game). --freeze keeps parameters where
+ * they start (they are not perturbed). Two players: a game with a players option is
+ * played by two, and a game with a seed option gets a fresh seed (its setup drawn from
+ * it) for every pair unless the rules fix one. */
+enum { SP_MAX_PARAMS = 32 };
+#define SP_ALPHA 0.602
+#define SP_GAMMA 0.101
+
+typedef struct spsa_run {
+    const gv_game *g;
+    const gv_search_tune *t;
+    const char *rules;         /* --rules, or NULL */
+    uint64_t playouts, seed;
+    int max_plies;
+    void *st, *work;
+    gv_move *moves;
+} spsa_run;
+
+/* Plays one game from the start with `rules`: the first player searches with vector
+ * first, the second with second. Returns first's score: 2 win, 1 draw, 0 loss (a game
+ * still going after max_plies is a draw), or -1 on an error (message printed). */
+static int spsa_game(spsa_run *r, const char *rules, const double *first_v,
+                     const double *second_v, uint64_t seed)
+{
+    const gv_game *g = r->g;
+    char err[GV_ERRLEN];
+    if (g->init(r->st, rules, err, sizeof err) < 0) {
+        fprintf(stderr, "gv_tune: rules '%s': %s\n", rules, err);
+        return -1;
+    }
+    int first = g->to_move(r->st);
+    for (int ply = 0; ply < r->max_plies; ply++) {
+        if (g->legal_moves(r->st, r->moves) == 0)
+            break;
+        int seat = g->to_move(r->st) - first;
+        if (seat < 0 || seat > 1) {
+            fprintf(stderr, "gv_tune: a third player is to move (spsa plays two)\n");
+            return -1;
+        }
+        gv_limits lim;
+        memset(&lim, 0, sizeof lim);
+        lim.nodes = r->playouts;
+        lim.seed = gv_mix64(seed + (uint64_t)ply);
+        memcpy(r->work, r->st, g->state_size);
+        gv_search_result res = r->t->search(r->work, &lim, NULL, NULL, NULL,
+                                            seat ? second_v : first_v);
+        if (!res.best) {
+            fprintf(stderr, "gv_tune: the search found no move\n");
+            return -1;
+        }
+        g->make(r->st, res.best);
+    }
+    gv_result res;
+    if (g->status(r->st, &res) == GV_WIN)
+        return res.winner == first ? 2 : 0;
+    return 1;
+}
+
+/* The rules of pair p of iteration k: --rules, two players unless the rules say how many,
+ * and a seed for the game's setup unless the rules fix it. */
+static void spsa_rules(const spsa_run *r, int k, int p, char *buf, size_t len)
+{
+    const gv_game *g = r->g;
+    char key[64];
+    snprintf(buf, len, "%s", r->rules ? r->rules : "");
+    if (g->players_option) {
+        snprintf(key, sizeof key, "%s=", g->players_option);
+        if (!strstr(buf, key)) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, len - l, "%s%s2", l ? "," : "", key);
+        }
+    }
+    if (g->seed_option) {
+        snprintf(key, sizeof key, "%s=", g->seed_option);
+        if (!strstr(buf, key)) {
+            size_t l = strlen(buf);
+            uint64_t s = gv_mix64(r->seed ^ gv_mix64((uint64_t)k << 20 | (uint64_t)p)) >> 2;
+            snprintf(buf + l, len - l, "%s%s%llu", l ? "," : "", key, (unsigned long long)s);
+        }
+    }
+}
+
+/* v clamped to the parameters' ranges. */
+static void spsa_clamp(const gv_search_tune *t, double *v)
+{
+    for (int i = 0; i < t->count; i++) {
+        const gv_search_param *p = &t->params[i];
+        if (!(v[i] >= p->lo))
+            v[i] = p->lo;
+        if (v[i] > p->hi)
+            v[i] = p->hi;
+    }
+}
+
+/* Reads --from: "name=value,..." (any of the parameters) or "v1,v2,..." (in order). */
+static int spsa_read_vector(const gv_search_tune *t, const char *text, double *v)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", text);
+    int pos = 0;
+    for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", "), pos++) {
+        char *eq = strchr(tok, '='), *val = tok, *end;
+        int i = pos;
+        if (eq) {
+            *eq = 0;
+            val = eq + 1;
+            for (i = 0; i < t->count && strcmp(t->params[i].name, tok); i++)
+                ;
+        }
+        if (i >= t->count) {
+            fprintf(stderr, "gv_tune: --from: no parameter %s\n", eq ? tok : "that many");
+            return -1;
+        }
+        v[i] = strtod(val, &end);
+        if (end == val || *end) {
+            fprintf(stderr, "gv_tune: --from: bad value '%s' for %s\n", val, t->params[i].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Reads --freeze: names of parameters kept where they start ("name,name"). */
+static int spsa_read_frozen(const gv_search_tune *t, const char *text, int *frozen)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
+        int i = 0;
+        while (i < t->count && strcmp(t->params[i].name, tok))
+            i++;
+        if (i >= t->count) {
+            fprintf(stderr, "gv_tune: --freeze: no parameter %s\n", tok);
+            return -1;
+        }
+        frozen[i] = 1;
+    }
+    return 0;
+}
+
+/* The vector v as the search will use it: integers rounded. */
+static double spsa_value(const gv_search_param *p, double x)
+{
+    return p->integer ? floor(x + 0.5) : x;
+}
+
+static void spsa_print_vector(FILE *f, const gv_search_tune *t, const double *v)
+{
+    for (int i = 0; i < t->count; i++)
+        fprintf(f, "%s%s=%.4g", i ? " " : "", t->params[i].name, v[i]);
+    fputc('\n', f);
+}
+
+static int cmd_spsa(int argc, char **argv)
+{
+    if (argc < 1)
+        return usage();
+    const gv_game *g = gv_game_find(argv[0]);
+    if (!g) {
+        fprintf(stderr, "gv_tune: unknown game '%s'\n", argv[0]);
+        return 2;
+    }
+    if (!g->ai || !g->ai->search_tune) {
+        fprintf(stderr, "gv_tune: game '%s' has no tunable search parameters\n", argv[0]);
+        return 2;
+    }
+    const gv_search_tune *t = g->ai->search_tune;
+    if (t->count < 1 || t->count > SP_MAX_PARAMS) {
+        fprintf(stderr, "gv_tune: %d search parameters (spsa takes 1..%d)\n", t->count,
+                SP_MAX_PARAMS);
+        return 2;
+    }
+    spsa_run r = {.g = g, .t = t, .playouts = 10000, .seed = 1};
+    long iterations = 100, games = 16;
+    double a0 = 1.0, theta[SP_MAX_PARAMS];
+    const char *from = NULL, *freeze = NULL;
+    int frozen[SP_MAX_PARAMS] = {0};
+    t->defaults(theta);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return usage();
+        i++;
+        if (!strcmp(a, "--iterations"))
+            iterations = atol(v);
+        else if (!strcmp(a, "--games-per-iteration"))
+            games = atol(v);
+        else if (!strcmp(a, "--playouts") || !strcmp(a, "--nodes"))
+            r.playouts = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--seed"))
+            r.seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--rules"))
+            r.rules = v;
+        else if (!strcmp(a, "--from"))
+            from = v;
+        else if (!strcmp(a, "--a0"))
+            a0 = atof(v);
+        else if (!strcmp(a, "--freeze"))
+            freeze = v;
+        else
+            return usage();
+    }
+    if (iterations < 1 || games < 2 || games % 2 || r.playouts < 1 || !(a0 > 0))
+        return usage();
+    if (from && spsa_read_vector(t, from, theta) != 0)
+        return 2;
+    if (freeze && spsa_read_frozen(t, freeze, frozen) != 0)
+        return 2;
+    spsa_clamp(t, theta);
+    r.max_plies = g->ai->selfplay_plies ? g->ai->selfplay_plies : g->ply_bound ? g->ply_bound : 10000;
+    r.st = malloc(g->state_size);
+    r.work = malloc(g->state_size);
+    r.moves = malloc(sizeof(gv_move) * GV_MAX_MOVES);
+    if (!r.st || !r.work || !r.moves) {
+        fprintf(stderr, "gv_tune: out of memory\n");
+        return 1;
+    }
+    double A = (double)iterations / 10, a = 2 * a0 * pow(A + 1, SP_ALPHA);
+    char rules[GV_MAX_TEXT];
+    spsa_rules(&r, 0, 0, rules, sizeof rules);
+    printf("spsa %s: %ld iterations of %ld games, %llu playouts a move, seed %llu, "
+           "first pair's rules '%s'\n",
+           g->name, iterations, games, (unsigned long long)r.playouts,
+           (unsigned long long)r.seed, rules);
+    printf("start: ");
+    spsa_print_vector(stdout, t, theta);
+    if (freeze)
+        printf("frozen: %s\n", freeze);
+    fflush(stdout);
+    int64_t t0 = gv_now_ms();
+    long played = 0, plus_total = 0;
+    uint64_t rng = r.seed ? r.seed : 1;
+    for (long k = 0; k < iterations; k++) {
+        double ck = 1.0 / pow((double)k + 1, SP_GAMMA);
+        double ak = a / pow(A + (double)k + 1, SP_ALPHA);
+        double delta[SP_MAX_PARAMS], plus[SP_MAX_PARAMS], minus[SP_MAX_PARAMS];
+        for (int i = 0; i < t->count; i++) {
+            delta[i] = rng_next(&rng) >> 63 ? 1.0 : -1.0;
+            if (frozen[i])
+                delta[i] = 0;
+            plus[i] = theta[i] + ck * t->params[i].step * delta[i];
+            minus[i] = theta[i] - ck * t->params[i].step * delta[i];
+        }
+        spsa_clamp(t, plus);
+        spsa_clamp(t, minus);
+        long points = 0;   /* theta+'s score in half points */
+        for (long gi = 0; gi < games; gi++) {
+            spsa_rules(&r, (int)k, (int)(gi / 2), rules, sizeof rules);
+            uint64_t gseed = gv_mix64(r.seed + gv_mix64((uint64_t)k * 1000003 + (uint64_t)gi));
+            int sc = gi % 2 == 0 ? spsa_game(&r, rules, plus, minus, gseed)
+                                 : spsa_game(&r, rules, minus, plus, gseed);
+            if (sc < 0)
+                return 1;
+            points += gi % 2 == 0 ? sc : 2 - sc;
+        }
+        played += games;
+        plus_total += points;
+        double sres = (double)points / (2.0 * (double)games);
+        for (int i = 0; i < t->count; i++)
+            if (!frozen[i])
+                theta[i] += ak * t->params[i].step * (2 * sres - 1) / (2 * ck * delta[i]);
+        spsa_clamp(t, theta);
+        printf("iteration %ld: theta+ %.1f/%ld, ", k + 1, (double)points / 2, games);
+        spsa_print_vector(stdout, t, theta);
+        fflush(stdout);
+    }
+    int64_t ms = gv_now_ms() - t0;
+    fprintf(stderr, "gv_tune: %ld games in %.1f s (%.1f a minute)\n", played, (double)ms / 1000,
+            ms ? (double)played * 60000.0 / (double)ms : 0.0);
+    printf("final after %ld iterations (%ld games; theta+ scored %.1f%% in all):\n", iterations,
+           played, 50.0 * (double)plus_total / (double)played);
+    for (int i = 0; i < t->count; i++) {
+        const gv_search_param *p = &t->params[i];
+        if (p->integer)
+            printf("    .%s = %d,\n", p->name, (int)spsa_value(p, theta[i]));
+        else
+            printf("    .%s = %.4g,\n", p->name, theta[i]);
+    }
+    printf("--from ");
+    for (int i = 0; i < t->count; i++)
+        printf("%s%s=%.6g", i ? "," : "", t->params[i].name, theta[i]);
+    printf("\n");
+    free(r.moves), free(r.work), free(r.st);
+    return 0;
+}
+
+/* ---- match ----------------------------------------------------------------------------
+ * Checks a tuned vector: vector A against vector B (each the defaults unless given) in
+ * pairs of games from one start, A taking the first seat in the first game of each
+ * pair, two players, a fresh setup seed per pair as in spsa. Prints A's score with a 95%
+ * interval over the games (as `gravulien selfplay` does) and one over the pairs (which
+ * counts a pair's two games, played from one setup, as one result). */
+static int cmd_match(int argc, char **argv)
+{
+    if (argc < 1)
+        return usage();
+    const gv_game *g = gv_game_find(argv[0]);
+    if (!g || !g->ai || !g->ai->search_tune) {
+        fprintf(stderr, "gv_tune: game '%s' has no tunable search parameters\n", argv[0]);
+        return 2;
+    }
+    const gv_search_tune *t = g->ai->search_tune;
+    if (t->count < 1 || t->count > SP_MAX_PARAMS)
+        return 2;
+    spsa_run r = {.g = g, .t = t, .playouts = 10000, .seed = 1};
+    long games = 200;
+    double va[SP_MAX_PARAMS], vb[SP_MAX_PARAMS];
+    t->defaults(va);
+    t->defaults(vb);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return usage();
+        i++;
+        if (!strcmp(a, "--games"))
+            games = atol(v);
+        else if (!strcmp(a, "--playouts") || !strcmp(a, "--nodes"))
+            r.playouts = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--seed"))
+            r.seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--rules"))
+            r.rules = v;
+        else if (!strcmp(a, "--a") || !strcmp(a, "--b")) {
+            if (spsa_read_vector(t, v, a[2] == 'a' ? va : vb) != 0)
+                return 2;
+        } else
+            return usage();
+    }
+    if (games < 2 || games % 2 || r.playouts < 1)
+        return usage();
+    spsa_clamp(t, va);
+    spsa_clamp(t, vb);
+    r.max_plies = g->ai->selfplay_plies ? g->ai->selfplay_plies : g->ply_bound ? g->ply_bound : 10000;
+    r.st = malloc(g->state_size);
+    r.work = malloc(g->state_size);
+    r.moves = malloc(sizeof(gv_move) * GV_MAX_MOVES);
+    if (!r.st || !r.work || !r.moves) {
+        fprintf(stderr, "gv_tune: out of memory\n");
+        return 1;
+    }
+    printf("match %s: %ld games, %llu playouts a move, seed %llu\nA: ", g->name, games,
+           (unsigned long long)r.playouts, (unsigned long long)r.seed);
+    spsa_print_vector(stdout, t, va);
+    printf("B: ");
+    spsa_print_vector(stdout, t, vb);
+    fflush(stdout);
+    int wins = 0, draws = 0, losses = 0, first_wins = 0;
+    double pair_sum = 0, pair_sq = 0;
+    char rules[GV_MAX_TEXT];
+    int64_t t0 = gv_now_ms();
+    for (long p = 0; p < games / 2; p++) {
+        spsa_rules(&r, 0, (int)p, rules, sizeof rules);
+        int pts = 0;
+        for (int j = 0; j < 2; j++) {
+            uint64_t gseed = gv_mix64(r.seed + gv_mix64((uint64_t)(2 * p + j)));
+            int sc = j == 0 ? spsa_game(&r, rules, va, vb, gseed)
+                            : spsa_game(&r, rules, vb, va, gseed);
+            if (sc < 0)
+                return 1;
+            first_wins += sc == 2;
+            int a_pts = j == 0 ? sc : 2 - sc;
+            wins += a_pts == 2, draws += a_pts == 1, losses += a_pts == 0;
+            pts += a_pts;
+        }
+        double ps = pts / 4.0;
+        pair_sum += ps;
+        pair_sq += ps * ps;
+        if ((p + 1) % 10 == 0 || p + 1 == games / 2) {
+            printf("after %ld games: A +%d =%d -%d\n", 2 * (p + 1), wins, draws, losses);
+            fflush(stdout);
+        }
+    }
+    int64_t ms = gv_now_ms() - t0;
+    fprintf(stderr, "gv_tune: %ld games in %.1f s (%.1f a minute)\n", games, (double)ms / 1000,
+            ms ? (double)games * 60000.0 / (double)ms : 0.0);
+    match_score sc;
+    match_score_compute(&sc, wins, draws, losses);
+    long np = games / 2;
+    double pm = pair_sum / (double)np, pv = pair_sq / (double)np - pm * pm;
+    double ph = 1.96 * sqrt((pv > 0 ? pv : 0) / (double)np);
+    printf("A: +%d =%d -%d of %d, score %.1f%% [95%% over games: %.1f%%, %.1f%%; over pairs: "
+           "%.1f%%, %.1f%%], Elo %+.0f; the first seat won %d\n",
+           wins, draws, losses, sc.games, 100 * sc.score, 100 * sc.lo, 100 * sc.hi,
+           100 * (pm - ph), 100 * (pm + ph), sc.elo, first_wins);
+    free(r.moves), free(r.work), free(r.st);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     gv_games_init();
@@ -675,5 +1083,9 @@ int main(int argc, char **argv)
         return cmd_fit(argc - 2, argv + 2);
     if (!strcmp(argv[1], "check"))
         return cmd_check(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "spsa"))
+        return cmd_spsa(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "match"))
+        return cmd_match(argc - 2, argv + 2);
     return usage();
 }

@@ -20,6 +20,11 @@ typedef struct gv_grav_mcts_params {
 /* The parameters gv_grav_mcts uses (the measured best). */
 void gv_grav_mcts_default_params(gv_grav_mcts_params *out);
 
+/* The tunables from a vector in gv_grav_search_tune's order (horizon, win_weight, uct_c,
+ * expand_visits): each value clamped to its range (NaN: the low end), integers rounded.
+ * Returns how many values were out of range. */
+int gv_grav_mcts_params_from(const double *v, gv_grav_mcts_params *out);
+
 /* Chooses a move for the player to act in st (any phase) by Monte-Carlo tree search.
  * lim->nodes counts playouts (a descent of the tree and the leaf's score, with the
  * default horizon 0; see grav_mcts.c), lim->hard_ms and lim->soft_ms count from
@@ -48,6 +53,9 @@ gv_search_result gv_grav_mcts_ex(const grav_state *st, const gv_limits *lim, gv_
  * violations; declares every bonus it can use; removes the stone whose removal leaves
  * it the most legal points. Returns a legal move of st, or 0 when the game is over. */
 gv_move gv_grav_greedy(const grav_state *st, uint64_t seed);
+
+/* The MCTS tunables for match-based tuning (gv_tune spsa); gv_grav_ai.search_tune. */
+extern const gv_search_tune gv_grav_search_tune;
 
 /* Grav's AI: MCTS, with the greedy player as its baseline. */
 extern const gv_ai gv_grav_ai;
