@@ -26,7 +26,10 @@
 //     answers within 100 ms (probes every 50 ms from a worker thread, so that the attacking
 //     clients' own work does not count; all answered within 1 s, at most one in 10 over
 //     100 ms: a frozen loop fails them all, a loaded machine delays one now and then). At the end every game the test
-//     made holds exactly the moves that were acknowledged.
+//     made holds exactly the moves that were acknowledged;
+//  9. a client's share, on a second server with the default --rate: WebSocket messages
+//     count in their address's rate (300 watches from 15 connections at once get at most
+//     the burst of states, errors for the rest).
 //
 // When a check leaves the server unable to answer (a spinning loop, a crash), that is
 // reported as a failure of the check's group and the server is killed and started again
@@ -899,6 +902,92 @@ async function group8() {
   await ensureAlive('8 half-open connections');
 }
 
+// ---- 9. a client's share of the games' thread ------------------------------------------------------
+
+// A second server with the default --rate (50 a second, bursts of 200) on its own database.
+let S9 = null;
+async function req9(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers }, signal: AbortSignal.timeout(10000) };
+  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  try {
+    const res = await fetch(S9.url + path, init);
+    const text = await res.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { /* not JSON */ }
+    return { status: res.status, json, text, headers: res.headers };
+  } catch (e) {
+    return { status: 0, json: null, text: `no reply: ${e.message}`, headers: new Headers() };
+  }
+}
+
+function wsOpen9(path) {
+  const ws = new WebSocket(S9.url.replace('http', 'ws') + path, { maxPayload: 64 << 20 });
+  openSockets.add(ws);
+  const o = { ws, msgs: [], closed: null };
+  o.ready = new Promise((resolve) => {
+    ws.on('open', () => resolve(true));
+    ws.on('error', () => resolve(false));
+    ws.on('close', (code) => { o.closed = { code }; openSockets.delete(ws); resolve(false); });
+  });
+  ws.on('message', (d) => {
+    try { o.msgs.push(JSON.parse(d.toString())); } catch { o.msgs.push({ type: 'unparsable' }); }
+  });
+  return o;
+}
+
+// WebSocket messages count in their address's --rate like HTTP requests: 15 connections
+// sending 20 watches each at once (each within the 20 a second one connection may send)
+// get at most the burst of states, and errors for the rest; before, every watch made the
+// games' thread write the whole game twice (the catch-up and the state), so that a few
+// dozen connections of one client held every other request back for seconds.
+async function group9Watch() {
+  const c = await req9('POST', '/api/games', { game: 'chu', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  if (!check(c.status === 201, '9 watch rate: a game is created', desc(c))) return;
+  const id = c.json.id;
+  const conns = Array.from({ length: 15 }, () => wsOpen9('/ws'));
+  const open = (await Promise.all(conns.map((o) => o.ready))).filter(Boolean).length;
+  if (!check(open === 15, '9 watch rate: 15 WebSockets open', `${open} open`)) return;
+  for (const o of conns)
+    for (let k = 0; k < 20; k++) o.ws.send(JSON.stringify({ type: 'watch', game: id, since: 0 }));
+  const count = (t, pred = () => true) => conns.reduce((a, o) => a + o.msgs.filter((m) => m.type === t && pred(m)).length, 0);
+  const slow = (m) => /too many requests/.test(m.error || '');
+  const end = Date.now() + 10000;
+  while (Date.now() < end && count('state') + count('error') < 300 && !conns.some((o) => o.closed)) await sleep(20);
+  const states = count('state'), limited = count('error', slow);
+  check(states + limited === 300 && states <= 230 && limited >= 70,
+    '9 watch rate: 300 watches at once from one address: at most the --rate burst answered with the state, the rest with "too many requests"',
+    `${states} states, ${limited} refused, ${count('error') - limited} other errors, closed: ${conns.filter((o) => o.closed).map((o) => o.closed.code).join(',') || 'none'}`);
+  await sleep(1100);
+  const o = conns[0];
+  const before = o.msgs.length;
+  o.ws.send(JSON.stringify({ type: 'watch', game: id, since: 0 }));
+  const until = Date.now() + 5000;
+  while (Date.now() < until && !o.msgs.slice(before).some((m) => m.type === 'state')) await sleep(20);
+  check(o.msgs.slice(before).some((m) => m.type === 'state'), '9 watch rate: a second later the connection watches again');
+  for (const x of conns) x.ws.terminate();
+}
+
+async function group9() {
+  console.log(`-- 9. a client's share (${elapsed()})`);
+  try {
+    S9 = await startServer(bin, join(dir, 'rate.db'), []);
+  } catch (e) {
+    check(false, '9: a server with the default --rate starts', e.message);
+    return;
+  }
+  extraServers.push(S9);
+  const parts = [group9Watch];
+  for (const part of parts) {
+    await sleep(5000);   // the address's bucket full again
+    try {
+      await part();
+    } catch (e) {
+      check(false, `9 ${part.name} ran to its end`, e && e.stack);
+    }
+  }
+  await S9.kill();
+}
+
 // ---- every game as acknowledged ------------------------------------------------------------------
 
 async function intact() {
@@ -942,7 +1031,7 @@ try {
   S = await startServer(bin, db, SERVER_ARGS);
   const h = await probes(3);
   check(prompt(h), `start: /api/health answers within ${STALL_MS} ms`, probeSummary(h));
-  const groups = [group1, group2, group3, group4, group5, group6, group7, group8];
+  const groups = [group1, group2, group3, group4, group5, group6, group7, group8, group9];
   for (let i = 0; i < groups.length; i++) {
     if (ONLY && !ONLY.has(i + 1)) continue;
     try {
