@@ -787,8 +787,16 @@ static void seek_post(gv_hub *h, const gv_api_req *rq, const gv_session *ss, gv_
     snprintf(row.id, sizeof row.id, "%012llx", (unsigned long long)(r1 & 0xffffffffffffULL));
     int64_t now = gv_wall_ms();
     rc = gv_seek_sweep(s, now, err, sizeof err);
-    if (rc == 0)
-        rc = gv_seek_insert(s, &row, now, err, sizeof err);
+    int open = rc == 0 ? gv_seek_open_count(s, ss->account, now, err, sizeof err) : -1;
+    if (open >= GV_SEEK_MAX_OPEN) {
+        free(text);
+        char why[128];
+        snprintf(why, sizeof why, "you have %d open seeks, the most one player may have: "
+                 "cancel one, or wait for a partner, before posting another", open);
+        reply_error(out, 429, "too_many_seeks", why);
+        return;
+    }
+    rc = open < 0 ? -1 : gv_seek_insert(s, &row, now, err, sizeof err);
     free(text);
     if (rc < 0) {
         reply_error(out, 503, "store", err);
