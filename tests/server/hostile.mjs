@@ -18,8 +18,9 @@
 //  7. statuses: Grav out of turn is 409 not_your_turn; TRACE, PROPFIND, PUT, DELETE,
 //     OPTIONS, CONNECT are answered 405 bad_method; headers over 4 KiB are 431; an
 //     offset past 32 bits is 400; an over-long token is 403 bad_token; declining a draw
-//     that nobody offered is 422 and changes nothing; an unmasked client WebSocket frame
-//     closes the connection (1002);
+//     that nobody offered is 422 and changes nothing, offering one again while it stands
+//     changes nothing either; an unmasked client WebSocket frame closes the connection
+//     (1002);
 //  8. the usual abuse: slowloris, a header flood, a 10 MB request line, random bytes, a
 //     1 MB WebSocket frame, a WebSocket message flood, watches of 1,000 nonexistent games,
 //     half-open connections. During and after each, GET /api/health on a new connection
@@ -725,6 +726,19 @@ async function group7() {
     check(drawEv.length === 0, '7 draw: and no draw event reaches a watcher', `${drawEv.length} draw events`);
     const u1 = await upd();
     check(u0 !== null && u0 === u1, '7 draw: and the game\'s "updated" is unchanged', `${u0} -> ${u1}`);
+    // An offer made again while it stands: answered, but no write and no event (else a
+    // seat could make the server write the row and wake every watcher at --rate).
+    const o1 = await req('POST', `/api/games/${id}/draw`, { token: T[0], action: 'offer' });
+    await w.until((o) => o.msgs.some((m) => m.type === 'draw'), 3000);
+    const u2 = await upd();
+    const again = [];
+    for (let i = 0; i < 5; i++) again.push(await req('POST', `/api/games/${id}/draw`, { token: T[0], action: 'offer' }));
+    await sleep(300);
+    const u3 = await upd();
+    const n = w.msgs.filter((m) => m.type === 'draw').length;
+    check(o1.status === 200 && again.every((x) => x.status === 200 && x.json.draw_offers.includes(0)) && n === 1 && u2 === u3,
+      '7 draw: an offer made again while it stands is 200 and writes nothing: one draw event, "updated" unchanged',
+      `${o1.status}, ${again.map((x) => x.status)}, ${n} draw events, updated ${u2} -> ${u3}`);
     w.ws.terminate();
   }
   // An unmasked frame from a client: protocol error.
