@@ -248,8 +248,9 @@ char *hub_view_text(gv_hub *h, const room *r, int seat, const char *type, size_t
     json_decref(o);
     if (!t)
         return NULL;
-    /* The key's first place in the text is the key itself: inside a string a quote is
-     * always escaped, so no string holds `"moves":`, and no value is followed by a name. */
+    /* The first `"moves":null` of the text is the view's key: a quote inside a string is
+     * escaped and only a key is followed by a colon, so it is a key, and nothing before
+     * it in the view (the summary, options, seats, clock) has a key "moves". */
     static const char key[] = "\"moves\":null";
     char *at = strstr(t, key);
     if (!at) {
