@@ -262,7 +262,17 @@ static int session_new(gv_store *s, int64_t account, const char *name, gv_sessio
     int rc = s->ops->sql(s, "INSERT INTO sessions(token_hash, account_id, csrf, created, expires)"
                             " VALUES ($1, $2, $3, $4, $5)", "titii", p, NULL, NULL, NULL, err,
                          errlen);
-    return rc == GV_STORE_OK ? GV_ACCT_OK : GV_ACCT_STORE;
+    if (rc != GV_STORE_OK)
+        return GV_ACCT_STORE;
+    /* The account keeps its newest GV_SESSIONS_MAX sessions (this one among them). */
+    char max[16];
+    snprintf(max, sizeof max, "%d", GV_SESSIONS_MAX);
+    const char *pk[] = {id, max};
+    s->ops->sql(s, "DELETE FROM sessions WHERE account_id = $1 AND token_hash NOT IN"
+                   " (SELECT token_hash FROM sessions WHERE account_id = $1"
+                   " ORDER BY created DESC, token_hash LIMIT $2)", "ii", pk, NULL, NULL, NULL,
+                NULL, 0);
+    return GV_ACCT_OK;
 }
 
 /* The password check of a log-in, password change or deletion: rate limited per name and

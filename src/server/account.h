@@ -40,6 +40,8 @@ enum {
     GV_SIGNUP_ADDR = 10,           /* sign-ups per client address in a window */
     GV_HASH_BURST_MS = 1000,       /* the games' thread's time for passwords: a burst, */
     GV_HASH_SHARE_PCT = 50,        /* and the share of its time over a while */
+    GV_SESSIONS_MAX = 50,          /* sessions of one account: a log-in ends the oldest past
+                                    * these, so that log-ins cannot pile rows up */
 };
 #define GV_SESSION_MS (30LL * 24 * 3600 * 1000)
 #define GV_DELETED_NAME "deleted player"

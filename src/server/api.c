@@ -27,6 +27,23 @@ static void reply_json(gv_reply *out, int status, json_t *o)
     json_decref(o);
 }
 
+static void reply_error(gv_reply *out, int status, const char *code, const char *msg);
+
+/* 200 and the game's view as seat sees it (hub_view_text: cheap however long the game). */
+static void reply_view(gv_hub *h, const room *r, int seat, gv_reply *out)
+{
+    size_t len = 0;
+    char *t = hub_view_text(h, r, seat, NULL, &len);
+    if (!t) {
+        reply_error(out, 503, "store", "out of memory");
+        return;
+    }
+    out->status = 200;
+    out->body = t;
+    out->len = len;
+    out->content_type = "application/json";
+}
+
 static void reply_error(gv_reply *out, int status, const char *code, const char *msg)
 {
     json_t *o = json_object();
@@ -787,8 +804,16 @@ static void seek_post(gv_hub *h, const gv_api_req *rq, const gv_session *ss, gv_
     snprintf(row.id, sizeof row.id, "%012llx", (unsigned long long)(r1 & 0xffffffffffffULL));
     int64_t now = gv_wall_ms();
     rc = gv_seek_sweep(s, now, err, sizeof err);
-    if (rc == 0)
-        rc = gv_seek_insert(s, &row, now, err, sizeof err);
+    int open = rc == 0 ? gv_seek_open_count(s, ss->account, now, err, sizeof err) : -1;
+    if (open >= GV_SEEK_MAX_OPEN) {
+        free(text);
+        char why[128];
+        snprintf(why, sizeof why, "you have %d open seeks, the most one player may have: "
+                 "cancel one, or wait for a partner, before posting another", open);
+        reply_error(out, 429, "too_many_seeks", why);
+        return;
+    }
+    rc = open < 0 ? -1 : gv_seek_insert(s, &row, now, err, sizeof err);
     free(text);
     if (rc < 0) {
         reply_error(out, 503, "store", err);
@@ -1009,7 +1034,7 @@ static int seat_for(room *r, const char *token, gv_reply *out)
 static void reply_action(gv_hub *h, room *r, int seat, int rc, const char *err, gv_reply *out)
 {
     if (rc == HUB_OK) {
-        reply_json(out, 200, hub_view(h, r, seat));
+        reply_view(h, r, seat, out);
         return;
     }
     if (rc == HUB_STALE)
@@ -1320,7 +1345,7 @@ void gv_api_request(gv_hub *h, const gv_api_req *rq, gv_reply *out)
                     return;
                 }
             }
-            reply_json(out, 200, hub_view(h, r, seat));
+            reply_view(h, r, seat, out);
         } else if (!strcmp(action, "you")) {
             /* A seat's private part alone (for a page that follows the public part from
              * the WebSocket's events): small whatever the number of moves. */

@@ -41,6 +41,11 @@ typedef struct hub_move {
     /* The move in the web view's further notations (hub_move_texts), NUL-separated in the
      * order of its `notations`; malloc'd, freed with the room. NULL: none. */
     char *texts;
+    /* The move's JSON as hub_move_json writes it (hub_move_text), made the first time a
+     * view or catch-up needs it: a move never changes once played, and every view of a
+     * long game writes all of them. malloc'd, freed with the room. NULL: not made yet. */
+    char *json;
+    size_t json_len;
     int64_t at;                  /* Unix ms */
     int64_t clocks[GV_HUB_MAX_SEATS];
 } hub_move;
@@ -160,6 +165,10 @@ void hub_ai_counts(gv_hub *h, long *made, long *rebuilt, long *held);
 
 /* The game as seat (-1: a watcher) may see it. */
 json_t *hub_view(gv_hub *h, const room *r, int seat);
+/* The same view as JSON text (malloc'd, *len bytes; NULL when out of memory), with
+ * "type": type first when type is not NULL: written from the moves' kept texts
+ * (hub_move_text), so that a long game's view costs a copy of them, not their making. */
+char *hub_view_text(gv_hub *h, const room *r, int seat, const char *type, size_t *len);
 /* What only seat may see: the view's "you" (its legal moves, and the game's private part). */
 json_t *hub_you(const room *r, int seat);
 json_t *hub_result_json(const room *r);

@@ -128,6 +128,8 @@ json_t *hub_join_event(const room *r);
 
 /* hub_view.c */
 json_t *hub_move_json(const room *r, int i);
+/* Move i's JSON text (hub_move.json; *len bytes), or NULL when out of memory. */
+const char *hub_move_text(const room *r, int i, size_t *len);
 json_t *hub_seats_json(const room *r);
 void hub_put_summary(json_t *o, const room *r);
 

@@ -45,8 +45,10 @@ void hub_room_free(room *r)
     if (!r)
         return;
     free(r->st);
-    for (int i = 0; i < r->nmoves; i++)
+    for (int i = 0; i < r->nmoves; i++) {
         free(r->moves[i].texts);
+        free(r->moves[i].json);
+    }
     free(r->moves);
     free(r->watchers.v);
     free(r);

@@ -496,6 +496,8 @@ static int draw_once(gv_hub *h, room *r, const hub_act *a, char *err, size_t err
             return hub_refuse(err, errlen, "there is no draw offer to accept");
         } else if (r->seats[other].ai || r->seats[other].browser) {
             return hub_refuse(err, errlen, "the AI player does not take draw offers");
+        } else if (r->draw_offers >> seat & 1) {
+            return HUB_OK;   /* it stands already: no write, no event */
         } else {
             r->draw_offers |= 1u << seat;
         }

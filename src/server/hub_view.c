@@ -138,6 +138,21 @@ json_t *hub_move_json(const room *r, int i)
     return o;
 }
 
+const char *hub_move_text(const room *r, int i, size_t *len)
+{
+    hub_move *m = &r->moves[i];
+    if (!m->json) {
+        json_t *o = hub_move_json(r, i);
+        m->json = json_dumps(o, JSON_COMPACT);
+        json_decref(o);
+        if (!m->json)
+            return NULL;
+        m->json_len = strlen(m->json);
+    }
+    *len = m->json_len;
+    return m->json;
+}
+
 static json_t *position_json(const room *r)
 {
     char *buf = malloc(GV_MAX_TEXT);
@@ -186,10 +201,12 @@ static json_t *legal_json(const room *r, int seat)
     return a;
 }
 
-json_t *hub_view(gv_hub *h, const room *r, int seat)
+/* The view; with moves 0, "moves" is null (hub_view_text writes them in). */
+static json_t *view_object(const room *r, int seat, const char *type, int moves)
 {
-    (void)h;
     json_t *o = json_object();
+    if (type)
+        json_object_set_new(o, "type", json_string(type));
     hub_put_summary(o, r);
     json_object_set_new(o, "title", json_string(r->g->title));
     json_object_set_new(o, "options", options_json(r));
@@ -205,8 +222,8 @@ json_t *hub_view(gv_hub *h, const room *r, int seat)
     }
     json_object_set_new(o, "created", json_integer(r->created));
     json_object_set_new(o, "updated", json_integer(r->updated));
-    json_t *ms = json_array();
-    for (int i = 0; i < r->nmoves; i++)
+    json_t *ms = moves ? json_array() : json_null();
+    for (int i = 0; moves && i < r->nmoves; i++)
         json_array_append_new(ms, hub_move_json(r, i));
     json_object_set_new(o, "moves", ms);
     json_object_set_new(o, "agreed_draws", json_boolean(r->g->agreed_draws));
@@ -215,6 +232,55 @@ json_t *hub_view(gv_hub *h, const room *r, int seat)
     if (seat >= 0)
         json_object_set_new(o, "you", hub_you(r, seat));
     return o;
+}
+
+json_t *hub_view(gv_hub *h, const room *r, int seat)
+{
+    (void)h;
+    return view_object(r, seat, NULL, 1);
+}
+
+char *hub_view_text(gv_hub *h, const room *r, int seat, const char *type, size_t *len)
+{
+    (void)h;
+    json_t *o = view_object(r, seat, type, 0);
+    char *t = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (!t)
+        return NULL;
+    /* The first `"moves":null` of the text is the view's key: a quote inside a string is
+     * escaped and only a key is followed by a colon, so it is a key, and nothing before
+     * it in the view (the summary, options, seats, clock) has a key "moves". */
+    static const char key[] = "\"moves\":null";
+    char *at = strstr(t, key);
+    if (!at) {
+        free(t);
+        return NULL;
+    }
+    gv_buf b = {0};
+    gv_buf_put(&b, t, (size_t)(at - t));
+    gv_buf_put(&b, "\"moves\":[", 9);
+    for (int i = 0; i < r->nmoves && !b.failed; i++) {
+        size_t n;
+        const char *m = hub_move_text(r, i, &n);
+        if (!m)
+            b.failed = 1;
+        else {
+            if (i)
+                gv_buf_put(&b, ",", 1);
+            gv_buf_put(&b, m, n);
+        }
+    }
+    gv_buf_put(&b, "]", 1);
+    const char *rest = at + sizeof key - 1;
+    gv_buf_put(&b, rest, strlen(rest));
+    free(t);
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    *len = b.n;
+    return b.s;
 }
 
 json_t *hub_you(const room *r, int seat)

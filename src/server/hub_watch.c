@@ -47,14 +47,6 @@ json_t *hub_join_event(const room *r)
     return o;
 }
 
-/* The state everyone may see, as the first message to a watcher. */
-static json_t *state_event(gv_hub *h, room *r)
-{
-    json_t *o = hub_view(h, r, -1);
-    json_object_set_new(o, "type", json_string("state"));
-    return o;
-}
-
 static void tb_puts(gv_buf *b, const char *t)
 {
     gv_buf_put(b, t, strlen(t));
@@ -78,17 +70,15 @@ static void send_catch_up(room *r, int since, gv_hub_watcher *w,
         tb_puts(&b, ",\"moves\":[");
         for (int k = 0; i < r->nmoves && k < GV_HUB_CATCHUP_MOVES &&
                         b.n < GV_HUB_CATCHUP_BYTES; k++, i++) {
-            json_t *m = hub_move_json(r, i);
-            char *t = json_dumps(m, JSON_COMPACT);
-            json_decref(m);
+            size_t n;
+            const char *t = hub_move_text(r, i, &n);
             if (!t) {
                 b.failed = 1;
                 break;
             }
             if (k)
                 tb_puts(&b, ",");
-            tb_puts(&b, t);
-            free(t);
+            gv_buf_put(&b, t, n);
         }
         tb_puts(&b, "],\"catch_up\":true}");
         if (b.failed)
@@ -124,12 +114,12 @@ int gv_hub_watch(gv_hub *h, const char *id, int since, gv_hub_watcher *w,
     }
     /* Catch-up: the moves after `since` in batches, then the state as it is now. */
     send_catch_up(r, since < 0 ? 0 : since, w, send);
-    json_t *st = state_event(h, r);
-    char *t = json_dumps(st, JSON_COMPACT);
+    /* The state everyone may see. */
+    size_t n;
+    char *t = hub_view_text(h, r, -1, "state", &n);
     if (t)
-        send(w, t, strlen(t));
+        send(w, t, n);
     free(t);
-    json_decref(st);
     return 0;
 }
 

@@ -77,6 +77,19 @@ int gv_seek_insert(gv_store *s, const gv_seek_row *r, int64_t now, char *err, si
                           " $8, $9, $10, 'open')", "titttrrrii", p, NULL, NULL, NULL, err, errlen) ? -1 : 0;
 }
 
+int gv_seek_open_count(gv_store *s, int64_t account, int64_t now, char *err, size_t errlen)
+{
+    char a[24], t[24];
+    i64_text(account, a, sizeof a);
+    i64_text(now, t, sizeof t);
+    const char *p[] = {a, t};
+    first f = {0};
+    if (s->ops->sql(s, "SELECT COUNT(*) FROM seeks WHERE account_id = $1 AND state = 'open'"
+                       " AND expires > $2", "ii", p, take_first, &f, NULL, err, errlen))
+        return -1;
+    return f.found ? atoi(f.col[0]) : 0;
+}
+
 typedef struct cands {
     int n;
     char id[16][GV_SEEK_ID];

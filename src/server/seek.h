@@ -30,6 +30,9 @@
 #include "server/store.h"
 
 enum { GV_SEEK_ID = 13 };   /* 12 letters and digits + NUL */
+/* The open seeks one account may have at once: one player cannot fill the list of open
+ * seeks (it shows 200) nor be paired into many games at a time. */
+enum { GV_SEEK_MAX_OPEN = 5 };
 #define GV_ONLINE_MS 60000LL
 
 /* How long a seek lives without being polled, ms: 60 s, or GV_SEEK_TTL_S seconds from the
@@ -49,6 +52,8 @@ typedef struct gv_seek_row {
     double rating, rmin, rmax;
 } gv_seek_row;
 int gv_seek_insert(gv_store *s, const gv_seek_row *r, int64_t now, char *err, size_t errlen);
+/* The account's seeks that are open and not expired at now: their number, or -1 (err). */
+int gv_seek_open_count(gv_store *s, int64_t account, int64_t now, char *err, size_t errlen);
 /* Finds a partner for open seek id and claims both: 1 with the partner's id, account and
  * name; 0 when there is none (or id is no longer open: *gone = 1). */
 int gv_seek_pair(gv_store *s, const char *id, char *other, int64_t *other_account,

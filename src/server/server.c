@@ -117,6 +117,7 @@ typedef struct pss {
     unsigned char close_sent, close_answered;   /* our close frame / the client's */
     unsigned short window_msgs;
     int64_t window_start;
+    char ip[48];              /* a WebSocket's client address (client_ip), for --rate */
 } pss;
 
 typedef struct rate_slot {
@@ -477,12 +478,11 @@ static void client_ip(server *s, struct lws *wsi, char *ip)
     }
 }
 
-static int rate_ok(server *s, struct lws *wsi)
+/* Takes one request from the bucket of the client address ip: 0 when it is empty. */
+static int rate_take(server *s, const char *ip)
 {
     if (s->o.rate <= 0)
         return 1;
-    char ip[48];
-    client_ip(s, wsi, ip);
     unsigned h = 5381;
     for (const char *c = ip; *c; c++)
         h = h * 33 + (unsigned char)*c;
@@ -502,6 +502,15 @@ static int rate_ok(server *s, struct lws *wsi)
         return 0;
     r->tokens -= 1.0;
     return 1;
+}
+
+static int rate_ok(server *s, struct lws *wsi)
+{
+    if (s->o.rate <= 0)
+        return 1;
+    char ip[48];
+    client_ip(s, wsi, ip);
+    return rate_take(s, ip);
 }
 
 /* ---- HTTP -------------------------------------------------------------------------- */
@@ -1168,6 +1177,15 @@ static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
         ws_close(s, p, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too many messages");
         return 1;
     }
+    /* A message is a request like an HTTP one, counted in its address's --rate: a watch
+     * makes the games' thread write the game's every move, so many connections of one
+     * client must not get 20 each a second. One past the rate is answered with an error
+     * (in order with the answers before it) and does nothing. */
+    if (!rate_take(s, p->ip)) {
+        gv_ws_msg m = {.type = GV_WS_ERROR, .error = "too many requests: slow down"};
+        ws_post(s, p, &m);
+        return 0;
+    }
     ws_message(s, p, data, len);
     return 0;
 }
@@ -1339,9 +1357,17 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         p->open = 1;
         s->nws++;
+        /* The address, read while the handshake's headers are still there (behind a
+         * proxy of --trust-proxy, the client its X-Forwarded-For names). */
+        client_ip(s, wsi, p->ip);
         ws_take_reading(s, wsi, p);
         if (s->draining) {
             ws_close(s, p, CLOSE_RESTART, "server restarting: reconnect");
+            return 0;
+        }
+        /* The handshake is a request of its address too. */
+        if (!rate_take(s, p->ip)) {
+            ws_close(s, p, CLOSE_TRY_LATER, "too many requests: try again later");
             return 0;
         }
         char id[64] = "", since[16] = "";

@@ -1,9 +1,9 @@
 // Accounts on 'gravulien serve' (docs/api.md, "Accounts"): sign-up, log-in, log-out, the
 // session cookie and its CSRF token, wrong passwords, names taken whatever their case, the
-// log-in rate limits, a change of password ending the other sessions, deletion keeping the
-// games, seats taken as accounts, and rated games: their Glicko-2 ratings checked against
-// the formulas of Glickman's paper, computed here (and checked first on the paper's own
-// example). Also: no password in the access log or the server's output, sessions kept
+// log-in rate limits, the newest 50 sessions of an account kept, a change of password
+// ending the other sessions, deletion keeping the games, seats taken as accounts, and rated
+// games: their Glicko-2 ratings checked against the formulas of Glickman's paper, computed
+// here (and checked first on the paper's own example). Also: no password in the access log or the server's output, sessions kept
 // across a restart, the cookie made Secure when a trusted proxy says https.
 // Usage: node accounts.mjs <path-to-gravulien>
 import { readFileSync } from 'node:fs';
@@ -205,21 +205,39 @@ async function main() {
   r = await req('POST', '/api/session', { body: { name: 'bob', password: 'bobs password' } });
   check(r.status === 200, `another name from the same address still logs in (${r.status})`);
 
+  // ---- sessions per account: the newest 50 -------------------------------------------------------
+  {
+    const xff = { 'x-forwarded-for': '10.9.9.9' };
+    r = await hashing('POST', '/api/account', { body: { name: 'dora', password: 'doras password' }, headers: xff });
+    const first = r.cookie;
+    let last = null;
+    for (let i = 0; i < 50; i++) {
+      r = await hashing('POST', '/api/session', { body: { name: 'dora', password: 'doras password' }, headers: xff });
+      if (r.status !== 200) break;
+      last = r.cookie;
+    }
+    const a = await req('GET', '/api/session', { cookie: first });
+    const b = await req('GET', '/api/session', { cookie: last });
+    check(r.status === 200 && a.status === 401 && b.status === 200,
+      `51 log-ins of one account: the oldest session ends, the newest works (${r.status}, oldest ${a.status}, newest ${b.status})`);
+    await sleep(3000);   // the server's time for passwords, spent by them, comes back
+  }
+
   // ---- password change ends the other sessions ----------------------------------------------
   const alice3 = await login('alice', 'correct horse');
-  r = await req('POST', '/api/account/password', { body: { old: 'correct horse', new: 'battery staple' }, cookie: alice3.cookie });
+  r = await hashing('POST', '/api/account/password', { body: { old: 'correct horse', new: 'battery staple' }, cookie: alice3.cookie });
   check(r.status === 403, `password change without the CSRF header: 403 (${r.status})`);
-  r = await req('POST', '/api/account/password', { body: { old: 'wrong horse', new: 'battery staple' }, cookie: alice3.cookie, csrf: alice3.csrf });
+  r = await hashing('POST', '/api/account/password', { body: { old: 'wrong horse', new: 'battery staple' }, cookie: alice3.cookie, csrf: alice3.csrf });
   check(r.status === 401, `password change with a wrong old password: 401 (${r.status})`);
-  r = await req('POST', '/api/account/password', { body: { old: 'correct horse', new: 'short' }, cookie: alice3.cookie, csrf: alice3.csrf });
+  r = await hashing('POST', '/api/account/password', { body: { old: 'correct horse', new: 'short' }, cookie: alice3.cookie, csrf: alice3.csrf });
   check(r.status === 400, `a new password too short: 400 (${r.status})`);
-  r = await req('POST', '/api/account/password', { body: { old: 'correct horse', new: 'battery staple' }, cookie: alice3.cookie, csrf: alice3.csrf });
+  r = await hashing('POST', '/api/account/password', { body: { old: 'correct horse', new: 'battery staple' }, cookie: alice3.cookie, csrf: alice3.csrf });
   check(r.status === 200, `password changed (${r.status})`);
   r = await req('GET', '/api/session', { cookie: alice1.cookie });
   check(r.status === 401, `another session of the account ended with the change (${r.status})`);
   r = await req('GET', '/api/session', { cookie: alice3.cookie });
   check(r.status === 200, `the session that changed it stays (${r.status})`);
-  r = await req('POST', '/api/session', { body: { name: 'alice', password: 'correct horse' } });
+  r = await hashing('POST', '/api/session', { body: { name: 'alice', password: 'correct horse' } });
   check(r.status === 401, `the old password no longer logs in (${r.status})`);
   const alice = await login('alice', 'battery staple');
 

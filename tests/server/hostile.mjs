@@ -18,15 +18,19 @@
 //  7. statuses: Grav out of turn is 409 not_your_turn; TRACE, PROPFIND, PUT, DELETE,
 //     OPTIONS, CONNECT are answered 405 bad_method; headers over 4 KiB are 431; an
 //     offset past 32 bits is 400; an over-long token is 403 bad_token; declining a draw
-//     that nobody offered is 422 and changes nothing; an unmasked client WebSocket frame
-//     closes the connection (1002);
+//     that nobody offered is 422 and changes nothing, offering one again while it stands
+//     changes nothing either; an unmasked client WebSocket frame closes the connection
+//     (1002);
 //  8. the usual abuse: slowloris, a header flood, a 10 MB request line, random bytes, a
 //     1 MB WebSocket frame, a WebSocket message flood, watches of 1,000 nonexistent games,
 //     half-open connections. During and after each, GET /api/health on a new connection
 //     answers within 100 ms (probes every 50 ms from a worker thread, so that the attacking
 //     clients' own work does not count; all answered within 1 s, at most one in 10 over
 //     100 ms: a frozen loop fails them all, a loaded machine delays one now and then). At the end every game the test
-//     made holds exactly the moves that were acknowledged.
+//     made holds exactly the moves that were acknowledged;
+//  9. a client's share, on a second server with the default --rate: WebSocket messages
+//     count in their address's rate (300 watches from 15 connections at once get at most
+//     the burst of states, errors for the rest).
 //
 // When a check leaves the server unable to answer (a spinning loop, a crash), that is
 // reported as a failure of the check's group and the server is killed and started again
@@ -722,6 +726,19 @@ async function group7() {
     check(drawEv.length === 0, '7 draw: and no draw event reaches a watcher', `${drawEv.length} draw events`);
     const u1 = await upd();
     check(u0 !== null && u0 === u1, '7 draw: and the game\'s "updated" is unchanged', `${u0} -> ${u1}`);
+    // An offer made again while it stands: answered, but no write and no event (else a
+    // seat could make the server write the row and wake every watcher at --rate).
+    const o1 = await req('POST', `/api/games/${id}/draw`, { token: T[0], action: 'offer' });
+    await w.until((o) => o.msgs.some((m) => m.type === 'draw'), 3000);
+    const u2 = await upd();
+    const again = [];
+    for (let i = 0; i < 5; i++) again.push(await req('POST', `/api/games/${id}/draw`, { token: T[0], action: 'offer' }));
+    await sleep(300);
+    const u3 = await upd();
+    const n = w.msgs.filter((m) => m.type === 'draw').length;
+    check(o1.status === 200 && again.every((x) => x.status === 200 && x.json.draw_offers.includes(0)) && n === 1 && u2 === u3,
+      '7 draw: an offer made again while it stands is 200 and writes nothing: one draw event, "updated" unchanged',
+      `${o1.status}, ${again.map((x) => x.status)}, ${n} draw events, updated ${u2} -> ${u3}`);
     w.ws.terminate();
   }
   // An unmasked frame from a client: protocol error.
@@ -899,6 +916,92 @@ async function group8() {
   await ensureAlive('8 half-open connections');
 }
 
+// ---- 9. a client's share of the games' thread ------------------------------------------------------
+
+// A second server with the default --rate (50 a second, bursts of 200) on its own database.
+let S9 = null;
+async function req9(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers }, signal: AbortSignal.timeout(10000) };
+  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  try {
+    const res = await fetch(S9.url + path, init);
+    const text = await res.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { /* not JSON */ }
+    return { status: res.status, json, text, headers: res.headers };
+  } catch (e) {
+    return { status: 0, json: null, text: `no reply: ${e.message}`, headers: new Headers() };
+  }
+}
+
+function wsOpen9(path) {
+  const ws = new WebSocket(S9.url.replace('http', 'ws') + path, { maxPayload: 64 << 20 });
+  openSockets.add(ws);
+  const o = { ws, msgs: [], closed: null };
+  o.ready = new Promise((resolve) => {
+    ws.on('open', () => resolve(true));
+    ws.on('error', () => resolve(false));
+    ws.on('close', (code) => { o.closed = { code }; openSockets.delete(ws); resolve(false); });
+  });
+  ws.on('message', (d) => {
+    try { o.msgs.push(JSON.parse(d.toString())); } catch { o.msgs.push({ type: 'unparsable' }); }
+  });
+  return o;
+}
+
+// WebSocket messages count in their address's --rate like HTTP requests: 15 connections
+// sending 20 watches each at once (each within the 20 a second one connection may send)
+// get at most the burst of states, and errors for the rest; before, every watch made the
+// games' thread write the whole game twice (the catch-up and the state), so that a few
+// dozen connections of one client held every other request back for seconds.
+async function group9Watch() {
+  const c = await req9('POST', '/api/games', { game: 'chu', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  if (!check(c.status === 201, '9 watch rate: a game is created', desc(c))) return;
+  const id = c.json.id;
+  const conns = Array.from({ length: 15 }, () => wsOpen9('/ws'));
+  const open = (await Promise.all(conns.map((o) => o.ready))).filter(Boolean).length;
+  if (!check(open === 15, '9 watch rate: 15 WebSockets open', `${open} open`)) return;
+  for (const o of conns)
+    for (let k = 0; k < 20; k++) o.ws.send(JSON.stringify({ type: 'watch', game: id, since: 0 }));
+  const count = (t, pred = () => true) => conns.reduce((a, o) => a + o.msgs.filter((m) => m.type === t && pred(m)).length, 0);
+  const slow = (m) => /too many requests/.test(m.error || '');
+  const end = Date.now() + 10000;
+  while (Date.now() < end && count('state') + count('error') < 300 && !conns.some((o) => o.closed)) await sleep(20);
+  const states = count('state'), limited = count('error', slow);
+  check(states + limited === 300 && states <= 230 && limited >= 70,
+    '9 watch rate: 300 watches at once from one address: at most the --rate burst answered with the state, the rest with "too many requests"',
+    `${states} states, ${limited} refused, ${count('error') - limited} other errors, closed: ${conns.filter((o) => o.closed).map((o) => o.closed.code).join(',') || 'none'}`);
+  await sleep(1100);
+  const o = conns[0];
+  const before = o.msgs.length;
+  o.ws.send(JSON.stringify({ type: 'watch', game: id, since: 0 }));
+  const until = Date.now() + 5000;
+  while (Date.now() < until && !o.msgs.slice(before).some((m) => m.type === 'state')) await sleep(20);
+  check(o.msgs.slice(before).some((m) => m.type === 'state'), '9 watch rate: a second later the connection watches again');
+  for (const x of conns) x.ws.terminate();
+}
+
+async function group9() {
+  console.log(`-- 9. a client's share (${elapsed()})`);
+  try {
+    S9 = await startServer(bin, join(dir, 'rate.db'), []);
+  } catch (e) {
+    check(false, '9: a server with the default --rate starts', e.message);
+    return;
+  }
+  extraServers.push(S9);
+  const parts = [group9Watch];
+  for (const part of parts) {
+    await sleep(5000);   // the address's bucket full again
+    try {
+      await part();
+    } catch (e) {
+      check(false, `9 ${part.name} ran to its end`, e && e.stack);
+    }
+  }
+  await S9.kill();
+}
+
 // ---- every game as acknowledged ------------------------------------------------------------------
 
 async function intact() {
@@ -942,7 +1045,7 @@ try {
   S = await startServer(bin, db, SERVER_ARGS);
   const h = await probes(3);
   check(prompt(h), `start: /api/health answers within ${STALL_MS} ms`, probeSummary(h));
-  const groups = [group1, group2, group3, group4, group5, group6, group7, group8];
+  const groups = [group1, group2, group3, group4, group5, group6, group7, group8, group9];
   for (let i = 0; i < groups.length; i++) {
     if (ONLY && !ONLY.has(i + 1)) continue;
     try {

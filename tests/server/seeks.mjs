@@ -1,9 +1,10 @@
 // Quick pairing on 'gravulien serve' (docs/api.md, "Quick pairing"): two accounts' seeks
 // pair into a rated game that changes both ratings when it ends; seeks of other terms
 // (clock, rated flag, rating range) do not pair; a cancelled or expired seek does not pair;
-// the list of open seeks and of the accounts online. On PostgreSQL (GV_SERVER_ON_PG=1) also
-// two server processes sharing the database: seeks posted on both pair across them, each
-// seek exactly once, with several pairs at a time.
+// one account holds at most 5 open seeks; the list of open seeks and of the accounts
+// online. On PostgreSQL (GV_SERVER_ON_PG=1) also two server processes sharing the
+// database: seeks posted on both pair across them, each seek exactly once, with several
+// pairs at a time.
 // Usage: node seeks.mjs <path-to-gravulien>
 import { join } from 'node:path';
 import { check, runTest, sleep, startServer, tempDir, removeDir } from './lib.mjs';
@@ -172,6 +173,23 @@ async function main() {
   list = await req(base, 'GET', '/api/seeks');
   check(!list.json.seeks.some((x) => x.id === s1.json.id), 'a deleted account\'s seek is not listed');
   await req(base, 'DELETE', `/api/seeks/${s2.json.id}`, { who: cat });
+
+  // One account holds at most 5 open seeks: it cannot fill the list (200) and hide the
+  // others', nor be paired into a game with everyone who seeks.
+  const many = [];
+  for (let i = 0; i < 7; i++) many.push(await seek(base, cat, { clock: { initial: 60 + i, increment: 0 } }));
+  check(many.slice(0, 5).every((x) => x.status === 201 && x.json.status === 'open') &&
+    many.slice(5).every((x) => x.status === 429 && x.json.code === 'too_many_seeks'),
+  `a sixth open seek of one account is refused, 429 too_many_seeks (${many.map((x) => x.status)})`);
+  s2 = await seek(base, dan, { game: 'exac', clock: null });
+  list = await req(base, 'GET', '/api/seeks');
+  check(list.json.seeks.filter((x) => x.name === cat.name).length === 5 && list.json.seeks.some((x) => x.id === s2.json.id),
+    `the list holds cat's five and dan's seek (${list.json.seeks.length} listed)`);
+  await req(base, 'DELETE', `/api/seeks/${many[0].json.id}`, { who: cat });
+  r = await seek(base, cat, { clock: { initial: 90, increment: 0 } });
+  check(r.status === 201, `a cancelled seek makes room for another (${r.status})`);
+  for (const x of [...many.slice(1, 5), r]) await req(base, 'DELETE', `/api/seeks/${x.json.id}`, { who: cat });
+  await req(base, 'DELETE', `/api/seeks/${s2.json.id}`, { who: dan });
 
   // Online: the logged-in accounts seen in the last minute.
   r = await req(base, 'GET', '/api/online');
