@@ -5,8 +5,8 @@
 # Each translation unit of compile_commands.json is compiled with clang -fsyntax-only,
 # with its own include paths, definitions, C standard and target flags, and the project's
 # warnings.
-# Usage: tests/clang.sh BUILD_DIR. Exit 77 (skipped) when no clang is installed
-# (scripts/deps.sh installs it with Emscripten).
+# Usage: tests/clang.sh BUILD_DIR. Exit 77 (skipped) when no clang or python3 is installed
+# (scripts/deps.sh installs both with Emscripten).
 set -u
 build=$1
 cc=
@@ -24,6 +24,12 @@ db="$build/compile_commands.json"
 if [ ! -f "$db" ]; then
     echo "clang.sh: $db is missing (CMAKE_EXPORT_COMPILE_COMMANDS)"
     exit 1
+fi
+# Python splits the compile commands as the shell would (Emscripten, which brings clang,
+# depends on it; without it the check is skipped).
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "clang.sh: no python3 found: skipped"
+    exit 77
 fi
 # One line per translation unit: the file, then the flags clang should see.
 python3 - "$db" >"$build/clang-units.txt" <<'EOF' || exit 1
