@@ -127,6 +127,14 @@ export class AnalysisPage {
     put(this.el.status, h('span', { class: 'message' }, `The analysis cannot run: ${e.message}`));
   }
 
+  // In place of the board: why it does not open here, and the way back to the game.
+  refuse(title, text) {
+    put(this.root, h('section', { class: 'panel error-page' }, h('h2', {}, title), h('p', {}, text),
+      h('p', {}, h('a', { href: `/play/${this.id}`, 'data-link': '' }, 'Back to the game'))));
+    this.closed = true;
+    this.engine.close();
+  }
+
   destroy() {
     this.closed = true;
     this.keyOff && this.keyOff();
@@ -141,22 +149,15 @@ export class AnalysisPage {
       this.view = await api(`/api/games/${this.id}`);
       if (this.closed) return;
       if (!isOver(this.view) && Object.keys(seats.all(this.id)).length) {
-        put(this.root, h('section', { class: 'panel error-page' }, h('h2', {}, 'Not during your own game'),
-          h('p', {}, 'The analysis board opens for watchers and for finished games.'),
-          h('p', {}, h('a', { href: `/play/${this.id}`, 'data-link': '' }, 'Back to the game'))));
-        this.closed = true;
-        this.engine.close();
+        this.refuse('Not during your own game', 'The analysis board opens for watchers and for finished games.');
         return;
       }
       // Grav: while a placement of a game in progress awaits its answers, nobody may be told
       // whether it breaks a rule (rules: the referee never tells), and the engine would
       // tell it (its search, or a variation replaying the placement and calling "Grav!").
       if (this.view.status === 'live' && this.view.grav && this.view.grav.phase === 'window') {
-        put(this.root, h('section', { class: 'panel error-page' }, h('h2', {}, 'A placement awaits its answers'),
-          h('p', {}, 'The engine knows whether the stone breaks a rule, and no one may be told while the players answer. Open the analysis board again once the window has closed.'),
-          h('p', {}, h('a', { href: `/play/${this.id}`, 'data-link': '' }, 'Back to the game'))));
-        this.closed = true;
-        this.engine.close();
+        this.refuse('A placement awaits its answers',
+          'The engine knows whether the stone breaks a rule, and no one may be told while the players answer. Open the analysis board again once the window has closed.');
         return;
       }
       this.game = this.view.game;

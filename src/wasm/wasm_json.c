@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gv_core.h"
+
 typedef struct {
     json_t j;
     size_t n, cap;
@@ -213,38 +215,11 @@ void json_delete(json_t *j)
 
 /* ---- writing */
 
-typedef struct {
-    char *s;
-    size_t n, cap;
-    int failed;
-} wbuf;
-
-static void put(wbuf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t c = b->cap ? b->cap : 256;
-        while (c < b->n + n + 1)
-            c *= 2;
-        char *q = realloc(b->s, c);
-        if (!q) {
-            b->failed = 1;
-            return;
-        }
-        b->s = q;
-        b->cap = c;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = 0;
-}
-
 /* A JSON string: quotes, backslashes and control characters escaped as jansson does
  * (\b \f \n \r \t by name, the others as \u00XX); the rest, UTF-8 included, as it is. */
-static void put_string(wbuf *b, const char *s)
+static void put_string(gv_buf *b, const char *s)
 {
-    put(b, "\"", 1);
+    gv_buf_put(b, "\"", 1);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         char esc[8];
         const char *e = NULL;
@@ -263,14 +238,14 @@ static void put_string(wbuf *b, const char *s)
             }
         }
         if (e)
-            put(b, e, strlen(e));
+            gv_buf_put(b, e, strlen(e));
         else
-            put(b, (const char *)p, 1);
+            gv_buf_put(b, (const char *)p, 1);
     }
-    put(b, "\"", 1);
+    gv_buf_put(b, "\"", 1);
 }
 
-static void put_value(wbuf *b, const json_t *j, size_t flags, int depth)
+static void put_value(gv_buf *b, const json_t *j, size_t flags, int depth)
 {
     const char *comma = flags & JSON_COMPACT ? "," : ", ";
     const char *colon = flags & JSON_COMPACT ? ":" : ": ";
@@ -281,26 +256,26 @@ static void put_value(wbuf *b, const json_t *j, size_t flags, int depth)
     switch (j->type) {
     case JSON_OBJECT: {
         const wobject *w = (const wobject *)j;
-        put(b, "{", 1);
+        gv_buf_put(b, "{", 1);
         for (size_t i = 0; i < w->n; i++) {
             if (i)
-                put(b, comma, strlen(comma));
+                gv_buf_put(b, comma, strlen(comma));
             put_string(b, w->keys[i]);
-            put(b, colon, strlen(colon));
+            gv_buf_put(b, colon, strlen(colon));
             put_value(b, w->vals[i], flags, depth + 1);
         }
-        put(b, "}", 1);
+        gv_buf_put(b, "}", 1);
         break;
     }
     case JSON_ARRAY: {
         const warray *w = (const warray *)j;
-        put(b, "[", 1);
+        gv_buf_put(b, "[", 1);
         for (size_t i = 0; i < w->n; i++) {
             if (i)
-                put(b, comma, strlen(comma));
+                gv_buf_put(b, comma, strlen(comma));
             put_value(b, w->items[i], flags, depth + 1);
         }
-        put(b, "]", 1);
+        gv_buf_put(b, "]", 1);
         break;
     }
     case JSON_STRING:
@@ -309,17 +284,17 @@ static void put_value(wbuf *b, const json_t *j, size_t flags, int depth)
     case JSON_INTEGER: {
         char num[32];
         int n = snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, ((const winteger *)j)->v);
-        put(b, num, (size_t)n);
+        gv_buf_put(b, num, (size_t)n);
         break;
     }
     case JSON_TRUE:
-        put(b, "true", 4);
+        gv_buf_put(b, "true", 4);
         break;
     case JSON_FALSE:
-        put(b, "false", 5);
+        gv_buf_put(b, "false", 5);
         break;
     case JSON_NULL:
-        put(b, "null", 4);
+        gv_buf_put(b, "null", 4);
         break;
     default:   /* reals: never made here */
         b->failed = 1;
@@ -331,7 +306,7 @@ static void put_value(wbuf *b, const json_t *j, size_t flags, int depth)
  * the text as JSON, where none of them changes the value. */
 char *json_dumps(const json_t *j, size_t flags)
 {
-    wbuf b = {0};
+    gv_buf b = {0};
     if (!j)
         return NULL;
     put_value(&b, j, flags, 0);
