@@ -151,10 +151,12 @@ async function versusAi(game, options) {
   }
   const vEnd = (await view(id)).json;
   check(mine.length === 3 || (vEnd.status === 'finished' && mine.length >= 1), `${tag}: three moves (or fewer when the AI won) made by HTTP (${mine.map((m) => m.mv).join(' ')}; ${vEnd.status} ${JSON.stringify(vEnd.result)} ${vEnd.moves.map((m) => m.move).join(' ')})`);
-  // The AI answers: wait until it is the human's turn again (or the game ended).
+  // The AI answers: wait until it is the human's turn again (or the game ended). In Grav
+  // that can be at once: when the human's last action answered the AI's placement, the
+  // human places next and the AI has nothing to answer yet.
   const fin = await waitFor(async () => {
     const v = (await view(id, tok)).json;
-    return v.status !== 'live' || (v.to_move === 0 && v.n > mine[mine.length - 1].n) ? v : null;
+    return v.status !== 'live' || v.to_move === 0 ? v : null;
   }, 60000);
   if (!check(fin, `${tag}: the AI answered the last move`)) return { id, tok, game };
   await w.wait((m) => m.type === 'move' && m.n === fin.n, 5000).catch(() => null);
