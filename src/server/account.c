@@ -676,7 +676,11 @@ int gv_store_row_accounts(gv_store *s, const gv_stored_game *g, char *err, size_
             return rc;
     }
     int64_t a0 = g->accounts[0], a1 = g->accounts[1];
-    if (!g->rated || strcmp(g->status, "finished") || !g->result || !a0 || !a1 || a0 == a1)
+    /* A rated game counts once each player has moved (two moves: the seats alternate in
+     * every game that may be rated); one ended before, by a resignation or a flag, is
+     * aborted and changes no rating, or two accounts could trade points without playing. */
+    if (!g->rated || strcmp(g->status, "finished") || !g->result || !a0 || !a1 || a0 == a1 ||
+        g->nmoves < 2)
         return GV_STORE_OK;
     for (int i = 2; i < GV_STORE_SEATS; i++)
         if (g->accounts[i])

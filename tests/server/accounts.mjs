@@ -81,6 +81,16 @@ async function hashing(method, path, opts) {
 }
 
 // A logged-in player: { name, cookie, csrf }.
+// Plays one legal move for each seat (seat 0 first), as a rated game needs before it counts.
+async function bothMove(id, tokens) {
+  for (const t of tokens) {
+    const v = await req('GET', `/api/games/${id}`, { bearer: t });
+    const m = v.json && v.json.you && v.json.you.legal_moves[0];
+    const r = await req('POST', `/api/games/${id}/move`, { body: { token: t, move: m, n: v.json.n + 1 } });
+    check(r.status === 200, `a move by seat ${v.json.you.seat} (${r.status} ${JSON.stringify(r.json).slice(0, 120)})`);
+  }
+}
+
 async function login(name, password) {
   const r = await hashing('POST', '/api/session', { body: { name, password } });
   if (r.status !== 200) throw new Error(`log-in of ${name}: ${r.status} ${JSON.stringify(r.json)}`);
@@ -262,6 +272,20 @@ async function main() {
     r.json.seats[1].name === 'bob', `bob joins as his account (${r.status} ${JSON.stringify(r.json && r.json.seats)})`);
   r = await req('GET', `/api/games/${g1}`, { bearer: t1[1] });
   check(r.status === 200 && r.json.you && r.json.you.seat === 1, 'the seat token still works as before');
+  // A rated game counts once each player has moved: one resigned before that changes no
+  // rating (else two accounts could farm points by resigning at once).
+  for (const moves of [0, 1]) {
+    r = await req('POST', '/api/games', { body: rated, cookie: alice.cookie, csrf: alice.csrf });
+    const ga = r.json.id, ta = r.json.tokens.map((t) => t.token);
+    await req('POST', `/api/games/${ga}/join`, { body: { token: ta[1] }, cookie: bob.cookie, csrf: bob.csrf });
+    if (moves) await bothMove(ga, ta.slice(0, 1));
+    r = await req('POST', `/api/games/${ga}/resign`, { body: { token: ta[moves ? 1 : 0] } });
+    check(r.status === 200 && r.json.status === 'finished', `a rated game resigned after ${moves} moves (${r.status})`);
+    const p = await req('GET', '/api/player/alice');
+    check(p.status === 200 && p.json.ratings.length === 0 && p.json.history.length === 0,
+      `a rated game resigned after ${moves} moves changes no rating (${JSON.stringify(p.json.ratings)})`);
+  }
+  await bothMove(g1, t1);
   r = await req('POST', `/api/games/${g1}/resign`, { body: { token: t1[0] } });
   check(r.status === 200 && r.json.status === 'finished' && r.json.result.winner === 1, `alice resigns (${r.status})`);
 
@@ -288,13 +312,14 @@ async function main() {
   const g2 = r.json.id, t2 = r.json.tokens.map((t) => t.token);
   r = await req('POST', `/api/games/${g2}/join`, { body: { token: t2[1] }, cookie: alice.cookie, csrf: alice.csrf });
   check(r.status === 200 && r.json.status === 'live', `alice joins (${r.status})`);
+  await bothMove(g2, t2);
   r = await req('POST', `/api/games/${g2}/resign`, { body: { token: t2[0] } });
   check(r.status === 200 && r.json.status === 'finished', `bob resigns (${r.status})`);
   pa = await req('GET', '/api/player/alice');
   const fa = ratingOf(pa, 'exac', 'fast');
   check(fa && near(fa.rating, bExp.r, 0.01) && ratingOf(pa, 'chu', 'correspondence').games === 1,
     `a rating per game and speed: alice's exac/fast ${JSON.stringify(fa)}`);
-  check(pa.json.games.length >= 2 && pa.json.games[0].id === g2 && pa.json.games[1].id === g1 &&
+  check(pa.json.games.length === 4 && pa.json.games[0].id === g2 && pa.json.games[3].id === g1 &&
     pa.json.next === null && pa.json.page === 0, 'the player\'s games, newest first');
 
   // A rated game between two players who have played: the formulas from their ratings now.
@@ -302,6 +327,7 @@ async function main() {
   r = await req('POST', '/api/games', { body: rated, cookie: alice.cookie, csrf: alice.csrf });
   const g3 = r.json.id, t3 = r.json.tokens.map((t) => t.token);
   await req('POST', `/api/games/${g3}/join`, { body: { token: t3[1] }, cookie: bob.cookie, csrf: bob.csrf });
+  await bothMove(g3, t3);
   r = await req('POST', `/api/games/${g3}/resign`, { body: { token: t3[1] } });
   check(r.status === 200 && r.json.result.winner === 0, 'bob resigns the third game');
   pa = await req('GET', '/api/player/alice');
@@ -315,6 +341,7 @@ async function main() {
   const g4 = r.json.id, t4 = r.json.tokens.map((t) => t.token);
   r = await req('POST', `/api/games/${g4}/join`, { body: { token: t4[1] }, cookie: bob.cookie, csrf: bob.csrf });
   check(r.status === 200 && r.json.seats[1].account === 'bob' && r.json.rated === false, 'an unrated game between accounts');
+  await bothMove(g4, t4);
   await req('POST', `/api/games/${g4}/resign`, { body: { token: t4[0] } });
   pa = await req('GET', '/api/player/alice');
   check(ratingOf(pa, 'chu', 'correspondence').games === 2 && pa.json.history.length === 3,

@@ -103,6 +103,12 @@ async function main() {
   check(r.status === 200 && r.json.status === 'live' && r.json.rated === true &&
     r.json.seats[benSeat].name === ben.name && r.json.seats[1 - benSeat].name === ann.name,
     `the game is live and rated, both accounts seated (${JSON.stringify(r.json && r.json.seats)})`);
+  // Each plays a move (a rated game resigned before that counts for no rating), then ben resigns.
+  for (const [seat, token] of [[benSeat, benToken], [1 - benSeat, a.json.token]].sort((x, y) => x[0] - y[0])) {
+    const v = await req(base, 'GET', `/api/games/${game}?token=${token}`);
+    const m = await req(base, 'POST', `/api/games/${game}/move`, { body: { token, move: v.json.you.legal_moves[0], n: v.json.n + 1 } });
+    check(m.status === 200, `seat ${seat} moves (${m.status})`);
+  }
   r = await req(base, 'POST', `/api/games/${game}/resign`, { body: { token: benToken } });
   check(r.status === 200 && r.json.status === 'finished', `ben resigns (${r.status})`);
   const ratingOf = async (who) => {
