@@ -384,6 +384,12 @@ int gv_usi_session(int in_fd, FILE *out, gv_usi_opts *opts)
         snprintf(hv, sizeof hv, "%d", opts->hash_mb);
         gv_engine_set_option(e, "hash", hv, err, sizeof err);
     }
+    if (opts->threads > 1) {
+        char tv[16];
+        int t = opts->threads < gv_engine_max_threads() ? opts->threads : gv_engine_max_threads();
+        snprintf(tv, sizeof tv, "%d", t);
+        gv_engine_set_option(e, "threads", tv, err, sizeof err);
+    }
     for (;;) {
         gv_search_result r;
         proto_event ev = proto_next(io, line, PROTO_LINE_MAX + 1, &r);

@@ -14,6 +14,7 @@
 typedef struct gv_usi_opts {
     int level;              /* 1..10, 0 = 10 */
     int hash_mb;            /* 0 = the engine's default */
+    int threads;            /* searching threads, 0 = 1 (the Threads option overrides it) */
     char rules_now[256];    /* the rule options in force ("k=v,..."), updated by setoption */
 } gv_usi_opts;
 

@@ -410,7 +410,10 @@ int gv_xboard_session(int in_fd, FILE *out, const gv_xboard_opts *opts)
     x.opts = opts;
     x.level = opts->level ? opts->level : 10;
     x.hash_mb = opts->hash_mb;
-    x.threads = x.multipv = 1;
+    x.threads = opts->threads > 0 ? opts->threads : 1;
+    if (x.threads > gv_engine_max_threads())
+        x.threads = gv_engine_max_threads();
+    x.multipv = 1;
     x.post = 1;
     x.engine_side = 1;
     x.base_ms = 5 * 60 * 1000;

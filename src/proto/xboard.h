@@ -15,6 +15,7 @@ enum { GV_XBOARD_MAX_VARIANTS = 8 };   /* games a session offers, at most */
 typedef struct gv_xboard_opts {
     int level;               /* 1..10, 0 = 10 */
     int hash_mb;             /* 0 = the engine's default (XBoard's `memory` overrides it) */
+    int threads;             /* searching threads, 0 = 1 (XBoard's `cores` overrides it) */
     const char *variant;     /* the variant before any `variant` command (NULL or unknown:
                                 the first game of the registry that speaks XBoard) */
     /* Rule options ("k=v,...", or NULL) of each game that speaks XBoard, in registry
