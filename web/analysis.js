@@ -152,12 +152,10 @@ export class AnalysisPage {
         this.refuse('Not during your own game', 'The analysis board opens for watchers and for finished games.');
         return;
       }
-      // Grav: while a placement of a game in progress awaits its answers, nobody may be told
-      // whether it breaks a rule (rules: the referee never tells), and the engine would
-      // tell it (its search, or a variation replaying the placement and calling "Grav!").
-      if (this.view.status === 'live' && this.view.grav && this.view.grav.phase === 'window') {
-        this.refuse('A placement awaits its answers',
-          'The engine knows whether the stone breaks a rule, and no one may be told while the players answer. Open the analysis board again once the window has closed.');
+      // The game may hold a fact nobody may be told yet, which the engine would tell (Grav:
+      // whether the stone awaiting its answers breaks a rule): the view says why.
+      if (this.view.status === 'live' && this.view.analysis_closed) {
+        this.refuse('Not in this position', `${this.view.analysis_closed} Open the analysis board again after the next move.`);
         return;
       }
       this.game = this.view.game;

@@ -15,6 +15,10 @@ void hub_view_extra(const room *r, json_t *view)
         return;
     const gv_move *last = r->nmoves > 0 && r->moves ? &r->moves[r->nmoves - 1].m : NULL;
     w->view(r->st, last, view);
+    const char *why = r->status == ROOM_LIVE && w->analysis_closed ? w->analysis_closed(r->st)
+                                                                   : NULL;
+    if (why)
+        json_object_set_new(view, "analysis_closed", json_string(why));
 }
 
 void hub_view_private(const room *r, int seat, json_t *you)

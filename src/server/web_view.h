@@ -15,6 +15,10 @@ struct gv_web_view {
      * (the game's notation) of the pieces to mark as attacked, empty when none: the page
      * draws a red mark there (docs/api.md). */
     void (*view)(const void *st, const gv_move *last, json_t *view);
+    /* Why a game in progress may not be analysed in position st (an engine shown it would
+     * tell what nobody may be told yet), as a sentence for the players; NULL when it may.
+     * The view of a live game then carries it as "analysis_closed" (docs/api.md). */
+    const char *(*analysis_closed)(const void *st);
     /* Adds what only seat may see to its "you" object; live: the game is in progress. st
      * is the room's position. */
     void (*you)(const void *st, int seat, int live, json_t *you);

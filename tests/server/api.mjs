@@ -532,9 +532,12 @@ async function gravWindow() {
           r.json.grav.pending.point === 'c3' && r.json.grav.pending.seat === 0, `grav 2p: '1 place c3' opens the window (${r.text.slice(0, 100)})`);
     const vo = (await view(g.id, g.T[1])).json;
     check(vo.you.legal_moves.includes('2 accept') && vo.you.legal_moves.includes('2 grav'), 'grav 2p: the other seat may accept or call');
+    check(typeof vo.analysis_closed === 'string' && /awaits its answers/.test(vo.analysis_closed),
+          `grav 2p: while the window is open the view closes the analysis (${vo.analysis_closed})`);
     r = await act(g.id, 'move', { token: g.T[1], move: '2 accept', n: 2 });
     check(r.status === 200 && r.json.grav.phase === 'turn' && r.json.to_move === 1 && r.json.grav.board[12] === 1,
           `grav 2p: '2 accept': the stone stands, seat 1 to place (${r.text.slice(0, 100)})`);
+    check(!('analysis_closed' in r.json), 'grav 2p: once the window has closed, the analysis is open again');
   }
   // Seat 1 finds, with its own hints, a violating and a non-violating point.
   r = await act(A.id, 'hint', { token: A.T[0], point: 'a1' });

@@ -82,6 +82,18 @@ static void grav_view(const void *st, const gv_move *last_move, json_t *view)
     json_object_set_new(view, "grav", o);
 }
 
+/* While a stone awaits its answers, whether it breaks a rule is the referee's secret (the
+ * rules: never told until a call reveals it), and an engine analysing the position would
+ * tell it: by its search, or by a variation that calls "Grav!". */
+static const char *grav_analysis_closed(const void *st)
+{
+    const grav_pos *p = &((const grav_state *)st)->pos;
+    return p->c.phase == GR_WINDOW
+               ? "A placement awaits its answers. The engine knows whether the stone breaks "
+                 "a rule, and no one may be told while the players answer."
+               : NULL;
+}
+
 /* Is seat the one placing a stone now? */
 static int placing(const grav_pos *p, int seat, int live)
 {
@@ -197,6 +209,7 @@ static int grav_move_texts(const void *st, gv_move m, char *buf, size_t len)
 
 const struct gv_web_view gv_grav_web = {
     .view = grav_view,
+    .analysis_closed = grav_analysis_closed,
     .you = grav_you,
     .hint = grav_hint,
     .notations = grav_notations,
