@@ -38,6 +38,7 @@
 #include "server/hub.h"
 #include "server/hub_thread.h"
 #include "server/metrics.h"
+#include "server/secret.h"
 #include "server/server.h"
 #include "server/store_timed.h"
 #include "server/ws_frame.h"
@@ -57,6 +58,7 @@ enum {
                                * close frame is dropped after this */
     WS_MSGS_PER_SEC = 20,     /* what a watcher may send */
     RATE_BUCKETS = 4096,
+    WS_PER_ADDRESS = 64,      /* open WebSockets one client address may hold (with --rate) */
     API_WAIT_SECS = 60,       /* an API request waiting for the hub longer is dropped */
     MAX_API_PENDING = 4096,   /* API requests waiting for the hub: more are refused (503) */
     DRAIN_MS = 5000,          /* SIGTERM: the longest the server waits for its clients */
@@ -118,12 +120,16 @@ typedef struct pss {
     unsigned short window_msgs;
     int64_t window_start;
     char ip[48];              /* a WebSocket's client address (client_ip), for --rate */
+    unsigned char ws_counted; /* counted in its address's rate_slot.ws */
 } pss;
 
+/* The bucket of the client addresses that hash to it: addresses that collide share it
+ * (none resets another's), and the hash is seeded at start, so that which ones collide
+ * cannot be worked out from outside. */
 typedef struct rate_slot {
-    char ip[48];
     double tokens;
-    int64_t at;
+    int64_t at;               /* 0: never used */
+    int ws;                   /* WebSockets open from its addresses */
 } rate_slot;
 
 /* The connections the hub's thread may send to, by handle: slot index + 1 in the low 32
@@ -158,6 +164,7 @@ typedef struct server {
     gv_ht *ht;                /* the hub's thread */
     lws_sorted_usec_list_t tick;
     rate_slot rates[RATE_BUCKETS];
+    uint64_t rate_seed;
     char web[512];
     web_file *files;
     int nfiles;
@@ -478,19 +485,47 @@ static void client_ip(server *s, struct lws *wsi, char *ip)
     }
 }
 
+/* The bucket of client address ip. An IPv6 address counts by its /64, the block one
+ * subscriber is given (counted one by one, a client would have 2^64 buckets). */
+static rate_slot *rate_slot_of(server *s, const char *ip)
+{
+    proxy_net a;
+    unsigned char key[17];
+    size_t n;
+    if (parse_net(ip, strlen(ip), &a) == 0) {
+        int v4 = a.family == AF_INET;
+        n = v4 ? 4 : 8;   /* an IPv4-mapped IPv6 address is one IPv4 client: its last 4 */
+        static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        if (!v4 && !memcmp(a.addr, mapped, sizeof mapped)) {
+            memmove(a.addr, a.addr + 12, 4);
+            n = 4;
+        }
+        memcpy(key, a.addr, n);
+    } else {
+        n = strlen(ip) < 16 ? strlen(ip) : 16;   /* not an address (a Unix socket): as is */
+        memcpy(key, ip, n);
+    }
+    key[n] = (unsigned char)(n == 4);   /* an IPv4 address and a /64 never share a key */
+    n++;
+    uint64_t h = s->rate_seed ^ 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ key[i]) * 0x100000001b3ULL;
+        h ^= h >> 29;
+    }
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return &s->rates[h % RATE_BUCKETS];
+}
+
 /* Takes one request from the bucket of the client address ip: 0 when it is empty. */
 static int rate_take(server *s, const char *ip)
 {
     if (s->o.rate <= 0)
         return 1;
-    unsigned h = 5381;
-    for (const char *c = ip; *c; c++)
-        h = h * 33 + (unsigned char)*c;
-    rate_slot *r = &s->rates[h % RATE_BUCKETS];
+    rate_slot *r = rate_slot_of(s, ip);
     int64_t now = gv_now_ms();
     double burst = s->o.rate * 4.0;
-    if (strcmp(r->ip, ip)) {
-        snprintf(r->ip, sizeof r->ip, "%s", ip);
+    if (!r->at) {
         r->tokens = burst;
         r->at = now;
     }
@@ -1365,10 +1400,20 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             ws_close(s, p, CLOSE_RESTART, "server restarting: reconnect");
             return 0;
         }
-        /* The handshake is a request of its address too. */
+        /* The handshake is a request of its address too, and the connections an
+         * address may hold open are bounded (each is a socket, buffers and a slot). */
         if (!rate_take(s, p->ip)) {
             ws_close(s, p, CLOSE_TRY_LATER, "too many requests: try again later");
             return 0;
+        }
+        if (s->o.rate > 0) {
+            rate_slot *r = rate_slot_of(s, p->ip);
+            if (r->ws >= WS_PER_ADDRESS) {
+                ws_close(s, p, CLOSE_TRY_LATER, "too many connections from your address");
+                return 0;
+            }
+            r->ws++;
+            p->ws_counted = 1;
         }
         char id[64] = "", since[16] = "";
         /* lws returns a pointer to the value inside buf, which holds "name=value". */
@@ -1428,6 +1473,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         ev_io_stop(s->loop, &p->rio);
         gv_ws_reader_free(&p->rd);
         s->nws--;
+        if (p->ws_counted) {
+            rate_slot_of(s, p->ip)->ws--;
+            p->ws_counted = 0;
+        }
         return 0;
     default:
         break;
@@ -1589,6 +1638,8 @@ int gv_serve(const gv_serve_opts *o)
         return 1;
     }
     s->o = *o;
+    if (gv_random_bytes(&s->rate_seed, sizeof s->rate_seed) < 0)
+        s->rate_seed = (uint64_t)gv_wall_ms() * 0x9e3779b97f4a7c15ULL;   /* not a secret */
     snprintf(s->web, sizeof s->web, "%s", o->web_dir ? o->web_dir : GV_WEB_DIR);
     if (o->trust_proxy && (s->nproxies = parse_proxies(o->trust_proxy, s->proxies, err, sizeof err)) < 0) {
         fprintf(stderr, "serve: --trust-proxy: %s\n", err);

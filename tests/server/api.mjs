@@ -870,8 +870,8 @@ async function flood(dbDir) {
   // X-Forwarded-For counts only from a proxy of --trust-proxy: 100 requests, each naming
   // another client, are all taken from a trusted proxy (loopback here) and limited as one
   // client when the peer is not a trusted proxy.
-  const xff = (base) => Promise.all(Array.from({ length: 100 }, (_, i) =>
-    fetch(`${base}/api/health`, { headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } })
+  const xff = (base, addr = (i) => `198.51.100.${i + 1}`) => Promise.all(Array.from({ length: 100 }, (_, i) =>
+    fetch(`${base}/api/health`, { headers: { 'x-forwarded-for': addr(i) } })
       .then((r) => r.status).catch(() => 0)));
   for (const [args, trusted] of [[['--trust-proxy'], true], [['--trust-proxy', '10.0.0.0/8,192.0.2.7'], false]]) {
     const S3 = await startServer(bin, join(dbDir, 'xff.db'), ['--rate', '5', ...args]);
@@ -880,6 +880,14 @@ async function flood(dbDir) {
     const n429 = st.filter((c) => c === 429).length;
     check(trusted ? n429 === 0 : n429 > 50,
           `flood: --trust-proxy ${args.slice(1).join(' ') || '(loopback)'}: X-Forwarded-For ${trusted ? 'believed' : 'ignored'} (${n429} of 100 refused)`);
+    if (trusted) {
+      // An IPv6 client counts by its /64: 100 addresses of one /64 are one client, 100
+      // addresses of as many /64s are 100.
+      const one = (await xff(S3.url, (i) => `2001:db8:5:7::${(i + 1).toString(16)}`)).filter((c) => c === 429).length;
+      await sleep(4500);   // the buckets full again
+      const many = (await xff(S3.url, (i) => `2001:db8:6:${(i + 1).toString(16)}::1`)).filter((c) => c === 429).length;
+      check(one > 50 && many === 0, `flood: IPv6 addresses count by /64 (${one} of 100 refused from one /64, ${many} from 100 /64s)`);
+    }
     await S3.stop();
   }
 }
