@@ -22,6 +22,7 @@
 #include "game/game.h"
 #include "record/record.h"
 #include "server/account.h"
+#include "server/seek.h"
 #include "server/glicko.h"
 #include "server/hub.h"
 #include "server/hub_internal.h"
@@ -939,14 +940,20 @@ static void test_store_upgrades_to_accounts(void)
                              row_count, &n, NULL, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(n, 1);
     CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM rating_history"), 0);
+    /* Finished before each player moved (one move): aborted, no rating. */
     r.rev = 0;
+    r.nmoves = 1;
     CHECK_EQ_INT(s->ops->update_game(s, &r, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM game_seats WHERE game_id = 'rated1'"), 2);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM rating_history"), 0);
+    r.rev = 1;
+    r.nmoves = 2;
+    CHECK_EQ_INT(s->ops->update_game(s, &r, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM rating_history WHERE game_id = 'rated1'"), 2);
     CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM ratings WHERE games = 1"), 2);
     CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM ratings WHERE rating > 1500 AND speed = "
                                "'correspondence'"), 1);
-    r.rev = 1;
+    r.rev = 2;
     CHECK_EQ_INT(s->ops->update_game(s, &r, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM rating_history"), 2);
     CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM ratings WHERE games = 1"), 2);
@@ -958,6 +965,75 @@ static void test_store_upgrades_to_accounts(void)
     CHECK_EQ_INT(gv_session_find(s, x.token, &found, err, sizeof err), GV_ACCT_NOT_FOUND);
     CHECK_EQ_INT(gv_account_signup(a, s, "XAVIER", "long password", "::1", &x, &retry, err,
                                    sizeof err), GV_ACCT_OK);
+    gv_accounts_free(a);
+    s->ops->close(s);
+    remove_db(path);
+}
+
+/* A pair of seeks claimed by a process that then died (or whose store failed) before it
+ * handed out their game: once the pairing's time is over, a poll or a sweep opens them
+ * again, so that they pair anew instead of saying "pairing" for as long as their owners
+ * ask. */
+static void test_seek_stuck_pairing_reopens(void)
+{
+    char path[512], err[GV_ERRLEN];
+    temp_db(path, sizeof path);
+    gv_store *s = store_open(path);
+    gv_accounts *a = gv_accounts_new();
+    CHECK(a != NULL);
+    if (!s || !a) {
+        if (s)
+            s->ops->close(s);
+        gv_accounts_free(a);
+        return;
+    }
+    gv_session x, y;
+    int retry = 0;
+    CHECK_EQ_INT(gv_account_signup(a, s, "Ann", "long password", "::1", &x, &retry, err,
+                                   sizeof err), GV_ACCT_OK);
+    CHECK_EQ_INT(gv_account_signup(a, s, "Ben", "long password", "::1", &y, &retry, err,
+                                   sizeof err), GV_ACCT_OK);
+    int64_t now = gv_wall_ms();
+    gv_seek_row r1 = {.id = "aaaaaaaaaaaa", .account = x.account, .name = "Ann", .key = "k",
+                      .terms = "{}", .rating = 1500, .rmin = -1e9, .rmax = 1e9};
+    gv_seek_row r2 = r1;
+    snprintf(r2.id, sizeof r2.id, "bbbbbbbbbbbb");
+    r2.account = y.account;
+    r2.name = "Ben";
+    CHECK_EQ_INT(gv_seek_insert(s, &r1, now, err, sizeof err), 0);
+    CHECK_EQ_INT(gv_seek_insert(s, &r2, now, err, sizeof err), 0);
+    char other[GV_SEEK_ID], oname[64];
+    int64_t oacc = 0;
+    int gone = 0;
+    CHECK_EQ_INT(gv_seek_pair(s, r2.id, other, &oacc, oname, sizeof oname, &gone, err,
+                              sizeof err), 1);
+    CHECK_STR(other, r1.id);
+    /* The claiming process dies here. Within the pairing's time, both say "pairing". */
+    json_t *o = NULL;
+    CHECK_EQ_INT(gv_seek_poll(s, r1.id, x.account, &o, err, sizeof err), 0);
+    CHECK_STR(json_string_value(json_object_get(o, "status")), "pairing");
+    json_decref(o);
+    /* After it: the poll opens ann's seek again, the sweep ben's. */
+    CHECK_EQ_INT(sql_exec(path, "UPDATE seeks SET expires = expires - 20000"), 0);
+    o = NULL;
+    CHECK_EQ_INT(gv_seek_poll(s, r1.id, x.account, &o, err, sizeof err), 0);
+    CHECK_STR(json_string_value(json_object_get(o, "status")), "open");
+    json_decref(o);
+    CHECK_EQ_INT(gv_seek_sweep(s, gv_wall_ms(), err, sizeof err), 0);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM seeks WHERE state = 'open'"), 2);
+    /* And they pair again. */
+    CHECK_EQ_INT(gv_seek_pair(s, r1.id, other, &oacc, oname, sizeof oname, &gone, err,
+                              sizeof err), 1);
+    CHECK_STR(other, r2.id);
+    /* A seek handed its game is never reopened, however late it is collected. */
+    CHECK_EQ_INT(gv_seek_deliver(s, r1.id, "g1", 0, "t1", err, sizeof err), 0);
+    CHECK_EQ_INT(sql_exec(path, "UPDATE seeks SET expires = expires - 20000 WHERE id = 'bbbbbbbbbbbb'"), 0);
+    CHECK_EQ_INT(gv_seek_sweep(s, gv_wall_ms(), err, sizeof err), 0);
+    o = NULL;
+    CHECK_EQ_INT(gv_seek_poll(s, r1.id, x.account, &o, err, sizeof err), 0);
+    CHECK_STR(json_string_value(json_object_get(o, "status")), "paired");
+    CHECK_STR(json_string_value(json_object_get(o, "game")), "g1");
+    json_decref(o);
     gv_accounts_free(a);
     s->ops->close(s);
     remove_db(path);
@@ -5611,6 +5687,7 @@ WRAP(test_store_schema_migrates_once_pg)
 WRAP(test_store_migrates_from_version_1_pg)
 WRAP(test_store_conflicts_updates_and_listing_pg)
 WRAP(test_store_heartbeats)
+WRAP(test_seek_stuck_pairing_reopens)
 WRAP(test_store_hashes_clear_tokens)
 WRAP(test_store_hashes_clear_tokens_pg)
 WRAP(test_store_heartbeats_pg)
@@ -5661,6 +5738,7 @@ const t_case server_tests[] = {
     TC(test_store_migrates_from_version_1_pg),
     TC(test_store_conflicts_updates_and_listing_pg),
     TC(test_store_heartbeats),
+    TC(test_seek_stuck_pairing_reopens),
     TC(test_store_hashes_clear_tokens),
     TC(test_store_hashes_clear_tokens_pg),
     TC(test_store_heartbeats_pg),

@@ -717,8 +717,13 @@ static int seek_try(gv_hub *h, const char *id, const gv_session *ss, json_t **o,
         drc = gv_seek_deliver(s, id, r->id, mine, r->seats[mine].token, err, errlen);
     memset(r->seats[0].token, 0, sizeof r->seats[0].token);
     memset(r->seats[1].token, 0, sizeof r->seats[1].token);
-    if (drc < 0)
+    if (drc < 0) {
+        /* The seeks not handed their seat look for a partner again (the game made for
+         * them is abandoned, as any game nobody plays). */
+        gv_seek_reopen(s, other);
+        gv_seek_reopen(s, id);
         return -1;
+    }
     return gv_seek_poll(s, id, ss->account, o, err, errlen) == 0 ? 1 : -1;
 }
 

@@ -7,6 +7,10 @@
 #include "game/game.h"
 #include "server/seek.h"
 
+/* A claimed pair's process has this long to make the game and hand it out; a seek still
+ * "paired" without a game after it (the process died, or its store failed) is open again. */
+enum { PAIRING_MS = 10000 };
+
 int64_t gv_seek_ttl_ms(void)
 {
     const char *e = getenv("GV_SEEK_TTL_S");
@@ -26,7 +30,7 @@ static void real_text(double v, char *out, size_t len)
 
 typedef struct first {
     int found;
-    char col[4][128];
+    char col[5][128];
 } first;
 
 static int take_first(void *ctx, int ncols, const char *const *cols)
@@ -34,7 +38,7 @@ static int take_first(void *ctx, int ncols, const char *const *cols)
     first *f = ctx;
     if (f->found++)
         return 0;
-    for (int i = 0; i < ncols && i < 4; i++)
+    for (int i = 0; i < ncols && i < 5; i++)
         snprintf(f->col[i], sizeof f->col[i], "%s", cols[i] ? cols[i] : "");
     return 0;
 }
@@ -55,11 +59,17 @@ int gv_seek_rating(gv_store *s, int64_t account, const char *game, const char *s
 
 int gv_seek_sweep(gv_store *s, int64_t now, char *err, size_t errlen)
 {
-    char t[24];
+    char t[24], e[24];
     i64_text(now, t, sizeof t);
-    const char *p[] = {t};
-    return s->ops->sql(s, "DELETE FROM seeks WHERE expires < $1", "i", p, NULL, NULL, NULL,
-                       err, errlen) ? -1 : 0;
+    i64_text(now + gv_seek_ttl_ms(), e, sizeof e);
+    const char *p[] = {t, e};
+    return s->ops->sql(s, "UPDATE seeks SET state = 'open', expires = $2 WHERE state = 'paired'"
+                          " AND game_id IS NULL AND expires < $1", "ii", p, NULL, NULL, NULL,
+                       err, errlen) ||
+                   s->ops->sql(s, "DELETE FROM seeks WHERE expires < $1", "i", p, NULL, NULL,
+                               NULL, err, errlen)
+               ? -1
+               : 0;
 }
 
 int gv_seek_insert(gv_store *s, const gv_seek_row *r, int64_t now, char *err, size_t errlen)
@@ -109,13 +119,16 @@ static int take_cand(void *ctx, int ncols, const char *const *cols)
     return 0;
 }
 
-/* Moves open seek id to "paired": 1 when it did, 0 when the row is no longer open. */
+/* Moves open seek id to "paired", for PAIRING_MS: 1 when it did, 0 when the row is no
+ * longer open. */
 static int claim(gv_store *s, const char *id, char *err, size_t errlen)
 {
-    const char *p[] = {id};
+    char e[24];
+    i64_text(gv_wall_ms() + PAIRING_MS, e, sizeof e);
+    const char *p[] = {id, e};
     int changed = 0;
-    if (s->ops->sql(s, "UPDATE seeks SET state = 'paired' WHERE id = $1 AND state = 'open'", "t",
-                    p, NULL, NULL, &changed, err, errlen))
+    if (s->ops->sql(s, "UPDATE seeks SET state = 'paired', expires = $2 WHERE id = $1"
+                       " AND state = 'open'", "ti", p, NULL, NULL, &changed, err, errlen))
         return -1;
     return changed == 1;
 }
@@ -214,10 +227,11 @@ int gv_seek_deliver(gv_store *s, const char *id, const char *game, int seat, con
 
 void gv_seek_reopen(gv_store *s, const char *id)
 {
-    char err[GV_ERRLEN];
-    const char *p[] = {id};
-    s->ops->sql(s, "UPDATE seeks SET state = 'open' WHERE id = $1 AND game_id IS NULL", "t", p,
-                NULL, NULL, NULL, err, sizeof err);
+    char err[GV_ERRLEN], e[24];
+    i64_text(gv_wall_ms() + gv_seek_ttl_ms(), e, sizeof e);
+    const char *p[] = {id, e};
+    s->ops->sql(s, "UPDATE seeks SET state = 'open', expires = $2 WHERE id = $1"
+                   " AND game_id IS NULL", "ti", p, NULL, NULL, NULL, err, sizeof err);
 }
 
 int gv_seek_delete(gv_store *s, const char *id, int64_t account, char *err, size_t errlen)
@@ -239,11 +253,18 @@ int gv_seek_poll(gv_store *s, const char *id, int64_t account, json_t **out, cha
     i64_text(account, a, sizeof a);
     const char *p[] = {id, a};
     first f = {0};
-    if (s->ops->sql(s, "SELECT state, game_id, seat, token FROM seeks WHERE id = $1"
+    if (s->ops->sql(s, "SELECT state, game_id, seat, token, expires FROM seeks WHERE id = $1"
                        " AND account_id = $2", "ti", p, take_first, &f, NULL, err, errlen))
         return -1;
     if (!f.found)
         return 1;
+    int stuck = !strcmp(f.col[0], "paired") && !f.col[1][0] &&
+                strtoll(f.col[4], NULL, 10) < gv_wall_ms();
+    if (stuck) {
+        /* Claimed, and no game came in time: the claiming process is gone. */
+        gv_seek_reopen(s, id);
+        snprintf(f.col[0], sizeof f.col[0], "open");
+    }
     json_t *o = json_object();
     json_object_set_new(o, "id", json_string(id));
     if (f.col[1][0] && f.col[3][0]) {
@@ -261,12 +282,13 @@ int gv_seek_poll(gv_store *s, const char *id, int64_t account, json_t **out, cha
             return -1;
         }
     } else {
-        json_object_set_new(o, "status", json_string(strcmp(f.col[0], "open") ? "pairing"
-                                                                                : "open"));
+        int open = !strcmp(f.col[0], "open");
+        json_object_set_new(o, "status", json_string(open ? "open" : "pairing"));
+        /* An open seek lives while its owner asks; a claimed one has its pairing's time. */
         i64_text(gv_wall_ms() + gv_seek_ttl_ms(), e, sizeof e);
         const char *q[] = {id, e};
-        if (s->ops->sql(s, "UPDATE seeks SET expires = $2 WHERE id = $1", "ti", q, NULL, NULL,
-                        NULL, err, errlen)) {
+        if (open && s->ops->sql(s, "UPDATE seeks SET expires = $2 WHERE id = $1", "ti", q, NULL,
+                                NULL, NULL, err, errlen)) {
             json_decref(o);
             return -1;
         }

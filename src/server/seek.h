@@ -16,7 +16,9 @@
  * The process that claimed a pair creates the game; the other seek's row then holds the
  * game id, its seat and the seat's token until its owner asks for it (gv_seek_poll). A
  * seek lives while its owner asks for it: every poll moves its expiry GV_SEEK_TTL ahead;
- * an expired row is deleted by the next sweep and never paired.
+ * an expired row is deleted by the next sweep and never paired. A claimed pair's process
+ * has 10 s to make the game and hand it out: a seek left "paired" without a game after
+ * that (the process died, or its store failed) is open again at the next sweep or poll.
  *
  * Presence: every request carrying a live session marks its account seen (written at most
  * once in 15 s per account and process); the accounts seen in the last GV_ONLINE_MS are
@@ -42,7 +44,8 @@ int64_t gv_seek_ttl_ms(void);
 /* The account's rating for game and speed (1500 when it has none yet). */
 int gv_seek_rating(gv_store *s, int64_t account, const char *game, const char *speed,
                    double *rating, char *err, size_t errlen);
-/* Deletes the rows expired before now. */
+/* Opens again the claimed seeks whose game did not come in time; deletes the rows expired
+ * before now. */
 int gv_seek_sweep(gv_store *s, int64_t now, char *err, size_t errlen);
 /* A new open seek. */
 typedef struct gv_seek_row {
