@@ -87,6 +87,10 @@ run 2 "think illegal move" "$BIN" think chu --moves '7i7h 7i7h' && one_line_erro
 run 2 "think bad level" "$BIN" think exac --level 11 && one_line_error "think level" "level"
 run 2 "think bad depth" "$BIN" think exac --depth zero && one_line_error "think depth" "bad option"
 run 2 "think ended game" "$BIN" think chu '12/12/12/12/12/12/12/12/12/12/12/5K6 w - 1' && one_line_error "think ended" "over"
+run 0 "xboard --threads 2" "$BIN" xboard --threads 2
+run 0 "usi --threads 2" "$BIN" usi --threads 2
+run 2 "xboard --threads 0" "$BIN" xboard --threads 0 && one_line_error "xboard --threads 0" "bad option '--threads'"
+run 2 "usi --threads x" "$BIN" usi --threads x && one_line_error "usi --threads x" "bad option '--threads'"
 run 0 "selfplay exac" "$BIN" selfplay exac --a level=2 --b greedy --games 2 --seed 4
 grep -q '^A level=2 vs B greedy: ' "$out" || { echo "FAIL selfplay: no score line"; fail=1; }
 run 2 "selfplay bad player" "$BIN" selfplay exac --a level=0 && one_line_error "selfplay player" "bad player"
