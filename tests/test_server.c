@@ -1025,6 +1025,13 @@ static void test_seek_stuck_pairing_reopens(void)
     CHECK_EQ_INT(gv_seek_pair(s, r1.id, other, &oacc, oname, sizeof oname, &gone, err,
                               sizeof err), 1);
     CHECK_STR(other, r2.id);
+    /* A game that comes after the seek was opened again is not handed to it. */
+    CHECK_EQ_INT(sql_exec(path, "UPDATE seeks SET expires = expires - 20000"), 0);
+    CHECK_EQ_INT(gv_seek_sweep(s, gv_wall_ms(), err, sizeof err), 0);
+    CHECK(gv_seek_deliver(s, r1.id, "g0", 0, "t0", err, sizeof err) < 0);
+    CHECK_EQ_INT(sql_int(path, "SELECT count(*) FROM seeks WHERE state = 'open' AND game_id IS NULL"), 2);
+    CHECK_EQ_INT(gv_seek_pair(s, r1.id, other, &oacc, oname, sizeof oname, &gone, err,
+                              sizeof err), 1);
     /* A seek handed its game is never reopened, however late it is collected. */
     CHECK_EQ_INT(gv_seek_deliver(s, r1.id, "g1", 0, "t1", err, sizeof err), 0);
     CHECK_EQ_INT(sql_exec(path, "UPDATE seeks SET expires = expires - 20000 WHERE id = 'bbbbbbbbbbbb'"), 0);

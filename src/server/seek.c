@@ -221,8 +221,16 @@ int gv_seek_deliver(gv_store *s, const char *id, const char *game, int seat, con
     snprintf(st, sizeof st, "%d", seat);
     i64_text(gv_wall_ms() + gv_seek_ttl_ms(), e, sizeof e);
     const char *p[] = {id, game, st, token, e};
-    return s->ops->sql(s, "UPDATE seeks SET game_id = $2, seat = $3, token = $4, expires = $5"
-                          " WHERE id = $1", "ttiti", p, NULL, NULL, NULL, err, errlen) ? -1 : 0;
+    int changed = 0;
+    if (s->ops->sql(s, "UPDATE seeks SET game_id = $2, seat = $3, token = $4, expires = $5"
+                       " WHERE id = $1 AND state = 'paired' AND game_id IS NULL", "ttiti", p,
+                    NULL, NULL, &changed, err, errlen))
+        return -1;
+    /* Claimed longer ago than PAIRING_MS, it was opened again (or taken by its owner's
+     * cancel): the game came too late for it. */
+    if (changed != 1)
+        return gv_err(err, errlen, "the seek %s was no longer waiting for its game", id);
+    return 0;
 }
 
 void gv_seek_reopen(gv_store *s, const char *id)
