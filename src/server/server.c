@@ -59,6 +59,8 @@ enum {
     WS_MSGS_PER_SEC = 20,     /* what a watcher may send */
     RATE_BUCKETS = 4096,
     WS_PER_ADDRESS = 64,      /* open WebSockets one client address may hold (with --rate) */
+    GAMES_BURST = 30,         /* new games one client address may create at once ... */
+    GAMES_PER_MIN = 6,        /* ... and then this many a minute (with --rate) */
     API_WAIT_SECS = 60,       /* an API request waiting for the hub longer is dropped */
     MAX_API_PENDING = 4096,   /* API requests waiting for the hub: more are refused (503) */
     DRAIN_MS = 5000,          /* SIGTERM: the longest the server waits for its clients */
@@ -130,6 +132,8 @@ typedef struct rate_slot {
     double tokens;
     int64_t at;               /* 0: never used */
     int ws;                   /* WebSockets open from its addresses */
+    double games;             /* new games it may still create now (GAMES_BURST at most) */
+    int64_t games_at;         /* 0: none created yet */
 } rate_slot;
 
 /* The connections the hub's thread may send to, by handle: slot index + 1 in the low 32
@@ -539,13 +543,30 @@ static int rate_take(server *s, const char *ip)
     return 1;
 }
 
-static int rate_ok(server *s, struct lws *wsi)
+/* Takes a new game from the address's allowance: 0 when it has none left now, with the
+ * seconds until it has one in *wait. Every game is a row kept in the database for a day
+ * at least (an open game nobody joins is abandoned after --abandon-after), so creating
+ * them is bounded apart from the request rate: 50 requests a second would be 4 million
+ * rows a day from one address. */
+static int games_take(server *s, const char *ip, int *wait)
 {
     if (s->o.rate <= 0)
         return 1;
-    char ip[48];
-    client_ip(s, wsi, ip);
-    return rate_take(s, ip);
+    rate_slot *r = rate_slot_of(s, ip);
+    int64_t now = gv_now_ms();
+    if (!r->games_at)
+        r->games = GAMES_BURST;
+    else
+        r->games += (double)(now - r->games_at) * GAMES_PER_MIN / 60000.0;
+    if (r->games > GAMES_BURST)
+        r->games = GAMES_BURST;
+    r->games_at = now;
+    if (r->games < 1.0) {
+        *wait = (int)((1.0 - r->games) * 60.0 / GAMES_PER_MIN) + 1;
+        return 0;
+    }
+    r->games -= 1.0;
+    return 1;
 }
 
 /* ---- HTTP -------------------------------------------------------------------------- */
@@ -869,8 +890,20 @@ static void metrics_reply(server *s, gv_reply *out)
 static int http_handle(server *s, struct lws *wsi, pss *p)
 {
     http_req *hr = p->http;
-    if (!rate_ok(s, wsi))
-        return http_reply_error(wsi, p, 429, "too_many_requests", "too many requests: slow down");
+    if (s->o.rate > 0) {
+        char ip[48];
+        client_ip(s, wsi, ip);
+        if (!rate_take(s, ip))
+            return http_reply_error(wsi, p, 429, "too_many_requests",
+                                    "too many requests: slow down");
+        int wait = 0;
+        if (hr->post && !strcmp(hr->path, "/api/games") && !games_take(s, ip, &wait)) {
+            char why[160];
+            snprintf(why, sizeof why, "too many new games from your address (%d at once, then "
+                     "%d a minute): try again in %d s", GAMES_BURST, GAMES_PER_MIN, wait);
+            return http_reply_error(wsi, p, 429, "too_many_games", why);
+        }
+    }
     if (hr->too_large)
         return http_reply_error(wsi, p, 413, "too_large", "the request body is larger than 64 KiB");
     if (s->draining)
