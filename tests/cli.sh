@@ -85,6 +85,10 @@ run 0 "think grav" "$BIN" think grav --options size=7,players=3 --nodes 2000
 grep -q '^bestmove 1 ' "$out" || { echo "FAIL think grav: player 1 should move"; fail=1; }
 run 2 "think illegal move" "$BIN" think chu --moves '7i7h 7i7h' && one_line_error "think illegal" "7i7h"
 run 2 "think bad level" "$BIN" think exac --level 11 && one_line_error "think level" "level"
+run 0 "think grav after moves of several words" "$BIN" think grav --options size=5,seed=3 --moves '1 place c3 2 accept' --nodes 200
+grep -q '^position .*phase=turn current=2 ' "$out" || { echo "FAIL think grav --moves: the moves were not both played"; cat "$out"; fail=1; }
+run 0 "think grav after moves separated by commas" "$BIN" think grav --options size=5,seed=3 --moves '1 place c3, 2 accept' --nodes 200
+grep -q '^position .*phase=turn current=2 ' "$out" || { echo "FAIL think grav --moves with commas"; fail=1; }
 run 2 "think bad depth" "$BIN" think exac --depth zero && one_line_error "think depth" "bad option"
 run 2 "think ended game" "$BIN" think chu '12/12/12/12/12/12/12/12/12/12/12/5K6 w - 1' && one_line_error "think ended" "over"
 run 0 "xboard --threads 2" "$BIN" xboard --threads 2
