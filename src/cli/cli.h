@@ -18,6 +18,14 @@ int cli_has_ai(const gv_game *g);
  * "<chu|exac|grav>" for several, the name alone for one, "GAME" for none. Returns buf. */
 const char *cli_game_arg(char *buf, size_t len, int (*keep)(const gv_game *g));
 
+/* Plays a --moves list: moves separated by spaces or commas, each the fewest words (up to
+ * four) that `play` takes, since a move may have spaces of its own (Grav's "1 place d4").
+ * play(ctx, text, err, errlen) plays one move: 0, or -1 with a message (nothing played).
+ * 0, or -1 after printing which move was refused and why (prefix: "think", "--moves"). */
+int cli_play_moves(const char *list, int (*play)(void *ctx, const char *text, char *err,
+                                                 size_t errlen),
+                   void *ctx, const char *prefix);
+
 /* Finds the game, allocates a state, applies options and the position (NULL = start).
  * Returns the state (free with free()) or NULL after printing an error. */
 void *cli_new_state(const char *game, const char *options, const char *position,

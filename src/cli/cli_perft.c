@@ -73,32 +73,28 @@ static char *join(const char *const *parts, int n)
     return s;
 }
 
-/* Plays a->moves (in the game's notation, space separated) on st. 0, or -1 after saying
+typedef struct move_ctx {
+    const gv_game *g;
+    void *st;
+} move_ctx;
+
+static int play_one(void *ctx, const char *text, char *err, size_t errlen)
+{
+    move_ctx *c = ctx;
+    gv_move m;
+    if (c->g->parse_move(c->st, text, &m, err, errlen) < 0)
+        return -1;
+    c->g->make(c->st, m);
+    return 0;
+}
+
+/* Plays a->moves (in the game's notation, cli_play_moves) on st. 0, or -1 after saying
  * which move was refused and why. What the position text cannot hold (a Heisei piece's
  * promotion right, the repetition history) is then the game's as played. */
 static int play_moves(const cli_args *a, const gv_game *g, void *st)
 {
-    if (!a->moves)
-        return 0;
-    char buf[GV_MAX_TEXT];
-    if (strlen(a->moves) >= sizeof buf) {
-        cli_usage_error("--moves: too long");
-        return -1;
-    }
-    snprintf(buf, sizeof buf, "%s", a->moves);
-    int k = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok;
-         tok = strtok_r(NULL, " \t", &save)) {
-        gv_move m;
-        char err[GV_ERRLEN];
-        k++;
-        if (g->parse_move(st, tok, &m, err, sizeof err) < 0) {
-            cli_usage_error("--moves: move %d '%s': %s", k, tok, err);
-            return -1;
-        }
-        g->make(st, m);
-    }
-    return 0;
+    move_ctx c = {g, st};
+    return a->moves ? cli_play_moves(a->moves, play_one, &c, "--moves") : 0;
 }
 
 int cli_perft(int argc, char **argv)

@@ -33,6 +33,11 @@ static void on_info(void *ctx, const gv_search_info *in)
     fflush(stdout);
 }
 
+static int play_one(void *ctx, const char *text, char *err, size_t errlen)
+{
+    return gv_engine_play(ctx, text, err, errlen) == 0 ? 0 : -1;
+}
+
 int cli_think(int argc, char **argv)
 {
     if (argc < 1) {
@@ -90,35 +95,9 @@ int cli_think(int argc, char **argv)
         goto done;
     }
     if (moves) {
-        char buf[GV_MAX_TEXT];
-        snprintf(buf, sizeof buf, "%s", moves);
-        /* Moves separated by commas, or by spaces: a move may have spaces of its own (Grav's
-         * "1 place d4"), so each is the fewest words, up to four, that make a legal move. */
-        for (char *c = buf; *c; c++)
-            if (*c == ',')
-                *c = ' ';
-        char *at = buf + strspn(buf, " ");
-        while (*at) {
-            char *end = at, saved = 0;
-            char first_err[GV_ERRLEN] = "";
-            int ok = 0;
-            for (int words = 1; words <= 4 && *end && !ok; words++) {
-                end += strcspn(end, " ");
-                saved = *end;
-                *end = 0;
-                ok = gv_engine_play(e, at, err, sizeof err) == 0;
-                if (!ok && words == 1)
-                    snprintf(first_err, sizeof first_err, "%s", err);
-                *end = saved;
-                if (!ok)
-                    end += strspn(end, " ");
-            }
-            if (!ok) {
-                at[strcspn(at, " ")] = 0;
-                rc = cli_usage_error("think: move '%s': %s", at, first_err);
-                goto done;
-            }
-            at = end + strspn(end, " ");
+        if (cli_play_moves(moves, play_one, e, "think") < 0) {
+            rc = CLI_USAGE;
+            goto done;
         }
     }
     if (gv_engine_status(e, NULL) != GV_ONGOING) {

@@ -24,6 +24,44 @@ int cli_has_ai(const gv_game *g)
     return g->ai != NULL;
 }
 
+int cli_play_moves(const char *list, int (*play)(void *ctx, const char *text, char *err,
+                                                 size_t errlen),
+                   void *ctx, const char *prefix)
+{
+    char buf[GV_MAX_TEXT], err[GV_ERRLEN], first_err[GV_ERRLEN];
+    if (strlen(list) >= sizeof buf) {
+        cli_usage_error("%s: the moves are too long", prefix);
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *c = buf; *c; c++)
+        if (*c == ',' || *c == '\t')
+            *c = ' ';
+    char *at = buf + strspn(buf, " ");
+    for (int k = 1; *at; k++) {
+        char *end = at;
+        int ok = 0;
+        for (int words = 1; words <= 4 && *end && !ok; words++) {
+            end += strcspn(end, " ");
+            char saved = *end;
+            *end = 0;
+            ok = play(ctx, at, err, sizeof err) == 0;
+            if (!ok && words == 1)
+                snprintf(first_err, sizeof first_err, "%s", err);
+            *end = saved;
+            if (!ok)
+                end += strspn(end, " ");
+        }
+        if (!ok) {
+            at[strcspn(at, " ")] = 0;
+            cli_usage_error("%s: move %d '%s': %s", prefix, k, at, first_err);
+            return -1;
+        }
+        at = end + strspn(end, " ");
+    }
+    return 0;
+}
+
 const char *cli_game_arg(char *buf, size_t len, int (*keep)(const gv_game *g))
 {
     char names[256];
