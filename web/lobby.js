@@ -322,7 +322,7 @@ export class Lobby {
     put(this.seatsBox, h('legend', {}, 'Players'), ...rows,
       h('div', { class: 'seat-row' }, swap, h('label', { for: 'your-name' }, 'Your name '), this.nameInput),
       this.ratedBox ? h('div', { class: 'seat-row' }, this.ratedBox, h('label', { for: 'rated' }, ' Rated'),
-        h('span', { class: 'help', id: 'rated-help' }, ' you against a friend who logs in to join; changes both ratings')) : null);
+        h('span', { class: 'help', id: 'rated-help' }, ' you against a friend who logs in to join; changes both ratings once each of you has moved')) : null);
   }
 
   request() {
