@@ -12,7 +12,8 @@
 static const char serve_usage[] =
     "usage: gravulien serve [--config FILE] [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
     "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--max-ai-games 32]\n"
-    "       [--threads 1] [--abandon-after 86400] [--rate N] [--trust-proxy [ADDR,...]]\n"
+    "       [--threads 1] [--abandon-after 86400] [--rate N] [--new-games N]\n"
+    "       [--trust-proxy [ADDR,...]]\n"
     "       [--access-log FILE] [--name NAME] [--verbose]\n"
     "  --config FILE    options from FILE first, one a line: 'db = postgres://...', 'port 8081',\n"
     "                   'trust-proxy' ('#' after a blank starts a comment); the command\n"
@@ -39,6 +40,8 @@ static const char serve_usage[] =
     "                   lists of games in progress (default 86400, a day; 0: never)\n"
     "  --rate N         HTTP requests per second one client address may make (0: no limit;\n"
     "                   bursts of 4 N are allowed); more get 429\n"
+    "  --new-games N    with --rate: new games a minute one client address may create\n"
+    "                   (bursts of 3 N; default 20; 0: no limit); more get 429\n"
     "  --trust-proxy [ADDR,...]  behind reverse proxies (nginx) at these addresses (IPs,\n"
     "                   IPv4 blocks A.B.C.D/N; bare: this machine's loopback): count requests\n"
     "                   by the client address their X-Forwarded-For names, not the proxy's;\n"
@@ -151,6 +154,8 @@ static int parse_opts(gv_serve_opts *o, int argc, char **argv, const char *where
             o->abandon_ms = (int64_t)n * 1000;
         else if (!strcmp(a, "--rate") && gv_parse_int(v, 0, 1000000, &n, NULL, 0) == 0)
             o->rate = (double)n;
+        else if (!strcmp(a, "--new-games") && gv_parse_int(v, 0, 1000000, &n, NULL, 0) == 0)
+            o->new_games = (int)n;
         else if (!strcmp(a, "--access-log") && *v)
             o->access_log = v;
         else if (!strcmp(a, "--name") && *v && strlen(v) < 64 && !strpbrk(v, " \t\r\n\"\\"))
@@ -250,7 +255,7 @@ int cli_serve(int argc, char **argv)
 {
     gv_serve_opts o = {.host = "127.0.0.1", .port = 8080, .db = "gravulien.db",
                        .ai_threads = 2, .ai_hash_mb = 16, .ai_movetime_ms = 1000, .max_ai_games = 32,
-                       .abandon_ms = 86400 * 1000LL, .rate = 50};
+                       .abandon_ms = 86400 * 1000LL, .rate = 50, .new_games = 20};
     /* --config FILE first (its options), then the rest of the command line over them. */
     char **cw = NULL, *ctext = NULL;
     int ncw = 0, rc;

@@ -59,8 +59,6 @@ enum {
     WS_MSGS_PER_SEC = 20,     /* what a watcher may send */
     RATE_BUCKETS = 4096,
     WS_PER_ADDRESS = 64,      /* open WebSockets one client address may hold (with --rate) */
-    GAMES_BURST = 30,         /* new games one client address may create at once ... */
-    GAMES_PER_MIN = 6,        /* ... and then this many a minute (with --rate) */
     API_WAIT_SECS = 60,       /* an API request waiting for the hub longer is dropped */
     MAX_API_PENDING = 4096,   /* API requests waiting for the hub: more are refused (503) */
     DRAIN_MS = 5000,          /* SIGTERM: the longest the server waits for its clients */
@@ -550,19 +548,21 @@ static int rate_take(server *s, const char *ip)
  * rows a day from one address. */
 static int games_take(server *s, const char *ip, int *wait)
 {
-    if (s->o.rate <= 0)
+    int per_min = s->o.new_games;
+    if (s->o.rate <= 0 || per_min <= 0)
         return 1;
     rate_slot *r = rate_slot_of(s, ip);
     int64_t now = gv_now_ms();
+    double burst = 3.0 * per_min;
     if (!r->games_at)
-        r->games = GAMES_BURST;
+        r->games = burst;
     else
-        r->games += (double)(now - r->games_at) * GAMES_PER_MIN / 60000.0;
-    if (r->games > GAMES_BURST)
-        r->games = GAMES_BURST;
+        r->games += (double)(now - r->games_at) * per_min / 60000.0;
+    if (r->games > burst)
+        r->games = burst;
     r->games_at = now;
     if (r->games < 1.0) {
-        *wait = (int)((1.0 - r->games) * 60.0 / GAMES_PER_MIN) + 1;
+        *wait = (int)((1.0 - r->games) * 60.0 / per_min) + 1;
         return 0;
     }
     r->games -= 1.0;
@@ -900,7 +900,7 @@ static int http_handle(server *s, struct lws *wsi, pss *p)
         if (hr->post && !strcmp(hr->path, "/api/games") && !games_take(s, ip, &wait)) {
             char why[160];
             snprintf(why, sizeof why, "too many new games from your address (%d at once, then "
-                     "%d a minute): try again in %d s", GAMES_BURST, GAMES_PER_MIN, wait);
+                     "%d a minute): try again in %d s", 3 * s->o.new_games, s->o.new_games, wait);
             return http_reply_error(wsi, p, 429, "too_many_games", why);
         }
     }

@@ -18,6 +18,9 @@ typedef struct gv_serve_opts {
      * long are abandoned (gv_hub_config.abandon_ms; 0: never). */
     int64_t abandon_ms;
     double rate;             /* HTTP requests per second per client address (0: no limit) */
+    /* New games a minute per client address, bursts of 3 times that (0: no limit; the
+     * limit is on only with rate). */
+    int new_games;
     /* Behind reverse proxies: the addresses (IPv4 or IPv6, an IPv4 block as A.B.C.D/N),
      * comma-separated, whose X-Forwarded-For is believed for the rate limit (the client
      * it names is counted instead of the proxy). NULL: none. */
