@@ -130,7 +130,7 @@ typedef struct rate_slot {
     double tokens;
     int64_t at;               /* 0: never used */
     int ws;                   /* WebSockets open from its addresses */
-    double games;             /* new games it may still create now (GAMES_BURST at most) */
+    double games;             /* new games it may still create now (3 x --new-games at most) */
     int64_t games_at;         /* 0: none created yet */
 } rate_slot;
 
