@@ -793,13 +793,13 @@ static int skill_pick(ab *a)
 /* ---- One thread's search ------------------------------------------------------------- */
 
 /* Searchers' memory (8 MB each with its plies), kept from the last search for the next:
- * one per thread of a search, so that a search on several threads does not map and fault
- * in a fresh block for each helper every time (2.7 ms of CPU per search with two threads,
- * a tenth of a 25 ms move). Under AddressSanitizer a fresh block costs more than a short
- * search (each is mapped, its shadow written, quarantined and unmapped). Taken and given
- * back by atomic exchange, so searches on several threads are safe: one that finds none
- * allocates its own, and one given back when every slot is full is freed. */
-enum { SPARES = GV_AB_MAX_THREADS };
+ * up to SPARES of them, one per thread of a search of that many threads, so that such a
+ * search does not map and fault in a fresh block for each helper every time. Under
+ * AddressSanitizer a fresh block costs more than a short search (each is mapped, its
+ * shadow written, quarantined and unmapped). Taken and given back by atomic exchange, so
+ * searches on several threads are safe: one that finds none allocates its own, and one
+ * given back when every slot is full is freed (at most 64 MB are kept). */
+enum { SPARES = 8 };
 static _Atomic(ab *) spare[SPARES];
 
 /* Under AddressSanitizer the kept block is poisoned while it waits, so that a stale
