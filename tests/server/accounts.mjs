@@ -80,7 +80,6 @@ async function hashing(method, path, opts) {
   }
 }
 
-// A logged-in player: { name, cookie, csrf }.
 // Plays one legal move for each seat (seat 0 first), as a rated game needs before it counts.
 async function bothMove(id, tokens) {
   for (const t of tokens) {
@@ -91,6 +90,7 @@ async function bothMove(id, tokens) {
   }
 }
 
+// A logged-in player: { name, cookie, csrf }.
 async function login(name, password) {
   const r = await hashing('POST', '/api/session', { body: { name, password } });
   if (r.status !== 200) throw new Error(`log-in of ${name}: ${r.status} ${JSON.stringify(r.json)}`);
