@@ -238,6 +238,18 @@ await step('accounts: two players sign up, pair by quick pairing and play a rate
     const names = v.seats.map((x) => x.account).sort().join(' ');
     check(v.rated === true && names === 'webalice webbob', `a rated game between the two accounts (${names}, rated ${v.rated})`);
     await shot(a.page, 'quick-paired.png');
+    // Each plays a move (with the seat token its page keeps): a rated game resigned before
+    // both have moved is aborted and rates nobody.
+    const tokens = {};
+    for (const p of [a.page, b.page])
+      Object.assign(tokens, await p.evaluate((gid) => JSON.parse(localStorage.getItem('gv.seats.' + gid) || '{}'), id));
+    for (const seat of [0, 1]) {
+      const t = tokens[seat];
+      const view = await (await fetch(`${base}/api/games/${id}`, { headers: { authorization: `Bearer ${t}` } })).json();
+      const r = await fetch(`${base}/api/games/${id}/move`, { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: t, move: view.you.legal_moves[0], n: view.n + 1 }) });
+      check(r.status === 200, `seat ${seat} moves before the resignation (${r.status})`);
+    }
     // webalice resigns from her page; both pages show the result
     await a.page.locator('.actions button', { hasText: 'Resign' }).click();
     await a.page.locator('.actions button', { hasText: 'Yes, resign' }).click();
