@@ -119,8 +119,9 @@ typedef struct pss {
     unsigned char close_sent, close_answered;   /* our close frame / the client's */
     unsigned short window_msgs;
     int64_t window_start;
-    char ip[48];              /* a WebSocket's client address (client_ip), for --rate */
-    unsigned char ws_counted; /* counted in its address's rate_slot.ws */
+    struct rate_slot *slot;   /* a WebSocket's client address's bucket, found once at its
+                               * handshake (NULL: --rate is off) */
+    unsigned char ws_counted; /* counted in slot->ws */
 } pss;
 
 /* The bucket of the client addresses that hash to it: addresses that collide share it
@@ -519,12 +520,21 @@ static rate_slot *rate_slot_of(server *s, const char *ip)
     return &s->rates[h % RATE_BUCKETS];
 }
 
-/* Takes one request from the bucket of the client address ip: 0 when it is empty. */
-static int rate_take(server *s, const char *ip)
+/* The bucket of the client of wsi, or NULL when --rate is off. */
+static rate_slot *client_slot(server *s, struct lws *wsi)
 {
     if (s->o.rate <= 0)
+        return NULL;
+    char ip[48];
+    client_ip(s, wsi, ip);
+    return rate_slot_of(s, ip);
+}
+
+/* Takes one request from bucket r (NULL: no limit): 0 when it is empty. */
+static int rate_take(server *s, rate_slot *r)
+{
+    if (!r)
         return 1;
-    rate_slot *r = rate_slot_of(s, ip);
     int64_t now = gv_now_ms();
     double burst = s->o.rate * 4.0;
     if (!r->at) {
@@ -546,12 +556,11 @@ static int rate_take(server *s, const char *ip)
  * at least (an open game nobody joins is abandoned after --abandon-after), so creating
  * them is bounded apart from the request rate: 50 requests a second would be 4 million
  * rows a day from one address. */
-static int games_take(server *s, const char *ip, int *wait)
+static int games_take(server *s, rate_slot *r, int *wait)
 {
     int per_min = s->o.new_games;
-    if (s->o.rate <= 0 || per_min <= 0)
+    if (!r || per_min <= 0)
         return 1;
-    rate_slot *r = rate_slot_of(s, ip);
     int64_t now = gv_now_ms();
     double burst = 3.0 * per_min;
     if (!r->games_at)
@@ -890,19 +899,15 @@ static void metrics_reply(server *s, gv_reply *out)
 static int http_handle(server *s, struct lws *wsi, pss *p)
 {
     http_req *hr = p->http;
-    if (s->o.rate > 0) {
-        char ip[48];
-        client_ip(s, wsi, ip);
-        if (!rate_take(s, ip))
-            return http_reply_error(wsi, p, 429, "too_many_requests",
-                                    "too many requests: slow down");
-        int wait = 0;
-        if (hr->post && !strcmp(hr->path, "/api/games") && !games_take(s, ip, &wait)) {
-            char why[160];
-            snprintf(why, sizeof why, "too many new games from your address (%d at once, then "
-                     "%d a minute): try again in %d s", 3 * s->o.new_games, s->o.new_games, wait);
-            return http_reply_error(wsi, p, 429, "too_many_games", why);
-        }
+    rate_slot *slot = client_slot(s, wsi);
+    if (!rate_take(s, slot))
+        return http_reply_error(wsi, p, 429, "too_many_requests", "too many requests: slow down");
+    int wait = 0;
+    if (hr->post && !strcmp(hr->path, "/api/games") && !games_take(s, slot, &wait)) {
+        char why[160];
+        snprintf(why, sizeof why, "too many new games from your address (%d at once, then %d a "
+                 "minute): try again in %d s", 3 * s->o.new_games, s->o.new_games, wait);
+        return http_reply_error(wsi, p, 429, "too_many_games", why);
     }
     if (hr->too_large)
         return http_reply_error(wsi, p, 413, "too_large", "the request body is larger than 64 KiB");
@@ -1249,7 +1254,7 @@ static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
      * makes the games' thread write the game's every move, so many connections of one
      * client must not get 20 each a second. One past the rate is answered with an error
      * (in order with the answers before it) and does nothing. */
-    if (!rate_take(s, p->ip)) {
+    if (!rate_take(s, p->slot)) {
         gv_ws_msg m = {.type = GV_WS_ERROR, .error = "too many requests: slow down"};
         ws_post(s, p, &m);
         return 0;
@@ -1425,9 +1430,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         p->open = 1;
         s->nws++;
-        /* The address, read while the handshake's headers are still there (behind a
-         * proxy of --trust-proxy, the client its X-Forwarded-For names). */
-        client_ip(s, wsi, p->ip);
+        /* The address's bucket, found while the handshake's headers are still there
+         * (behind a proxy of --trust-proxy, the client its X-Forwarded-For names). */
+        p->slot = client_slot(s, wsi);
         ws_take_reading(s, wsi, p);
         if (s->draining) {
             ws_close(s, p, CLOSE_RESTART, "server restarting: reconnect");
@@ -1435,17 +1440,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         /* The handshake is a request of its address too, and the connections an
          * address may hold open are bounded (each is a socket, buffers and a slot). */
-        if (!rate_take(s, p->ip)) {
+        if (!rate_take(s, p->slot)) {
             ws_close(s, p, CLOSE_TRY_LATER, "too many requests: try again later");
             return 0;
         }
-        if (s->o.rate > 0) {
-            rate_slot *r = rate_slot_of(s, p->ip);
-            if (r->ws >= WS_PER_ADDRESS) {
+        if (p->slot) {
+            if (p->slot->ws >= WS_PER_ADDRESS) {
                 ws_close(s, p, CLOSE_TRY_LATER, "too many connections from your address");
                 return 0;
             }
-            r->ws++;
+            p->slot->ws++;
             p->ws_counted = 1;
         }
         char id[64] = "", since[16] = "";
@@ -1507,7 +1511,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         gv_ws_reader_free(&p->rd);
         s->nws--;
         if (p->ws_counted) {
-            rate_slot_of(s, p->ip)->ws--;
+            p->slot->ws--;
             p->ws_counted = 0;
         }
         return 0;
