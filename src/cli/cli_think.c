@@ -94,11 +94,9 @@ int cli_think(int argc, char **argv)
         rc = cli_usage_error("think: %s", err);
         goto done;
     }
-    if (moves) {
-        if (cli_play_moves(moves, play_one, e, "think") < 0) {
-            rc = CLI_USAGE;
-            goto done;
-        }
+    if (moves && cli_play_moves(moves, play_one, e, "think") < 0) {
+        rc = CLI_USAGE;
+        goto done;
     }
     if (gv_engine_status(e, NULL) != GV_ONGOING) {
         rc = cli_usage_error("think: the game is over");
