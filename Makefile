@@ -76,19 +76,21 @@ wasm-if-emcc:
 # with clang in $(FUZZ_BUILD) (ASan + UBSan), run one after another from its corpus in
 # tests/fuzz/corpus/, each for FUZZ_TIME seconds or FUZZ_RUNS executions, whichever ends
 # first. FUZZ_TARGETS picks some (e.g. "api ws"); FUZZ_MERGE=1 then shrinks each corpus
-# in the tree to the inputs that cover what the old and the new ones cover.
+# in the tree to the inputs that cover what the old and the new ones cover; FUZZ_CHUNK
+# caps the executions of one fuzzer process (0: the target's default).
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_TIME    ?= 300
 FUZZ_RUNS    ?= 10000000
 FUZZ_TARGETS ?=
 FUZZ_MERGE   ?= 0
+FUZZ_CHUNK   ?= 0
 fuzz:
 	@scripts/deps.sh fuzz
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DGV_PGO=OFF -DGV_SANITIZE=ON -DGV_FUZZ=ON >/dev/null
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
 	FUZZ_TIME=$(FUZZ_TIME) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_TARGETS="$(FUZZ_TARGETS)" \
-	  FUZZ_MERGE=$(FUZZ_MERGE) tests/fuzz/run.sh $(FUZZ_BUILD)
+	  FUZZ_MERGE=$(FUZZ_MERGE) FUZZ_CHUNK=$(FUZZ_CHUNK) tests/fuzz/run.sh $(FUZZ_BUILD)
 
 # Soak: SOAK_MINUTES of mixed traffic (people, AI games, watchers) against one server that is
 # killed with SIGKILL every few minutes and restarted on the same database; prints the loop's
