@@ -338,6 +338,7 @@ static void test_store_migrates_from_version_1(void)
     CHECK_EQ_INT(s->ops->append_move(s, "old", &m, &g, err, sizeof err), GV_STORE_OK);
     CHECK_EQ_INT(sql_int(path, "SELECT rev FROM games WHERE id = 'old'"), 1);
     s->ops->close(s);
+    remove_db(path);
 }
 
 static void test_store_schema_migrates_once(void)
