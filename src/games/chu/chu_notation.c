@@ -382,6 +382,20 @@ static void tsa_normalise(const char *in, char *out, size_t len)
     snprintf(out + o, len - o, "%s", p);
 }
 
+/* Whether a move of a piece of type t (the dropped type for a drop) can be written as the
+ * normalised text want: every form of it starts with the piece's abbreviation, which
+ * tsa_normalise leaves lower-cased, followed by a square, '-', 'x' or '*' (no
+ * abbreviation holds an 'x'). Saves writing out the moves of every other piece. */
+static int tsa_piece_fits(int t, const char *want)
+{
+    char ab[8];
+    int k = chu_tsa_piece(t, ab);
+    for (int i = 0; i < k; i++)
+        if (want[i] != tolower((unsigned char)ab[i]))
+            return 0;
+    return want[k] && strchr("0123456789-x*", want[k]) != NULL;
+}
+
 int chu_parse_tsa(const chu_state *s, const char *text, gv_move *out, char *err, size_t errlen)
 {
     char want[64], have[64], form[48];
@@ -409,6 +423,9 @@ int chu_parse_tsa(const chu_state *s, const char *text, gv_move *out, char *err,
     gv_move match = 0;
     for (int i = 0; i < na; i++) {
         gv_move m = all[i];
+        int drop = (CHU_FLAGS(m) & CHU_MF_DROP) != 0;
+        if (!tsa_piece_fits(drop ? CHU_MID(m) : CHU_TYPE(s->pos.board[CHU_FROM(m)]), want))
+            continue;
         int promo = (CHU_FLAGS(m) & CHU_MF_PROMO) != 0;
         for (int form_i = 0; form_i < 4; form_i++) {
             int origin = form_i >> 1, mark = form_i & 1;
