@@ -1,5 +1,6 @@
 /* Transposition table: clusters of four 16-byte entries, replaced by depth and age, shared
  * by searching threads without locks (tt.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
@@ -20,15 +21,30 @@ gv_tt *gv_tt_new(size_t mb)
     /* Aligned to 2 MB and, on Linux, backed by huge pages where the system allows: a
      * probe then rarely misses the TLB as well as the cache. */
     size_t align = bytes >= (2u << 20) ? (size_t)2 << 20 : 64;
+#ifdef __linux__
+    /* A fresh anonymous mapping reads as zeros, so the table starts empty without a pass
+     * over it: the system supplies each page when a search first touches it. Setting a
+     * 4 GB table is then immediate, not a second of clearing, and a short search (a
+     * protocol session's first) touches only the pages it uses. */
+    size_t len = (size_t)bytes + (align > 64 ? align : 0);
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m != MAP_FAILED) {
+        tt->map = m;
+        tt->map_bytes = len;
+        tt->c = (gv_tt_cluster *)(((uintptr_t)m + align - 1) & ~(uintptr_t)(align - 1));
+#ifdef MADV_HUGEPAGE
+        if (align > 64)
+            madvise(tt->c, (size_t)bytes, MADV_HUGEPAGE);
+#endif
+        atomic_store_explicit(&tt->clean, 1, memory_order_relaxed);
+        return tt;
+    }
+#endif
     tt->c = aligned_alloc(align, (size_t)((bytes + align - 1) / align * align));
     if (!tt->c) {
         free(tt);
         return NULL;
     }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (align > 64)
-        madvise(tt->c, (size_t)bytes, MADV_HUGEPAGE);
-#endif
     gv_tt_clear(tt);
     return tt;
 }
@@ -37,14 +53,24 @@ void gv_tt_free(gv_tt *tt)
 {
     if (!tt)
         return;
-    free(tt->c);
+#ifdef __linux__
+    if (tt->map)
+        munmap(tt->map, tt->map_bytes);
+    else
+#endif
+        free(tt->c);
     free(tt);
 }
 
 void gv_tt_clear(gv_tt *tt)
 {
-    memset((void *)tt->c, 0, tt->n * sizeof(gv_tt_cluster));
     tt->gen = 0;
+    /* Nothing written since it was made or cleared: a pass would only bring in pages
+     * (all of a new mapping's) to write zeros over zeros. */
+    if (atomic_load_explicit(&tt->clean, memory_order_relaxed))
+        return;
+    memset((void *)tt->c, 0, tt->n * sizeof(gv_tt_cluster));
+    atomic_store_explicit(&tt->clean, 1, memory_order_relaxed);
 }
 
 size_t gv_tt_bytes(const gv_tt *tt)
@@ -99,6 +125,9 @@ int gv_tt_probe(gv_tt *tt, uint64_t key, gv_tt_entry *out)
 void gv_tt_store(gv_tt *tt, uint64_t key, gv_move move, int score, int eval, int depth,
                  int bound)
 {
+    /* Read first: the threads of a search do not write the line for every store. */
+    if (atomic_load_explicit(&tt->clean, memory_order_relaxed))
+        atomic_store_explicit(&tt->clean, 0, memory_order_relaxed);
     gv_tt_cluster *c = cluster_of(tt, key);
     uint32_t check = (uint32_t)(key >> 32) ^ (uint32_t)key;
     gv_tt_slot *slot = NULL;

@@ -41,6 +41,9 @@ struct gv_tt {
     gv_tt_cluster *c;
     uint64_t n;          /* clusters */
     uint8_t gen;         /* changed only between searches */
+    _Atomic uint8_t clean; /* all zeros: nothing stored since it was made or cleared */
+    void *map;           /* the anonymous mapping c lies in (Linux), or NULL: c from malloc */
+    size_t map_bytes;
 };
 
 /* Starts loading key's cluster into the cache (call right after a move is made). */
