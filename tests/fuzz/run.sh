@@ -22,6 +22,10 @@ runs=${FUZZ_RUNS:-10000000}
 out=$build/fuzz
 mkdir -p "$out/corpus" "$out/artifacts" "$out/logs"
 failed=0
+# Ctrl-C stops the running fuzzer, which then exits with its statistics: the script
+# reports that target's executions so far and ends (a stopped run is not a crash).
+stopped=0
+trap 'stopped=1' INT
 printf '%-12s %12s %8s %9s %8s\n' target executions seconds exec/s crashes
 for t in $targets; do
   bin=$build/tests/fuzz/fuzz_$t
@@ -64,13 +68,15 @@ for t in $targets; do
       -detect_leaks=$leaks -print_final_stats=1 $dict -artifact_prefix="$out/artifacts/$t-" \
       "$out/corpus/$t" "tests/fuzz/corpus/$t" >"$part" 2>&1
     rc=$?
+    # Stopped by hand (SIGINT): the executions so far count, and nothing crashed.
+    grep -q "libFuzzer: run interrupted" "$part" && { rc=0; stopped=1; }
     cat "$part" >>"$log"
     done_here=$(sed -n 's/^stat::number_of_executed_units: *//p' "$part" | tail -1)
     [ -n "$done_here" ] || done_here=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$part" | tail -1)
     execs=$(( execs + ${done_here:-0} ))
     rm -f "$part"
     # A process that stopped short of its runs ran out of time (or crashed): done.
-    [ $rc -eq 0 ] && [ "${done_here:-0}" -ge "$n" ] || break
+    [ $rc -eq 0 ] && [ $stopped -eq 0 ] && [ "${done_here:-0}" -ge "$n" ] || break
   done
   secs=$(( $(date +%s) - start ))
   crashes=0
@@ -79,7 +85,10 @@ for t in $targets; do
     failed=1
   fi
   rate=$(( execs / (secs > 0 ? secs : 1) ))
-  printf '%-12s %12s %8s %9s %8s\n' "$t" "$execs" "$secs" "$rate" "$crashes"
+  printf '%-12s %12s %8s %9s %8s%s\n' "$t" "$execs" "$secs" "$rate" "$crashes" \
+    "$([ $stopped -eq 1 ] && echo ' (stopped by hand)')"
+  # A run stopped by hand ends the campaign.
+  [ $stopped -eq 1 ] && exit $failed
   [ $rc -ne 0 ] && grep -m 8 -E "^fuzz:|ERROR|SUMMARY|artifact" "$log" | sed 's/^/    /'
   if [ "${FUZZ_MERGE:-0}" = 1 ] && [ $rc -eq 0 ]; then
     # The tree's inputs (not regress/) and the new ones, down to those that add coverage.
