@@ -387,6 +387,50 @@ static void test_refusals_name_the_failing_move(void)
     free(st);
 }
 
+/* Reserves (持駒) belong to Heisei Chu. In a KIF whose rules are the standard game's, they
+ * once became SFEN's third field, which the standard game reads as the counter-strike
+ * square: 香二 made a start position with a counter-strike square on 2l, accepted but
+ * not writable again as KIF (found by the record_kif fuzzer). */
+static void test_kif_reserves_need_heisei_rules(void)
+{
+    const gv_game *g = gv_game_find("chu");
+    char err[GV_ERRLEN];
+    gv_record_meta meta;
+    gv_record_meta_init(&meta);
+    char *kif = gv_record_write(g, "variant=heisei", NULL, NULL, 0, &meta, fmt("chu", "kif"), err,
+                                sizeof err);
+    CHECK(kif != NULL);
+    if (!kif)
+        return;
+    char *rule = strstr(kif, "ルール：");
+    CHECK(rule && strstr(kif, "持駒："));
+    gv_record r;
+    CHECK(gv_record_read(kif, "chu", &r, err, sizeof err) == 0);
+    gv_record_free(&r);
+    if (rule) {
+        /* The same record without its rules line. */
+        char *end = strchr(rule, '\n');
+        memmove(rule, end + 1, strlen(end + 1) + 1);
+        expect_refused(kif, "chu", "reserves (持駒) are Heisei Chu's", NULL);
+        /* Only Gote's two Lances, as in the fuzzer's input: read before as the board with
+         * a counter-strike square on 2l. */
+        char *black = strstr(kif, "先手の持駒："), *white = strstr(kif, "後手の持駒：");
+        CHECK(black && white);
+        if (black && white) {
+            char *eol = strchr(black, '\n');
+            memmove(black, eol + 1, strlen(eol + 1) + 1);
+            white = strstr(kif, "後手の持駒：");
+            eol = strchr(white, '\n');
+            const char *two_lances = "後手の持駒：香二";
+            size_t k = strlen(two_lances);
+            memmove(white + k, eol, strlen(eol) + 1);
+            memcpy(white, two_lances, k);
+            expect_refused(kif, "chu", "reserves (持駒) are Heisei Chu's", NULL);
+        }
+    }
+    free(kif);
+}
+
 static void test_kif_results_and_resignation(void)
 {
     const gv_game *g = gv_game_find("chu");
@@ -663,6 +707,7 @@ const t_case record_tests[] = {
     T(test_kif_move_lines_as_shogiops_writes_them),
     T(test_refusals_name_the_failing_move),
     T(test_kif_results_and_resignation),
+    T(test_kif_reserves_need_heisei_rules),
     T(test_detection_and_formats),
     T(test_save_and_resume),
     T(test_fuzz_readers_never_crash),

@@ -1604,6 +1604,14 @@ int chu_record_read_kif(chu_state *work, const char *text, gv_record *r, char *e
     }
     {
         char e[GV_ERRLEN];
+        /* Reserves are Heisei Chu's: in the standard game SFEN's third field is the
+         * counter-strike square, which a reserve such as 2l would be read as. */
+        int reserves = 0;
+        for (int k = 0; k < CHU_HAND_KINDS; k++)
+            reserves |= hand[0][k] | hand[1][k];
+        if (reserves && setup(work, r->options, NULL, e, sizeof e) == 0 && !work->pos.opt.heisei)
+            return gv_err(err, errlen, "reserves (持駒) are Heisei Chu's: this record's rules "
+                          "(ルール) are the standard game's");
         if (setup(work, r->options, sfen, e, sizeof e) < 0)
             return gv_err(err, errlen, "the board: %s", e);
     }
