@@ -431,6 +431,69 @@ static void test_kif_reserves_need_heisei_rules(void)
     free(kif);
 }
 
+/* A KIF without a board starts from its rules' own start position: Heisei Chu's, with the
+ * pieces in reserve. It was read from the standard board, on which a move of a piece that
+ * Heisei holds in reserve was accepted, and the record then did not replay (found by the
+ * record_kif fuzzer). */
+static void test_kif_without_board_starts_from_its_rules(void)
+{
+    const gv_game *g = gv_game_find("chu");
+    char err[GV_ERRLEN];
+    chu_state *st = malloc(sizeof *st);
+    CHECK(g->init(st, "variant=heisei", err, sizeof err) == 0);
+    gv_move m[3];
+    const char *usi[3] = {"7j6h", "10d10e", "8k7j"};
+    for (int i = 0; i < 3; i++) {
+        CHECK(chu_parse_usi(st, usi[i], &m[i], err, sizeof err) == 0);
+        chu_make(st, m[i]);
+    }
+    gv_record_meta meta;
+    gv_record_meta_init(&meta);
+    char *kif = gv_record_write(g, "variant=heisei", NULL, m, 3, &meta, fmt("chu", "kif"), err,
+                                sizeof err);
+    CHECK(kif != NULL);
+    if (!kif) {
+        free(st);
+        return;
+    }
+    /* Without its board and reserves. */
+    char *out = kif;
+    for (const char *line = kif; *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t n = eol ? (size_t)(eol - line) + 1 : strlen(line);
+        int board = line[0] == '|' || line[0] == '+' || strncmp(line, " １", 4) == 0 ||
+                    (strstr(line, "持駒") && strstr(line, "持駒") < line + n);
+        if (!board) {
+            memmove(out, line, n);
+            out += n;
+        }
+        line += n;
+    }
+    *out = 0;
+    CHECK(strstr(kif, "持駒") == NULL && strstr(kif, "ルール：variant=heisei"));
+    gv_record r;
+    CHECK(gv_record_read(kif, "chu", &r, err, sizeof err) == 0);
+    if (r.game) {
+        CHECK_EQ_INT(r.nmoves, 3);
+        CHECK(r.nmoves == 3 && memcmp(r.moves, m, sizeof m) == 0);
+        CHECK(gv_record_replay(&r, st, err, sizeof err) == 0);
+        gv_record_free(&r);
+    }
+    /* A Copper's step from 3l: its square holds one on the standard board only. */
+    char *first = strstr(kif, "   1   ");
+    CHECK(first != NULL);
+    if (first) {
+        char *eol = strchr(first, '\n');
+        const char *copper = "   1   4十一銅将 （←3十二）   ( 0:00/00:00:00)";
+        size_t k = strlen(copper);
+        memmove(first + k, eol, strlen(eol) + 1);
+        memcpy(first, copper, k);
+        expect_refused(kif, "chu", "move 1 (Sente)", "3l");
+    }
+    free(kif);
+    free(st);
+}
+
 static void test_kif_results_and_resignation(void)
 {
     const gv_game *g = gv_game_find("chu");
@@ -708,6 +771,7 @@ const t_case record_tests[] = {
     T(test_refusals_name_the_failing_move),
     T(test_kif_results_and_resignation),
     T(test_kif_reserves_need_heisei_rules),
+    T(test_kif_without_board_starts_from_its_rules),
     T(test_detection_and_formats),
     T(test_save_and_resume),
     T(test_fuzz_readers_never_crash),

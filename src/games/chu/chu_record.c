@@ -1587,9 +1587,9 @@ int chu_record_read_kif(chu_state *work, const char *text, gv_record *r, char *e
         board_sfen((const uint8_t(*)[CHU_N])cells, gote_first, (unsigned)first, hand, sfen,
                    sizeof sfen);
     } else {
-        snprintf(sfen, sizeof sfen, "%s", chu_start_sfen);
-        char *sp = strrchr(sfen, ' ');
-        snprintf(sp + 1, sizeof sfen - (size_t)(sp + 1 - sfen), "%lu", first);
+        /* No board: the rules' own start position (Heisei's reserves, a handicap's missing
+         * pieces), set up below. */
+        sfen[0] = 0;
         if (gote_first)
             return gv_err(err, errlen, "後手番 without a board");
         for (int k = 0; k < CHU_HAND_KINDS; k++)
@@ -1614,6 +1614,8 @@ int chu_record_read_kif(chu_state *work, const char *text, gv_record *r, char *e
                           "(ルール) are the standard game's");
         if (setup(work, r->options, sfen, e, sizeof e) < 0)
             return gv_err(err, errlen, "the board: %s", e);
+        if (!rows)
+            work->pos.movenum = (unsigned)first;
     }
     store_start(work, r);
 
