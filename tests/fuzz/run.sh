@@ -1,6 +1,7 @@
 #!/bin/sh
-# Runs the libFuzzer targets one after another (a process each, or a series: FUZZ_CHUNK) and prints, per target,
-# the executions, seconds, executions per second and crashes (docs/fuzzing.md).
+# Runs the libFuzzer targets one after another (a process each, or a series of them:
+# FUZZ_CHUNK) and prints, per target, the executions, seconds, executions per second and
+# crashes (docs/fuzzing.md).
 #
 #   tests/fuzz/run.sh BUILD_DIR
 #
