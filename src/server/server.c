@@ -127,12 +127,16 @@ typedef struct pss {
 /* The bucket of the client addresses that hash to it: addresses that collide share it
  * (none resets another's), and the hash is seeded at start, so that which ones collide
  * cannot be worked out from outside. */
-typedef struct rate_slot {
+/* A token bucket: what may still be taken now, refilled with time up to its burst. */
+typedef struct bucket {
     double tokens;
-    int64_t at;               /* 0: never used */
+    int64_t at;               /* last refill; 0: never used (full) */
+} bucket;
+
+typedef struct rate_slot {
+    bucket requests;          /* --rate a second, bursts of 4 x that */
+    bucket games;             /* --new-games a minute, bursts of 3 x that */
     int ws;                   /* WebSockets open from its addresses */
-    double games;             /* new games it may still create now (3 x --new-games at most) */
-    int64_t games_at;         /* 0: none created yet */
 } rate_slot;
 
 /* The connections the hub's thread may send to, by handle: slot index + 1 in the low 32
@@ -530,25 +534,28 @@ static rate_slot *client_slot(server *s, struct lws *wsi)
     return rate_slot_of(s, ip);
 }
 
+/* Refills b at per_ms tokens a millisecond up to burst and takes one: 1, or 0 when less
+ * than one is there, with the milliseconds until there is one in *wait_ms. */
+static int bucket_take(bucket *b, double per_ms, double burst, int64_t *wait_ms)
+{
+    int64_t now = gv_now_ms();
+    b->tokens = !b->at ? burst : b->tokens + (double)(now - b->at) * per_ms;
+    if (b->tokens > burst)
+        b->tokens = burst;
+    b->at = now;
+    if (b->tokens < 1.0) {
+        *wait_ms = (int64_t)((1.0 - b->tokens) / per_ms);
+        return 0;
+    }
+    b->tokens -= 1.0;
+    return 1;
+}
+
 /* Takes one request from bucket r (NULL: no limit): 0 when it is empty. */
 static int rate_take(server *s, rate_slot *r)
 {
-    if (!r)
-        return 1;
-    int64_t now = gv_now_ms();
-    double burst = s->o.rate * 4.0;
-    if (!r->at) {
-        r->tokens = burst;
-        r->at = now;
-    }
-    r->tokens += (double)(now - r->at) * s->o.rate / 1000.0;
-    if (r->tokens > burst)
-        r->tokens = burst;
-    r->at = now;
-    if (r->tokens < 1.0)
-        return 0;
-    r->tokens -= 1.0;
-    return 1;
+    int64_t wait_ms;
+    return !r || bucket_take(&r->requests, s->o.rate / 1000.0, s->o.rate * 4.0, &wait_ms);
 }
 
 /* Takes a new game from the address's allowance: 0 when it has none left now, with the
@@ -559,23 +566,11 @@ static int rate_take(server *s, rate_slot *r)
 static int games_take(server *s, rate_slot *r, int *wait)
 {
     int per_min = s->o.new_games;
-    if (!r || per_min <= 0)
+    int64_t wait_ms;
+    if (!r || per_min <= 0 || bucket_take(&r->games, per_min / 60000.0, 3.0 * per_min, &wait_ms))
         return 1;
-    int64_t now = gv_now_ms();
-    double burst = 3.0 * per_min;
-    if (!r->games_at)
-        r->games = burst;
-    else
-        r->games += (double)(now - r->games_at) * per_min / 60000.0;
-    if (r->games > burst)
-        r->games = burst;
-    r->games_at = now;
-    if (r->games < 1.0) {
-        *wait = (int)((1.0 - r->games) * 60.0 / per_min) + 1;
-        return 0;
-    }
-    r->games -= 1.0;
-    return 1;
+    *wait = (int)(wait_ms / 1000) + 1;
+    return 0;
 }
 
 /* ---- HTTP -------------------------------------------------------------------------- */
