@@ -486,9 +486,14 @@ static void client_ip(server *s, struct lws *wsi, char *ip)
         lws_hdr_copy(wsi, fwd, sizeof fwd, WSI_TOKEN_X_FORWARDED_FOR) > 0) {
         const char *last = strrchr(fwd, ',');
         last = last ? last + 1 : fwd;
-        while (*last == ' ')
-            last++;
-        snprintf(ip, 48, "%.47s", last);
+        last += strspn(last, " \t");
+        size_t n = strcspn(last, " \t");
+        /* Only an address: anything else (a header forged into the request, a proxy
+         * that writes names) leaves the proxy's own address. */
+        proxy_net a;
+        if (last[n + strspn(last + n, " \t")] == 0 && memchr(last, '/', n) == NULL &&
+            parse_net(last, n, &a) == 0)
+            snprintf(ip, 48, "%.*s", (int)n, last);
     }
 }
 
@@ -1028,6 +1033,9 @@ static int query_escaped(const char *frag, int c)
 /* A request's headers have been read (lws calls it with the path): checks them, keeps the
  * path and query, and handles the request now or once its body has come. Every refusal is
  * made before any body is read; the connection closes after the reply (see http_send). */
+#define BAD_REQUEST_LINE "malformed request line (no HTTP version, or an encoded line break " \
+                         "in the address)"
+
 static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
 {
     http_free(p);
@@ -1044,6 +1052,12 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
     if (strlen(in) >= sizeof hr->path)
         return http_reply_error(wsi, p, 414, "uri_too_long", "the path is too long") ? -1 : 0;
     snprintf(hr->path, sizeof hr->path, "%s", in);
+    /* lws decodes %XX in the address before it looks for the end of the request line, so
+     * an encoded CR or LF there ends the line early: what follows it becomes a header of
+     * the client's choosing ("/?%0aX-Forwarded-For:6.6.6.6" through a proxy), and the
+     * HTTP version is never seen. Every HTTP/1.x client sends one: without it, refused. */
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP) <= 0)
+        return http_reply_error(wsi, p, 400, "bad_request", BAD_REQUEST_LINE) ? -1 : 0;
     if (head_size(wsi) > MAX_HEAD)
         return http_reply_error(wsi, p, 431, "headers_too_large",
                                 "the request headers are larger than 4 KiB") ? -1 : 0;
@@ -1119,6 +1133,21 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
     return 0;
 }
 
+/* A whole reply written raw on a connection that is closed after it: status (e.g.
+ * "400 Bad Request"), a JSON error of message and code. Returns -1 (close). */
+static int raw_error(struct lws *wsi, const char *status, const char *message, const char *code)
+{
+    char body[256];
+    int bn = snprintf(body, sizeof body, "{\"error\":\"%s\",\"code\":\"%s\"}", message, code);
+    unsigned char buf[LWS_PRE + 512];
+    int n = snprintf((char *)buf + LWS_PRE, sizeof buf - LWS_PRE,
+                     "HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+                     "cache-control: no-store\r\nconnection: close\r\n\r\n%s",
+                     status, bn, body);
+    lws_write(wsi, buf + LWS_PRE, (size_t)n, LWS_WRITE_RAW);
+    return -1;
+}
+
 /* A connection lws could not read as HTTP (a method it does not know, CONNECT, bytes that
  * are no request): lws hands it over raw with what it read. It gets a JSON error like any
  * other refusal, and is closed. */
@@ -1127,16 +1156,10 @@ static int raw_refuse(struct lws *wsi, const char *in, size_t len)
     size_t m = 0;
     while (m < len && m < 32 && in[m] >= 'A' && in[m] <= 'Z')
         m++;
-    int method = m > 0 && m < len && in[m] == ' ';
-    const char *body = method ? "{\"error\":\"the server takes GET and POST\",\"code\":\"bad_method\"}"
-                              : "{\"error\":\"this is not an HTTP request\",\"code\":\"bad_request\"}";
-    unsigned char buf[LWS_PRE + 512];
-    int n = snprintf((char *)buf + LWS_PRE, sizeof buf - LWS_PRE,
-                     "HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %zu\r\n"
-                     "cache-control: no-store\r\nconnection: close\r\n\r\n%s",
-                     method ? "405 Method Not Allowed" : "400 Bad Request", strlen(body), body);
-    lws_write(wsi, buf + LWS_PRE, (size_t)n, LWS_WRITE_RAW);
-    return -1;
+    if (m > 0 && m < len && in[m] == ' ')
+        return raw_error(wsi, "405 Method Not Allowed", "the server takes GET and POST",
+                         "bad_method");
+    return raw_error(wsi, "400 Bad Request", "this is not an HTTP request", "bad_request");
 }
 
 /* ---- WebSocket --------------------------------------------------------------------- */
@@ -1343,6 +1366,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     case LWS_CALLBACK_RAW_RX:
         return raw_refuse(wsi, in, len);
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        /* A WebSocket handshake whose request line lost its version (see http_begin). */
+        if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP) <= 0) {
+            return raw_error(wsi, "400 Bad Request", BAD_REQUEST_LINE, "bad_request");
+        }
+        return 0;
     default:
         break;
     }

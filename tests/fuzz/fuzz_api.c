@@ -33,7 +33,7 @@
 
 enum {
     MAX_REQUESTS = 8,
-    STORE_GAMES = 64,       /* games created before the store is emptied */
+    STORE_GAMES = 16,       /* games created before the store is emptied */
     MAX_INPUT_BYTES = 16 * 1024,
 };
 

@@ -887,6 +887,11 @@ async function flood(dbDir) {
       await sleep(4500);   // the buckets full again
       const many = (await xff(S3.url, (i) => `2001:db8:6:${(i + 1).toString(16)}::1`)).filter((c) => c === 429).length;
       check(one > 50 && many === 0, `flood: IPv6 addresses count by /64 (${one} of 100 refused from one /64, ${many} from 100 /64s)`);
+      // What is not an address (a header forged through the request line, a proxy's
+      // name) is not a client: the proxy's own address is counted.
+      await sleep(4500);
+      const junk = (await xff(S3.url, (i) => `6.6.6.${i} HTTP/1.1`)).filter((c) => c === 429).length;
+      check(junk > 50, `flood: an X-Forwarded-For that is not an address counts as the proxy (${junk} of 100 refused)`);
     }
     await S3.stop();
   }

@@ -685,6 +685,24 @@ async function group7() {
     await ensureAlive('7 headers over 4 KiB');
   }
   {
+    // An encoded CR or LF in the address: libwebsockets decodes it before it looks for the
+    // end of the request line, so the line ended there and the rest became a header of the
+    // client's choosing (through a proxy, an X-Forwarded-For), served as HTTP/1.0.
+    const lines = [
+      ['LF in the query', 'GET /api/health?%0aX-Forwarded-For:6.6.6.6 HTTP/1.1\r\nHost: x\r\n\r\n'],
+      ['CR LF in the path', 'GET /api/games%0d%0aHost:y HTTP/1.1\r\nHost: x\r\n\r\n'],
+      ['LF in a game id', 'GET /api/games/%0a HTTP/1.1\r\nHost: x\r\n\r\n'],
+      ['LF in a WebSocket handshake', 'GET /ws?game=x%0aX:y HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n' +
+        'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n'],
+    ];
+    for (const [what, text] of lines) {
+      const r = await rawOne(text);
+      check(r.rep && r.rep.status === 400 && r.rep.json && r.rep.json.code === 'bad_request',
+        `7 request line: ${what} is 400 bad_request`, r.what);
+    }
+    await ensureAlive('7 request line');
+  }
+  {
     // A Content-Length too long to read, or not a number: refused, never taken as none.
     const r = await rawOne(`POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: ${'0'.repeat(40)}2\r\n\r\n{}`);
     check(r.rep && r.rep.status === 400 && r.rep.json && r.rep.json.code === 'bad_request',
