@@ -79,7 +79,9 @@ async function newPage(label, viewport = { width: 1280, height: 900 }) {
   const page = await context.newPage();
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`${label}: ${m.text()}`); });
   page.on('pageerror', (e) => consoleErrors.push(`${label}: page error: ${e.message}`));
-  page.setDefaultTimeout(15000);
+  // Generous: the sanitizer build's server and the browser share two cores in CI, where a
+  // click once waited over 15 s for the page to settle (a failure is still a failure).
+  page.setDefaultTimeout(30000);
   return { context, page };
 }
 
