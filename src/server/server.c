@@ -122,6 +122,7 @@ typedef struct pss {
     struct rate_slot *slot;   /* a WebSocket's client address's bucket, found once at its
                                * handshake (NULL: --rate is off) */
     unsigned char ws_counted; /* counted in slot->ws */
+    int fd;                   /* a WebSocket's socket (deliver_event writes to it) */
 } pss;
 
 /* The bucket of the client addresses that hash to it: addresses that collide share it
@@ -302,19 +303,59 @@ static int enqueue(pss *p, msg *m)
     return 0;
 }
 
+/* The message as one WebSocket frame from a server (FIN, text, not masked): its header is
+ * written into the LWS_PRE bytes before the text -- the bytes lws_write would write there
+ * for the same message -- and the frame's start is returned, its length in *flen. */
+static unsigned char *text_frame(msg *m, size_t *flen)
+{
+    size_t len = m->len, h = len < 126 ? 2 : len < 65536 ? 4 : 10;
+    unsigned char *f = m->data + LWS_PRE - h;
+    f[0] = 0x81;
+    if (h == 2) {
+        f[1] = (unsigned char)len;
+    } else if (h == 4) {
+        f[1] = 126;
+        f[2] = (unsigned char)(len >> 8);
+        f[3] = (unsigned char)len;
+    } else {
+        f[1] = 127;
+        for (int i = 0; i < 8; i++)
+            f[2 + i] = (unsigned char)((uint64_t)len >> (56 - 8 * i));
+    }
+    *flen = h + len;
+    return f;
+}
+
+/* The end of a frame the socket did not take, to lws: it keeps it and sends it when the
+ * socket can take it, before anything else of that connection (a write of kind
+ * LWS_WRITE_HTTP goes out unframed). 0, or -1 when the connection failed. */
+static int write_rest(struct lws *wsi, const unsigned char *rest, size_t len)
+{
+    unsigned char *b = malloc(LWS_PRE + len);
+    if (!b)
+        return -1;
+    memcpy(b + LWS_PRE, rest, len);
+    int w = lws_write(wsi, b + LWS_PRE, len, LWS_WRITE_HTTP);
+    free(b);
+    return w < (int)len ? -1 : 0;
+}
+
 /* One event to n connections. A socket with nothing waiting before the event (not in
- * lws's buffer, not in the queue) is written at once, from the message's own buffer (lws
- * puts the frame header in the LWS_PRE bytes before it: the same bytes for every socket;
- * what a full socket does not take, lws keeps and sends when it can, and lws_write returns
- * the whole length). lws 4.1 allows lws_write outside the WRITEABLE callback when nothing
- * of that connection is buffered (lws_partial_buffered). Writing at once saves, per
- * watcher, the two changes of its epoll interest (POLLOUT on, then off) and the pass
- * through the loop that a writable callback costs. The others get the event queued (the
- * same message, shared by reference). A connection closed meanwhile is skipped. */
+ * lws's buffer, not in the queue) is written at once: one send() of the frame, built once
+ * for all of them (text_frame). What a full socket does not take goes to lws, which sends
+ * it when it can (write_rest); lws 4.1 allows a write outside the WRITEABLE callback when
+ * nothing of that connection is buffered (lws_partial_buffered). Writing at once saves,
+ * per watcher, the two changes of its epoll interest (POLLOUT on, then off) and the pass
+ * through the loop that a writable callback costs; sending the frame ourselves saves lws's
+ * framing and bookkeeping of each write. The others get the event queued (the same
+ * message, shared by reference), written by lws_write in their writable callbacks. A
+ * connection closed meanwhile is skipped. */
 static pss *conn_get(server *s, gv_ht_conn c);
 
 static void deliver_event(server *s, msg *m, const gv_ht_conn *conns, int n)
 {
+    size_t flen;
+    const unsigned char *frame = text_frame(m, &flen);
     for (int i = 0; i < n; i++) {
         /* Each connection's state is a cold cache line: fetch the next ones early. */
         if (i + 8 < n) {
@@ -326,11 +367,14 @@ static void deliver_event(server *s, msg *m, const gv_ht_conn *conns, int n)
         if (!p || p->closing || p->peer_closed || !p->open || p->close_code)
             continue;
         if (!p->qn && !lws_partial_buffered(p->wsi)) {
-            if (lws_write(p->wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len) {
-                /* The socket failed: lws closes it from the loop. */
-                p->peer_closed = 1;
-                lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
-            }
+            ssize_t w = send(p->fd, frame, flen, MSG_DONTWAIT | MSG_NOSIGNAL);
+            if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+                w = 0;
+            if (w == (ssize_t)flen || (w >= 0 && write_rest(p->wsi, frame + w, flen - (size_t)w) == 0))
+                continue;
+            /* The socket failed: lws closes it from the loop. */
+            p->peer_closed = 1;
+            lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
             continue;
         }
         enqueue(p, m);
@@ -1030,12 +1074,12 @@ static int query_escaped(const char *frag, int c)
     return ch == '%' || ch == '+' || ch == '&' || (ch == '=' && memchr(frag, '=', (size_t)c));
 }
 
-/* A request's headers have been read (lws calls it with the path): checks them, keeps the
- * path and query, and handles the request now or once its body has come. Every refusal is
- * made before any body is read; the connection closes after the reply (see http_send). */
 #define BAD_REQUEST_LINE "malformed request line (no HTTP version, or an encoded line break " \
                          "in the address)"
 
+/* A request's headers have been read (lws calls it with the path): checks them, keeps the
+ * path and query, and handles the request now or once its body has come. Every refusal is
+ * made before any body is read; the connection closes after the reply (see http_send). */
 static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
 {
     http_free(p);
@@ -1368,9 +1412,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return raw_refuse(wsi, in, len);
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         /* A WebSocket handshake whose request line lost its version (see http_begin). */
-        if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP) <= 0) {
+        if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP) <= 0)
             return raw_error(wsi, "400 Bad Request", BAD_REQUEST_LINE, "bad_request");
-        }
         return 0;
     default:
         break;
@@ -1445,6 +1488,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         conn_drop(s, p->conn);
         memset(p, 0, sizeof *p);
         p->wsi = wsi;
+        p->fd = (int)lws_get_socket_fd(wsi);
         p->conn = conn_new(s, p);
         p->watcher = p->conn ? gv_ht_watcher_new(s->ht, p->conn) : NULL;
         if (!p->watcher) {

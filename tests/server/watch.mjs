@@ -7,10 +7,12 @@
 //   - watchers come and go (unwatch, close, watch another game): every move reaches each
 //     watcher of the game exactly once, and none that left;
 //   - a move event carries the game's public view fields (Grav's board and phase), the
-//     same as GET /api/games/ID, and GET /api/games/ID/you is a seat's part alone.
+//     same as GET /api/games/ID, and GET /api/games/ID/you is a seat's part alone;
+//   - a watcher that stops reading for a while, then reads, gets every event whole.
 // The game is Grav on 23x23 with rules that refuse little, so that it lasts: each stone
 // is a placement and one answer per other player.
 import WebSocket from 'ws';
+import net from 'node:net';
 import { join } from 'node:path';
 import {
   api, check, removeDir, sleep, startServer, summary, tempDir, watcher,
@@ -176,6 +178,37 @@ async function main() {
     check(got.every((g, i) => (gone.has(i) ? g === '' : g === want)),
           `${stay.length} watchers that stayed got moves ${want} once each, the ${gone.size} that left none`);
     for (const w of ws) w.ws.terminate();
+
+    // 5. A watcher that stops reading while 60 moves are made, then reads: the events the
+    // server sent straight to its socket, and those it kept for it, come whole and in order.
+    {
+      const url = new URL(base);
+      const sock = net.connect(Number(url.port), url.hostname);
+      await new Promise((res, rej) => { sock.once('connect', res); sock.once('error', rej); });
+      let buf = Buffer.alloc(0);
+      sock.on('data', (d) => { buf = Buffer.concat([buf, d]); });
+      sock.write(`GET /ws?game=${id}&since=${ACTIONS + 4} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n` +
+        'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+      await waitFor(() => buf.includes('"type":"state"'));
+      sock.pause();
+      for (let k = 5; k <= 64; k++) await act(base, id, tokens, ACTIONS + k);
+      sock.resume();
+      await waitFor(() => buf.includes(`"n":${ACTIONS + 64},`), 10000);
+      await sleep(200);
+      let i = buf.indexOf('\r\n\r\n') + 4, ok = true;
+      const ns = [];
+      while (i < buf.length) {
+        let len = buf[i + 1] & 0x7f, h = 2;
+        if (len === 126) { len = buf.readUInt16BE(i + 2); h = 4; } else if (len === 127) { len = Number(buf.readBigUInt64BE(i + 2)); h = 10; }
+        if (buf[i] !== 0x81 || (buf[i + 1] & 0x80) || i + h + len > buf.length) { ok = false; break; }
+        const m = JSON.parse(buf.subarray(i + h, i + h + len).toString());
+        if (m.type === 'move') ns.push(m.move.n);
+        i += h + len;
+      }
+      const want = Array.from({ length: 60 }, (_, k) => ACTIONS + 5 + k).join();
+      check(ok && ns.join() === want, `a watcher that stopped reading for 60 moves then gets them all, whole and in order (${ok ? ns.length : 'a malformed frame'})`);
+      sock.destroy();
+    }
 
     const health = await api(base, 'GET', '/api/health');
     check(health.status === 200, 'the server still answers');
