@@ -2,6 +2,9 @@
 # WebSocket watcher benchmark of 'gravulien serve' (bench/ws_watchers.mjs): N watchers of
 # one game on loopback, move -> watcher latency, memory per connection.
 # Usage: bench/ws-bench.sh [path-to-gravulien] [watchers=10000] [moves=50] [client-threads=1]
+# STEER=1 (root, 2 cores or more): the server runs on core 0 and loopback's receiving half
+# on core 1 (receive packet steering), so that the server's CPU does not include its
+# watchers' TCP input, as on a network; the setting is restored afterwards.
 # Needs node and the ws module of tests/server (scripts/deps.sh); exits 77 without them.
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-$here/../build/gravulien}
@@ -11,4 +14,16 @@ command -v node >/dev/null 2>&1 || { echo "node not installed: skipped"; exit 77
 [ -x "$bin" ] || { echo "no gravulien at $bin: build first"; exit 2; }
 # Each watcher is a socket in this process: raise the soft limit as far as allowed.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+if [ "${STEER:-0}" = 1 ]; then
+  rps=/sys/class/net/lo/queues/rx-0/rps_cpus
+  old=$(cat "$rps" 2>/dev/null) && echo 2 > "$rps" 2>/dev/null ||
+    { echo "STEER=1: cannot write $rps (root is needed)"; exit 2; }
+  wrap=$(mktemp)
+  printf '#!/bin/sh\nexec taskset -c 0 "%s" "$@"\n' "$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" > "$wrap"
+  chmod +x "$wrap"
+  trap 'echo "$old" > "$rps"; rm -f "$wrap"' EXIT INT TERM
+  echo "steered: server on core 0, loopback's receive on core 1"
+  node "$here/ws_watchers.mjs" "$wrap" "$@"
+  exit $?
+fi
 exec node "$here/ws_watchers.mjs" "$bin" "$@"
