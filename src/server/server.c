@@ -125,15 +125,15 @@ typedef struct pss {
     int fd;                   /* a WebSocket's socket (deliver_event writes to it) */
 } pss;
 
-/* The bucket of the client addresses that hash to it: addresses that collide share it
- * (none resets another's), and the hash is seeded at start, so that which ones collide
- * cannot be worked out from outside. */
 /* A token bucket: what may still be taken now, refilled with time up to its burst. */
 typedef struct bucket {
     double tokens;
     int64_t at;               /* last refill; 0: never used (full) */
 } bucket;
 
+/* The bucket of the client addresses that hash to it: addresses that collide share it
+ * (none resets another's), and the hash is seeded at start, so that which ones collide
+ * cannot be worked out from outside. */
 typedef struct rate_slot {
     bucket requests;          /* --rate a second, bursts of 4 x that */
     bucket games;             /* --new-games a minute, bursts of 3 x that */

@@ -43,7 +43,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
-import { startServer, sleep, tempDir, removeDir } from './lib.mjs';
+import { startServer, sleep, tempDir, removeDir, wsFrames } from './lib.mjs';
 
 const bin = process.argv[2];
 if (!bin) {
@@ -774,16 +774,7 @@ async function group7() {
       c.write(Buffer.concat([Buffer.from([0x81, payload.length]), payload]));   // FIN+text, no mask bit
       await c.until((x) => x.closed, 3000);
       // The frames the server sent back after the handshake.
-      const frames = [];
-      let b = c.data.subarray(at);
-      while (b.length >= 2) {
-        let len = b[1] & 0x7f;
-        let off = 2;
-        if (len === 126) { len = b.readUInt16BE(2); off = 4; } else if (len === 127) { len = Number(b.readBigUInt64BE(2)); off = 10; }
-        if (b.length < off + len) break;
-        frames.push({ op: b[0] & 0x0f, data: b.subarray(off, off + len) });
-        b = b.subarray(off + len);
-      }
+      const frames = wsFrames(c.data.subarray(at));
       const close = frames.find((f) => f.op === 8);
       const code = close && close.data.length >= 2 ? close.data.readUInt16BE(0) : null;
       const pong = frames.some((f) => f.op === 1 && /pong/.test(f.data.toString()));

@@ -94,6 +94,23 @@ export function startServer(bin, db, extra = []) {
 }
 
 // HTTP request; resolves to { status, json, text, headers }.
+// The whole WebSocket frames at the start of buf, as a raw socket received them: each
+// {fin, op, masked, data, size (header and payload)}; a frame cut short at the end is left
+// out.
+export function wsFrames(buf) {
+  const frames = [];
+  let b = buf;
+  while (b.length >= 2) {
+    let len = b[1] & 0x7f;
+    let off = 2;
+    if (len === 126) { len = b.readUInt16BE(2); off = 4; } else if (len === 127) { len = Number(b.readBigUInt64BE(2)); off = 10; }
+    if (b.length < off + len) break;
+    frames.push({ fin: !!(b[0] & 0x80), op: b[0] & 0x0f, masked: !!(b[1] & 0x80), data: b.subarray(off, off + len), size: off + len });
+    b = b.subarray(off + len);
+  }
+  return frames;
+}
+
 export async function api(base, method, path, body, rawBody) {
   const init = { method, headers: {} };
   if (rawBody !== undefined) {

@@ -15,7 +15,7 @@ import WebSocket from 'ws';
 import net from 'node:net';
 import { join } from 'node:path';
 import {
-  api, check, removeDir, sleep, startServer, summary, tempDir, watcher,
+  api, check, removeDir, sleep, startServer, summary, tempDir, watcher, wsFrames,
 } from './lib.mjs';
 
 const bin = process.argv[2];
@@ -195,16 +195,11 @@ async function main() {
       sock.resume();
       await waitFor(() => buf.includes(`"n":${ACTIONS + 64},`), 10000);
       await sleep(200);
-      let i = buf.indexOf('\r\n\r\n') + 4, ok = true;
-      const ns = [];
-      while (i < buf.length) {
-        let len = buf[i + 1] & 0x7f, h = 2;
-        if (len === 126) { len = buf.readUInt16BE(i + 2); h = 4; } else if (len === 127) { len = Number(buf.readBigUInt64BE(i + 2)); h = 10; }
-        if (buf[i] !== 0x81 || (buf[i + 1] & 0x80) || i + h + len > buf.length) { ok = false; break; }
-        const m = JSON.parse(buf.subarray(i + h, i + h + len).toString());
-        if (m.type === 'move') ns.push(m.move.n);
-        i += h + len;
-      }
+      const body = buf.subarray(buf.indexOf('\r\n\r\n') + 4);
+      const frames = wsFrames(body);
+      // Every byte in whole frames, each a final, unmasked text frame.
+      const ok = frames.reduce((k, f) => k + f.size, 0) === body.length && frames.every((f) => f.fin && f.op === 1 && !f.masked);
+      const ns = frames.map((f) => JSON.parse(f.data.toString())).filter((m) => m.type === 'move').map((m) => m.move.n);
       const want = Array.from({ length: 60 }, (_, k) => ACTIONS + 5 + k).join();
       check(ok && ns.join() === want, `a watcher that stopped reading for 60 moves then gets them all, whole and in order (${ok ? ns.length : 'a malformed frame'})`);
       sock.destroy();
