@@ -33,6 +33,8 @@ typedef struct gv_metrics {
     /* Moves stored (people's and AI's), and HTTP replies by status class (1xx..5xx). */
     _Atomic uint64_t moves;
     _Atomic uint64_t http_replies[5];
+    /* Connections closed as soon as they were taken: their address over --rate. */
+    _Atomic uint64_t conns_refused;
 } gv_metrics;
 
 void gv_histo_add(gv_histo *h, int64_t us);

@@ -137,6 +137,7 @@ typedef struct bucket {
 typedef struct rate_slot {
     bucket requests;          /* --rate a second, bursts of 4 x that */
     bucket games;             /* --new-games a minute, bursts of 3 x that */
+    bucket conns;             /* connections taken: --rate a second, bursts of 4 x that */
     int ws;                   /* WebSockets open from its addresses */
 } rate_slot;
 
@@ -622,6 +623,43 @@ static int games_take(server *s, rate_slot *r, int *wait)
     return 0;
 }
 
+/* A connection just taken (lws's accept, before anything is read from it): with --rate,
+ * each address may open --rate connections a second, bursts of 4 x that, as many as the
+ * requests it may make (every reply closes its connection). Without this, connections
+ * that never send a request cost nothing until lws's 10 s timeout closes them, and one
+ * client could hold every descriptor the process has. A proxy of --trust-proxy carries
+ * many clients and is not limited here; their requests still are, one by one. A refused
+ * connection gets a 429 if its socket takes it at once, and is closed: returns 1. */
+static int accept_filter(server *s, const struct lws_filter_network_conn_args *c)
+{
+    if (s->o.rate <= 0 || !c)
+        return 0;
+    char ip[INET6_ADDRSTRLEN] = "";
+    if (c->cli_addr.ss_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)&c->cli_addr)->sin_addr, ip, sizeof ip);
+    else if (c->cli_addr.ss_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)&c->cli_addr)->sin6_addr, ip, sizeof ip);
+    if (trusted_proxy(s, ip))
+        return 0;
+    rate_slot *r = rate_slot_of(s, ip);
+    int64_t wait_ms;
+    if (bucket_take(&r->conns, s->o.rate / 1000.0, s->o.rate * 4.0, &wait_ms))
+        return 0;
+    atomic_fetch_add_explicit(&s->metrics.conns_refused, 1, memory_order_relaxed);
+    static const char body[] =
+        "{\"error\":\"too many connections from your address: slow down\","
+        "\"code\":\"too_many_requests\"}";
+    char head[256];
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
+                     "content-length: %zu\r\ncache-control: no-store\r\nretry-after: 1\r\n"
+                     "connection: close\r\n\r\n%s",
+                     sizeof body - 1, body);
+    ssize_t sent = send(c->accept_fd, head, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+    (void)sent;
+    return 1;
+}
+
 /* ---- HTTP -------------------------------------------------------------------------- */
 
 /* One line of the access log for hr's reply: the client, the time, the request without its
@@ -910,6 +948,9 @@ static void metrics_reply(server *s, gv_reply *out)
                     (double)atomic_load(&m->moves));
     gv_metric_write(&b, "gravulien_store_errors_total", "counter", "store calls that failed",
                     (double)atomic_load(&m->store_errors));
+    gv_metric_write(&b, "gravulien_connections_refused_total", "counter",
+                    "connections closed when taken: their address was over --rate",
+                    (double)atomic_load(&m->conns_refused));
     static const char *const cls[5] = {"1xx", "2xx", "3xx", "4xx", "5xx"};
     static const char help[] = "# HELP gravulien_http_replies_total HTTP replies by status class\n"
                                "# TYPE gravulien_http_replies_total counter\n";
@@ -1405,6 +1446,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (s && s->ht)
             take_outbox(s);
         return 0;
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return s ? accept_filter(s, user) : 0;
     case LWS_CALLBACK_RAW_ADOPT:
     case LWS_CALLBACK_RAW_CLOSE:
         return 0;
@@ -1653,11 +1696,34 @@ static void log_emit(int level, const char *line)
     lwsl_emit_stderr(level, line);
 }
 
-static void raise_fd_limit(void)
+/* Raises the process's descriptor limit to its hard limit (at most 2^20) and returns it
+ * (0: unknown). */
+static rlim_t raise_fd_limit(void)
 {
     struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 0;
+    if (rl.rlim_cur < rl.rlim_max) {
         rl.rlim_cur = rl.rlim_max > 1048576 ? 1048576 : rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0 && getrlimit(RLIMIT_NOFILE, &rl) != 0)
+            return 0;
+    }
+    return rl.rlim_cur;
+}
+
+/* Descriptors kept back from lws for everything else the process opens: the database's
+ * files or connections, the access log, the games' thread's wake-ups, a backup. */
+static rlim_t fd_reserve(rlim_t limit)
+{
+    return limit >= 512 ? 128 : limit / 4;
+}
+
+/* Sets the soft descriptor limit (lws reads it once, when its context is made). */
+static void set_fd_limit(rlim_t n)
+{
+    struct rlimit rl;
+    if (n && getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = n;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
 }
@@ -1771,7 +1837,7 @@ int gv_serve(const gv_serve_opts *o)
         free(s);
         return 1;
     }
-    raise_fd_limit();
+    rlim_t fd_limit = raise_fd_limit();
     /* lws reports what clients do wrong (bad headers, ...) as errors: only with --verbose. */
     lws_set_log_level(o->verbose ? LLL_ERR | LLL_WARN | LLL_NOTICE : 0, log_emit);
     struct lws_context_creation_info info;
@@ -1807,7 +1873,15 @@ int gv_serve(const gv_serve_opts *o)
     void *foreign_loops[1] = {loop};
     info.options |= LWS_SERVER_OPTION_LIBEV;
     info.foreign_loops = foreign_loops;
+    /* lws takes connections while it has descriptors for them by its count, which is of its
+     * own sockets only; when the process's other files use the last ones, accept() fails
+     * and lws tries it again at once, for ever: the loop spins at full speed and answers
+     * nothing until a connection closes. So lws is shown a limit below the real one (its
+     * fd table, indexed by descriptor, keeps that size), and stops listening when its
+     * sockets reach it, until one closes; the rest stays for the other files. */
+    set_fd_limit(fd_limit - fd_reserve(fd_limit));
     s->ctx = lws_create_context(&info);
+    set_fd_limit(fd_limit);
     if (!s->ctx) {
         fprintf(stderr, "serve: cannot listen on %s:%d (in use, or not allowed)\n",
                 o->host ? o->host : "*", o->port);

@@ -30,7 +30,12 @@
 //     made holds exactly the moves that were acknowledged;
 //  9. a client's share, on a second server with the default --rate: WebSocket messages
 //     count in their address's rate (300 watches from 15 connections at once get at most
-//     the burst of states, errors for the rest).
+//     the burst of states, errors for the rest);
+// 10. descriptors, on servers limited to 128 of them: idle connections that fill them
+//     leave the loop idle (before, accept() failed and was retried at full speed for as
+//     long as they stayed), and it answers again as soon as they close; with --rate, one
+//     address's connections are bounded as its requests are (429 and closed past the
+//     burst), so other clients are still answered within 100 ms meanwhile.
 //
 // When a check leaves the server unable to answer (a spinning loop, a crash), that is
 // reported as a failure of the check's group and the server is killed and started again
@@ -39,6 +44,7 @@
 // Usage: node hostile.mjs <path-to-gravulien>   (tests/server/run.sh build/gravulien hostile.mjs)
 // HOSTILE_ONLY=1,2,7 runs some groups only (the game of group 2 is built when needed);
 // HOSTILE_STALL_MS=N replaces the 100 ms a health probe may take (a loaded machine).
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -1046,6 +1052,78 @@ async function group9Games() {
   }
 }
 
+// ---- 10. descriptors ------------------------------------------------------------------------
+
+// The CPU time (ms) process pid has used so far.
+function cpuMs(pid) {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const v = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return (Number(v[11]) + Number(v[12])) * 10;   // utime, stime (fields 14, 15) in 1/100 s
+}
+
+// n idle connections from 127.0.0.2 (another address on the loopback); each records
+// what it received first and whether it was closed.
+async function idleConns(port, n) {
+  const conns = [];
+  for (let i = 0; i < n; i++) {
+    const o = { data: '', closed: false };
+    o.sock = net.connect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
+    o.sock.on('data', (d) => { o.data += d.toString('latin1'); });
+    o.sock.on('error', () => { o.closed = true; });
+    o.sock.on('close', () => { o.closed = true; });
+    conns.push(o);
+  }
+  await sleep(1000);
+  return conns;
+}
+
+async function health10(port) {
+  const t = performance.now();
+  try {
+    const r = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(1000) });
+    await r.text();
+    return { status: r.status, ms: performance.now() - t };
+  } catch { return { status: 0, ms: Infinity }; }
+}
+
+async function group10() {
+  console.log(`-- 10. descriptors (${elapsed()})`);
+  // a) No --rate: 200 idle connections take all the server's descriptors.
+  const A = await startServer(bin, join(dir, 'fd-a.db'), ['--rate', '0'], { fdLimit: 128 });
+  extraServers.push(A);
+  let conns = await idleConns(A.port, 200);
+  const c0 = cpuMs(A.proc.pid);
+  await sleep(1500);
+  const used = cpuMs(A.proc.pid) - c0;
+  check(used < 450, '10a 200 idle connections against 128 descriptors: the loop does not spin',
+    `${used} ms of CPU in 1,500 ms, ${conns.filter((o) => !o.closed).length} connections open`);
+  for (const o of conns) o.sock.destroy();
+  let h = { status: 0 };
+  for (let end = Date.now() + 3000; Date.now() < end && h.status !== 200; await sleep(50)) h = await health10(A.port);
+  check(h.status === 200, '10a once they close, the server answers again', `status ${h.status}`);
+  await A.kill();
+  // b) --rate 5 (bursts of 20): the same from one address is cut at its burst.
+  const B = await startServer(bin, join(dir, 'fd-b.db'), ['--rate', '5'], { fdLimit: 128 });
+  extraServers.push(B);
+  conns = await idleConns(B.port, 200);
+  const refused = conns.filter((o) => o.data.startsWith('HTTP/1.1 429') && o.data.includes('"too_many_requests"')).length;
+  const open = conns.filter((o) => !o.closed).length;
+  check(open <= 20 && refused >= 150,
+    '10b --rate 5: of 200 idle connections from one address, at most its burst of 20 stay open, the rest get 429 and are closed',
+    `${open} open, ${refused} refused with 429, ${conns.filter((o) => o.closed && !o.data).length} closed without a reply`);
+  const ms = [];
+  for (let i = 0; i < 10; i++) { ms.push((await health10(B.port)).ms); await sleep(50); }
+  check(prompt(ms), `10b meanwhile /api/health from another address answers within ${STALL_MS} ms`, probeSummary(ms));
+  const g = await fetch(`http://127.0.0.1:${B.port}/api/games`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] }),
+    signal: AbortSignal.timeout(3000),
+  }).then((r) => r.status).catch(() => 0);
+  check(g === 201, '10b meanwhile another address creates a game', `status ${g}`);
+  for (const o of conns) o.sock.destroy();
+  await B.kill();
+}
+
 async function group9() {
   console.log(`-- 9. a client's share (${elapsed()})`);
   try {
@@ -1110,7 +1188,7 @@ try {
   S = await startServer(bin, db, SERVER_ARGS);
   const h = await probes(3);
   check(prompt(h), `start: /api/health answers within ${STALL_MS} ms`, probeSummary(h));
-  const groups = [group1, group2, group3, group4, group5, group6, group7, group8, group9];
+  const groups = [group1, group2, group3, group4, group5, group6, group7, group8, group9, group10];
   for (let i = 0; i < groups.length; i++) {
     if (ONLY && !ONLY.has(i + 1)) continue;
     try {

@@ -52,11 +52,15 @@ export function removeDir(dir) {
 // Starts the server; resolves to { url, port, proc, stop(), kill() } once it printed its URL.
 // With GV_SERVER_ON_PG=1 (and GV_TEST_PG from tests/pgtmp.sh) every server of a test uses
 // that PostgreSQL instead of the SQLite file it names: the same tests on both backends.
-export function startServer(bin, db, extra = []) {
+// opts.fdLimit: the server runs under that many file descriptors (ulimit -n, soft and hard).
+export function startServer(bin, db, extra = [], opts = {}) {
   if (process.env.GV_SERVER_ON_PG === '1' && process.env.GV_TEST_PG) db = process.env.GV_TEST_PG;
   return new Promise((resolve, reject) => {
     const args = ['serve', '--port', '0', '--db', db, ...extra];
-    const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = opts.fdLimit
+      ? spawn('/bin/sh', ['-c', `ulimit -n ${Number(opts.fdLimit)} && exec "$0" "$@"`, bin, ...args],
+        { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let done = false;
     const timer = setTimeout(() => {
