@@ -170,8 +170,8 @@ static void cmd_setoption(usi_session *u, char **w, int n)
             rc = strlen(rules) >= sizeof u->opts->rules_now
                      ? (snprintf(err, sizeof err, "too many rule options"), -1)
                      : gv_engine_set_option(u->e, "rules", rules, err, sizeof err);
-            if (rc == 0)
-                snprintf(u->opts->rules_now, sizeof u->opts->rules_now, "%s", rules);
+            if (rc == 0)   /* it fits: checked above */
+                memcpy(u->opts->rules_now, rules, strlen(rules) + 1);
         }
     }
     if (rc != 0)

@@ -17,7 +17,7 @@ int play_save(const play *p, const char *path, char *err, size_t errlen)
 {
     gv_record_meta meta;
     gv_record_meta_init(&meta);
-    char seats[256] = "";
+    char seats[GV_REC_NAME] = "";
     size_t n = 0;
     for (int i = 0; i < p->nseats && n < sizeof seats; i++) {
         const play_seat *s = &p->seat[i];
