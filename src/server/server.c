@@ -1214,6 +1214,18 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
                                 "the request body is larger than 64 KiB") ? -1 : 0;
     if (!declared)
         return http_handle(s, wsi, p) < 0 ? -1 : 0;
+    /* "Expect: 100-continue": lws reads the header but does not answer it, and a client
+     * that sends it waits for the interim answer (curl a second) before sending its body.
+     * An HTTP/1.0 request never gets one (RFC 9110, 10.1.1). */
+    char ex[16], ver[16];
+    if (lws_hdr_copy(wsi, ex, sizeof ex, WSI_TOKEN_HTTP_EXPECT) > 0 && !strcasecmp(ex, "100-continue") &&
+        lws_hdr_copy(wsi, ver, sizeof ver, WSI_TOKEN_HTTP) > 0 && !strcmp(ver, "HTTP/1.1")) {
+        static const char go_on[] = "HTTP/1.1 100 Continue\r\n\r\n";
+        unsigned char buf[LWS_PRE + sizeof go_on];
+        memcpy(buf + LWS_PRE, go_on, sizeof go_on - 1);
+        if (lws_write(wsi, buf + LWS_PRE, sizeof go_on - 1, LWS_WRITE_RAW) < 0)
+            return -1;
+    }
     lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, BODY_DEADLINE_MS / 1000);
     return 0;
 }
@@ -1453,6 +1465,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     case LWS_CALLBACK_RAW_RX:
         return raw_refuse(wsi, in, len);
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        /* The server speaks HTTP/1.1 and WebSocket only. lws would also switch a plain
+         * connection to HTTP/2 on "Upgrade: h2c", and there many requests (and WebSockets,
+         * whose frames the server reads and writes on the socket itself) share one
+         * connection. lws cannot be told to ignore the header and answer in HTTP/1.1. */
+        if (!in || strcasecmp(in, "websocket"))
+            return raw_error(wsi, "400 Bad Request",
+                             "this server speaks HTTP/1.1: send the request without Upgrade "
+                             "(only Upgrade: websocket is taken)", "bad_request");
+        return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         /* A WebSocket handshake whose request line lost its version (see http_begin). */
         if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP) <= 0)

@@ -16,7 +16,8 @@
 //     a body trickled one byte a second is cut off within 15 s, a declared 200 MB body is
 //     413 at once and the connection closed;
 //  7. statuses: Grav out of turn is 409 not_your_turn; TRACE, PROPFIND, PUT, DELETE,
-//     OPTIONS, CONNECT are answered 405 bad_method; headers over 4 KiB are 431; an
+//     OPTIONS, CONNECT are answered 405 bad_method; "Upgrade: h2c" is 400 (no switch to
+//     HTTP/2); "Expect: 100-continue" is answered; headers over 4 KiB are 431; an
 //     offset past 32 bits is 400; an over-long token is 403 bad_token; declining a draw
 //     that nobody offered is 422 and changes nothing, offering one again while it stands
 //     changes nothing either; an unmasked client WebSocket frame closes the connection
@@ -677,6 +678,34 @@ async function group7() {
     check(r.rep && r.rep.status === 405 && r.rep.json && r.rep.json.code === 'bad_method',
       `7 methods: ${m} is answered 405 with code bad_method`, r.what);
     await ensureAlive(`7 methods: ${m}`);
+  }
+  {
+    // "Upgrade: h2c" on a plain connection: lws switched it to HTTP/2 (101 and an HTTP/2
+    // reply), where many requests and WebSockets share one connection. The server speaks
+    // HTTP/1.1: a JSON 400 (and the connection is closed).
+    const r = await rawOne('GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n' +
+      'Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n');
+    check(r.rep && r.rep.status === 400 && r.rep.json && r.rep.json.code === 'bad_request',
+      '7 upgrade: "Upgrade: h2c" is answered 400 bad_request, not switched to HTTP/2', r.what);
+    await ensureAlive('7 upgrade h2c');
+  }
+  {
+    // "Expect: 100-continue": the client waits for "100 Continue" before it sends the body
+    // (curl a second, then sends it anyway); lws read the header and never answered it.
+    const body = JSON.stringify({ game: 'exac', seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+    const c = rawConn();
+    await c.connected;
+    c.write(`POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n`);
+    await c.until((x) => x.replies.length > 0 || x.closed, 500);
+    const interim = c.replies[0];
+    c.write(body);
+    await c.until((x) => x.replies.length > 1 || x.closed, 2000);
+    const fin = c.replies[1];
+    if (fin) remember({ status: fin.status, json: fin.json });
+    check(interim && interim.status === 100 && fin && fin.status === 201,
+      '7 expect: a POST with "Expect: 100-continue" gets 100 Continue at once, then its reply once the body came',
+      c.replies.map((r) => r.status).join(', ') || 'no reply within 500 ms');
+    c.destroy();
   }
   {
     // Headers libwebsockets knows (Cookie, User-Agent, ...) are measured: over 4 KiB is 431.
