@@ -31,14 +31,15 @@ printf '%-12s %12s %8s %9s %8s\n' target executions seconds exec/s crashes
 for t in $targets; do
   bin=$build/tests/fuzz/fuzz_$t
   [ -x "$bin" ] || { echo "run.sh: no $bin (cmake --build $build --target fuzzers)" >&2; exit 2; }
-  # The longest input the fuzzer makes: records are long, moves short. A USI or XBoard
-  # input is a whole session, and every search in it starts a thread and a table: kept
-  # to 1 KB (some 40 commands; no input of their merged corpora is over 250 bytes), a
-  # session stays fast instead of slowing the run threefold as inputs grow.
+  # The longest input the fuzzer makes: records are long, moves short. A protocol
+  # session's input is a series of commands, each of which may search (USI and XBoard
+  # start a thread and a table for it): kept to 1 KB (some 40 commands; no input of their
+  # merged corpora is over 810 bytes), a session stays fast instead of slowing the run
+  # two- or threefold as inputs grow.
   case $t in
     record_kif|record_json) maxlen=32768 ;;
     game_*) maxlen=4096 ;;
-    usi|xboard) maxlen=1024 ;;
+    usi|xboard|gtp) maxlen=1024 ;;
     *) maxlen=8192 ;;
   esac
   # The API target keeps its hub's games from one input to the next: libFuzzer's leak
