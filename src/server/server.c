@@ -1718,15 +1718,16 @@ static void log_emit(int level, const char *line)
     lwsl_emit_stderr(level, line);
 }
 
-/* Raises the process's descriptor limit to its hard limit (at most 2^20) and returns it
- * (0: unknown). */
+/* Sets the process's descriptor limit to its hard limit, or 2^20 if that is more (lws
+ * keeps a table of a pointer per possible descriptor), and returns it (0: unknown). */
 static rlim_t raise_fd_limit(void)
 {
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
         return 0;
-    if (rl.rlim_cur < rl.rlim_max) {
-        rl.rlim_cur = rl.rlim_max > 1048576 ? 1048576 : rl.rlim_max;
+    rlim_t want = rl.rlim_max > 1048576 ? 1048576 : rl.rlim_max;
+    if (rl.rlim_cur != want) {
+        rl.rlim_cur = want;
         if (setrlimit(RLIMIT_NOFILE, &rl) != 0 && getrlimit(RLIMIT_NOFILE, &rl) != 0)
             return 0;
     }
