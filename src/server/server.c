@@ -87,6 +87,7 @@ typedef struct http_req {
     int worker_scope;              /* the page's service worker: it may control the site */
     int post;                 /* a POST or a DELETE: a body may follow */
     int del;                  /* a DELETE */
+    int head;                 /* a HEAD: answered as the GET, without the body */
     int64_t started;          /* monotonic ms the request's headers were read */
     char *body;
     size_t len;
@@ -683,7 +684,8 @@ static void access_log(server *s, struct lws *wsi, const http_req *hr)
         path[k++] = (unsigned char)*c <= 0x20 || *c == '"' || *c == '\\' || *c == 0x7f ? '?' : *c;
     path[k] = 0;
     fprintf(s->alog, "%s - - [%s] \"%s %s HTTP/1.1\" %d %zu %.3f \"%s\"\n", ip, when,
-            hr->del ? "DELETE" : hr->post ? "POST" : "GET", path, hr->reply.status, hr->reply.len,
+            hr->del ? "DELETE" : hr->post ? "POST" : hr->head ? "HEAD" : "GET", path,
+            hr->reply.status, hr->reply.len,
             (double)(gv_now_ms() - hr->started) / 1000.0, s->name);
 }
 
@@ -767,6 +769,8 @@ static int http_send(struct lws *wsi, pss *p)
     }
     if (lws_finalize_write_http_header(wsi, start, &q, end))
         return -1;
+    if (hr->head)   /* the headers say the GET's length; no body follows (RFC 9110, 9.3.2) */
+        hr->rlen = 0;
     lws_callback_on_writable(wsi);
     return 0;
 }
@@ -1132,6 +1136,7 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
     hr->started = gv_now_ms();
     hr->del = lws_hdr_total_length(wsi, WSI_TOKEN_DELETE_URI) > 0;
     hr->post = hr->del || lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+    hr->head = !hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
     if (!in)
         in = "/";
     if (strlen(in) >= sizeof hr->path)
@@ -1156,8 +1161,9 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
             t++;
         snprintf(hr->bearer, sizeof hr->bearer, "%.*s", (int)sizeof hr->bearer - 1, t);
     }
-    if (!hr->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
-        return http_reply_error(wsi, p, 405, "bad_method", "the server takes GET and POST") ? -1 : 0;
+    if (!hr->post && !hr->head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
+        return http_reply_error(wsi, p, 405, "bad_method",
+                                "the server takes GET, HEAD and POST") ? -1 : 0;
     request_identity(s, wsi, hr);
     /* The query, whole or not at all: lws hands it over as decoded fragments (one per
      * '&'); the API decodes its query itself, so the characters that mean something there
@@ -1254,7 +1260,7 @@ static int raw_refuse(struct lws *wsi, const char *in, size_t len)
     while (m < len && m < 32 && in[m] >= 'A' && in[m] <= 'Z')
         m++;
     if (m > 0 && m < len && in[m] == ' ')
-        return raw_error(wsi, "405 Method Not Allowed", "the server takes GET and POST",
+        return raw_error(wsi, "405 Method Not Allowed", "the server takes GET, HEAD and POST",
                          "bad_method");
     return raw_error(wsi, "400 Bad Request", "this is not an HTTP request", "bad_request");
 }

@@ -16,8 +16,9 @@
 //     a body trickled one byte a second is cut off within 15 s, a declared 200 MB body is
 //     413 at once and the connection closed;
 //  7. statuses: Grav out of turn is 409 not_your_turn; TRACE, PROPFIND, PUT, DELETE,
-//     OPTIONS, CONNECT are answered 405 bad_method; "Upgrade: h2c" is 400 (no switch to
-//     HTTP/2); "Expect: 100-continue" is answered; headers over 4 KiB are 431; an
+//     OPTIONS, CONNECT are answered 405 bad_method, HEAD as the GET without its body;
+//     "Upgrade: h2c" is 400 (no switch to HTTP/2); "Expect: 100-continue" is answered;
+//     headers over 4 KiB are 431; an
 //     offset past 32 bits is 400; an over-long token is 403 bad_token; declining a draw
 //     that nobody offered is 422 and changes nothing, offering one again while it stands
 //     changes nothing either; an unmasked client WebSocket frame closes the connection
@@ -678,6 +679,23 @@ async function group7() {
     check(r.rep && r.rep.status === 405 && r.rep.json && r.rep.json.code === 'bad_method',
       `7 methods: ${m} is answered 405 with code bad_method`, r.what);
     await ensureAlive(`7 methods: ${m}`);
+  }
+  {
+    // HEAD, which every general-purpose server must take (RFC 9110, 9.1; uptime monitors
+    // and "curl -I" send it), was 405: now the GET's status and headers, without the body.
+    for (const path of ['/', '/api/health']) {
+      const g = await req('GET', path);
+      const c = rawConn();
+      await c.connected;
+      c.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      await c.until((x) => x.closed, 2000);
+      const text = c.data.toString('latin1');
+      const cl = text.match(/\r\ncontent-length:\s*(\d+)/i);
+      check(/^HTTP\/1\.1 200 /.test(text) && cl && Number(cl[1]) === Buffer.byteLength(g.text) &&
+        text.endsWith('\r\n\r\n') && c.closed,
+        `7 methods: HEAD ${path} is answered 200 with the GET's content-length and no body`,
+        `${short(text.split('\r\n')[0])}, content-length ${cl ? cl[1] : 'none'} (GET: ${Buffer.byteLength(g.text)}), ${text.length - text.indexOf('\r\n\r\n') - 4} bytes after the head`);
+    }
   }
   {
     // "Upgrade: h2c" on a plain connection: lws switched it to HTTP/2 (101 and an HTTP/2
