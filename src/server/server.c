@@ -1485,6 +1485,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         /* A WebSocket handshake whose request line lost its version (see http_begin). */
         if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP) <= 0)
             return raw_error(wsi, "400 Bad Request", BAD_REQUEST_LINE, "bad_request");
+        /* lws upgrades whatever the method; RFC 6455 (4.1) has the handshake a GET, and a
+         * POST's body would be read as the client's first frames. */
+        if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
+            return raw_error(wsi, "405 Method Not Allowed", "a WebSocket handshake is a GET",
+                             "bad_method");
         return 0;
     default:
         break;

@@ -812,6 +812,14 @@ async function group7() {
       `${o1.status}, ${again.map((x) => x.status)}, ${n} draw events, updated ${u2} -> ${u3}`);
     w.ws.terminate();
   }
+  // A WebSocket handshake must be a GET (RFC 6455, 4.1); lws upgraded a POST too, and
+  // would have read its body as frames.
+  {
+    const r = await rawOne('POST /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+      'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nContent-Length: 0\r\n\r\n');
+    check(r.rep && r.rep.status === 405 && r.rep.json && r.rep.json.code === 'bad_method',
+      '7 websocket: a handshake sent as a POST is 405 bad_method, not upgraded', r.what);
+  }
   // An unmasked frame from a client: protocol error.
   {
     const c = rawConn();
