@@ -1163,8 +1163,9 @@ async function group10() {
   conns = await idleConns(B.port, 200);
   const refused = conns.filter((o) => o.data.startsWith('HTTP/1.1 429') && o.data.includes('"too_many_requests"')).length;
   const open = conns.filter((o) => !o.closed).length;
-  check(open <= 20 && refused >= 150,
-    '10b --rate 5: of 200 idle connections from one address, at most its burst of 20 stay open, the rest get 429 and are closed',
+  // The burst, and what the bucket refills (5 a second) while the 200 are taken.
+  check(open <= 25 && refused >= 150,
+    '10b --rate 5: of 200 idle connections from one address, about its burst of 20 stay open, the rest get 429 and are closed',
     `${open} open, ${refused} refused with 429, ${conns.filter((o) => o.closed && !o.data).length} closed without a reply`);
   const ms = [];
   for (let i = 0; i < 10; i++) { ms.push((await health10(B.port)).ms); await sleep(50); }
