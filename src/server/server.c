@@ -685,7 +685,7 @@ static void access_log(server *s, struct lws *wsi, const http_req *hr)
     path[k] = 0;
     fprintf(s->alog, "%s - - [%s] \"%s %s HTTP/1.1\" %d %zu %.3f \"%s\"\n", ip, when,
             hr->del ? "DELETE" : hr->post ? "POST" : hr->head ? "HEAD" : "GET", path,
-            hr->reply.status, hr->reply.len,
+            hr->reply.status, hr->head ? (size_t)0 : hr->reply.len,
             (double)(gv_now_ms() - hr->started) / 1000.0, s->name);
 }
 
