@@ -624,6 +624,21 @@ static int games_take(server *s, rate_slot *r, int *wait)
     return 0;
 }
 
+/* A whole reply refusing a request, as raw text for a connection that is closed after it:
+ * status (e.g. "400 Bad Request"), a JSON error of message and code, and extra header
+ * lines ("" or lines ending in CRLF). Returns its length (it fits in 512 bytes). */
+static int raw_error_text(char *out, size_t size, const char *status, const char *message,
+                          const char *code, const char *extra)
+{
+    char body[256];
+    int bn = snprintf(body, sizeof body, "{\"error\":\"%s\",\"code\":\"%s\"}", message, code);
+    int n = snprintf(out, size,
+                     "HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+                     "cache-control: no-store\r\n%sconnection: close\r\n\r\n%s",
+                     status, bn, extra, body);
+    return n < (int)size ? n : (int)size - 1;
+}
+
 /* A connection just taken (lws's accept, before anything is read from it): with --rate,
  * each address may open --rate connections a second, bursts of 4 x that, as many as the
  * requests it may make (every reply closes its connection). Without this, connections
@@ -647,16 +662,11 @@ static int accept_filter(server *s, const struct lws_filter_network_conn_args *c
     if (bucket_take(&r->conns, s->o.rate / 1000.0, s->o.rate * 4.0, &wait_ms))
         return 0;
     atomic_fetch_add_explicit(&s->metrics.conns_refused, 1, memory_order_relaxed);
-    static const char body[] =
-        "{\"error\":\"too many connections from your address: slow down\","
-        "\"code\":\"too_many_requests\"}";
-    char head[256];
-    int n = snprintf(head, sizeof head,
-                     "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
-                     "content-length: %zu\r\ncache-control: no-store\r\nretry-after: 1\r\n"
-                     "connection: close\r\n\r\n%s",
-                     sizeof body - 1, body);
-    ssize_t sent = send(c->accept_fd, head, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+    char text[512];
+    int n = raw_error_text(text, sizeof text, "429 Too Many Requests",
+                           "too many connections from your address: slow down",
+                           "too_many_requests", "retry-after: 1\r\n");
+    ssize_t sent = send(c->accept_fd, text, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
     (void)sent;
     return 1;
 }
@@ -1119,6 +1129,7 @@ static int query_escaped(const char *frag, int c)
     return ch == '%' || ch == '+' || ch == '&' || (ch == '=' && memchr(frag, '=', (size_t)c));
 }
 
+#define BAD_METHOD "the server takes GET, HEAD and POST"
 #define BAD_REQUEST_LINE "malformed request line (no HTTP version, or an encoded line break " \
                          "in the address)"
 
@@ -1162,8 +1173,7 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
         snprintf(hr->bearer, sizeof hr->bearer, "%.*s", (int)sizeof hr->bearer - 1, t);
     }
     if (!hr->post && !hr->head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
-        return http_reply_error(wsi, p, 405, "bad_method",
-                                "the server takes GET, HEAD and POST") ? -1 : 0;
+        return http_reply_error(wsi, p, 405, "bad_method", BAD_METHOD) ? -1 : 0;
     request_identity(s, wsi, hr);
     /* The query, whole or not at all: lws hands it over as decoded fragments (one per
      * '&'); the API decodes its query itself, so the characters that mean something there
@@ -1240,13 +1250,8 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
  * "400 Bad Request"), a JSON error of message and code. Returns -1 (close). */
 static int raw_error(struct lws *wsi, const char *status, const char *message, const char *code)
 {
-    char body[256];
-    int bn = snprintf(body, sizeof body, "{\"error\":\"%s\",\"code\":\"%s\"}", message, code);
     unsigned char buf[LWS_PRE + 512];
-    int n = snprintf((char *)buf + LWS_PRE, sizeof buf - LWS_PRE,
-                     "HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
-                     "cache-control: no-store\r\nconnection: close\r\n\r\n%s",
-                     status, bn, body);
+    int n = raw_error_text((char *)buf + LWS_PRE, sizeof buf - LWS_PRE, status, message, code, "");
     lws_write(wsi, buf + LWS_PRE, (size_t)n, LWS_WRITE_RAW);
     return -1;
 }
@@ -1260,8 +1265,7 @@ static int raw_refuse(struct lws *wsi, const char *in, size_t len)
     while (m < len && m < 32 && in[m] >= 'A' && in[m] <= 'Z')
         m++;
     if (m > 0 && m < len && in[m] == ' ')
-        return raw_error(wsi, "405 Method Not Allowed", "the server takes GET, HEAD and POST",
-                         "bad_method");
+        return raw_error(wsi, "405 Method Not Allowed", BAD_METHOD, "bad_method");
     return raw_error(wsi, "400 Bad Request", "this is not an HTTP request", "bad_request");
 }
 
