@@ -3139,6 +3139,173 @@ static void test_ai_only_cap(void)
     env_end(&e);
 }
 
+/* POSTs the JSON value j (stolen) to path as a request from client (gv_api_req.client). */
+static int post_as(gv_hub *h, const char *client, const char *path, json_t *j, json_t **out)
+{
+    char *b = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    gv_api_req rq = {.method = "POST", .path = path, .body = b, .bodylen = strlen(b),
+                     .client = client};
+    gv_reply rep;
+    gv_api_request(h, &rq, &rep);
+    CHECK(reply_sane(&rep));
+    *out = rep.body ? json_loadb(rep.body, rep.len, 0, NULL) : NULL;
+    free(rep.body);
+    free(b);
+    return rep.status;
+}
+
+/* A hub on a fresh database with this AI configuration (ai_threads 1, 1 MB tables). */
+static int env_ai(env *e, int max_ai_games, int per_client, int idle_engines)
+{
+    memset(e, 0, sizeof *e);
+    temp_db(e->path, sizeof e->path);
+    char err[GV_ERRLEN];
+    e->s = gv_store_open(e->path, err, sizeof err);
+    CHECK(e->s != NULL);
+    if (!e->s)
+        return -1;
+    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20,
+                         .max_ai_games = max_ai_games, .max_ai_games_per_client = per_client,
+                         .max_idle_engines = idle_engines};
+    e->h = gv_hub_new(&cfg, err, sizeof err);
+    CHECK(e->h != NULL);
+    if (!e->h) {
+        env_end(e);
+        return -1;
+    }
+    return 0;
+}
+
+/* A game with an AI seat counts toward --max-ai-games and the client's share when it goes
+ * live, by its creation or by the join that fills its last seat. Before, a join was never
+ * refused: open games with an AI seat, made while the server was not full and then all
+ * joined, gave any number of live AI games (each AI seat holding a table). */
+static void test_ai_capacity_joins_and_shares(void)
+{
+    env e;
+    if (env_ai(&e, 3, 1, 0) != 0)
+        return;
+    gv_hub *h = e.h;
+    json_t *o = NULL;
+    const char *vs_ai = "{ss s[{ss sb}{ss si}]}";
+    /* The share at creation: "a" plays one game against the AI, not two; "b" may. */
+    CHECK_EQ_INT(post_as(h, "a", "/api/games", json_pack(vs_ai, "game", "exac", "seats", "type",
+                                                         "human", "you", 1, "type", "ai", "level", 1),
+                         &o), 201);
+    char mine[16], mine_tok[40];
+    snprintf(mine, sizeof mine, "%s", jstr(o, "id"));
+    snprintf(mine_tok, sizeof mine_tok, "%s", token_of(o, 0));
+    json_decref(o);
+    CHECK_EQ_INT(post_as(h, "a", "/api/games", json_pack(vs_ai, "game", "exac", "seats", "type",
+                                                         "human", "you", 1, "type", "ai", "level", 1),
+                         &o), 429);
+    CHECK_STR(err_code(o), "too_many_ai_games");
+    CHECK(strstr(jstr(o, "error"), "--ai-games-per-client") != NULL);
+    json_decref(o);
+    CHECK_EQ_INT(post_as(h, "b", "/api/games", json_pack(vs_ai, "game", "exac", "seats", "type",
+                                                         "human", "you", 1, "type", "ai", "level", 1),
+                         &o), 201);
+    json_decref(o);
+    /* Open three-player Grav games with an AI seat: made by "a" (its share is not looked at
+     * while the game waits for people), live once their last seat is taken. */
+    const char *grav3 = "{ss s{si} s[{ss sb}{ss si}{ss}]}";
+    char gid[2][16], gtok[2][40];
+    for (int i = 0; i < 2; i++) {
+        CHECK_EQ_INT(post_as(h, "a", "/api/games",
+                             json_pack(grav3, "game", "grav", "options", "players", 3, "seats",
+                                       "type", "human", "you", 1, "type", "ai", "level", 1,
+                                       "type", "human"), &o), 201);
+        CHECK_STR(jstr(o, "status"), "open");
+        snprintf(gid[i], sizeof gid[i], "%s", jstr(o, "id"));
+        snprintf(gtok[i], sizeof gtok[i], "%s", token_of(o, 2));
+        json_decref(o);
+    }
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games WHERE status = 'open'"), 2);
+    /* "a" already plays its one: its join is refused and changes nothing. */
+    char *before = snap(h, gid[0]);
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%s/join", gid[0]);
+    CHECK_EQ_INT(post_as(h, "a", path, json_pack("{ss ss}", "token", gtok[0], "name", "x"), &o), 429);
+    CHECK_STR(err_code(o), "too_many_ai_games");
+    json_decref(o);
+    CHECK_SAME_SNAP(h, gid[0], before);
+    free(before);
+    /* "c" fills it: the third live game with an AI player, the server's limit. */
+    CHECK_EQ_INT(post_as(h, "c", path, json_pack("{ss ss}", "token", gtok[0], "name", "x"), &o), 200);
+    CHECK_STR(jstr(o, "status"), "live");
+    json_decref(o);
+    /* The server is full: the next join that would start a game with an AI player is 503
+     * busy, and the game stays open with its seat free. */
+    before = snap(h, gid[1]);
+    snprintf(path, sizeof path, "/api/games/%s/join", gid[1]);
+    CHECK_EQ_INT(post_as(h, "d", path, json_pack("{ss ss}", "token", gtok[1], "name", "y"), &o), 503);
+    CHECK_STR(err_code(o), "busy");
+    CHECK(strstr(jstr(o, "error"), "--max-ai-games") != NULL);
+    json_decref(o);
+    CHECK_SAME_SNAP(h, gid[1], before);
+    free(before);
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games WHERE status = 'open'"), 1);
+    /* A game that ends gives its room back: "a" resigns, and "d" starts the open game. */
+    CHECK_EQ_INT(action(h, mine, "resign", json_pack("{ss}", "token", mine_tok), &o), 200);
+    json_decref(o);
+    CHECK_EQ_INT(post_as(h, "d", path, json_pack("{ss ss}", "token", gtok[1], "name", "y"), &o), 200);
+    CHECK_STR(jstr(o, "status"), "live");
+    json_decref(o);
+    /* Without a client, only the server's limit counts: it is full again. */
+    CHECK_EQ_INT(post_json(h, "/api/games", json_pack(vs_ai, "game", "exac", "seats", "type",
+                                                      "human", "you", 1, "type", "ai", "level", 1),
+                           &o), 503);
+    json_decref(o);
+    gv_hub_stop(h);
+    env_end(&e);
+}
+
+/* At most max_idle_engines AI engines (each with its table) are kept between turns: past
+ * it those of the games least recently used are freed and made again at their next turn,
+ * however many games with AI players come back into memory (a person moving in a game read
+ * back from the store is never refused). */
+static void test_ai_engines_trimmed(void)
+{
+    env e;
+    if (env_ai(&e, 0, 0, 2) != 0)
+        return;
+    gv_hub *h = e.h;
+    json_t *c[4];
+    for (int g = 0; g < 4; g++) {
+        c[g] = create(h, json_pack("{ss s[{ss sb}{ss si}]}", "game", "exac", "seats", "type",
+                                   "human", "you", 1, "type", "ai", "level", 1), 201);
+        const char *id = jstr(c[g], "id"), *tok = token_of(c[g], 0);
+        json_t *v = get_view(h, id, tok);
+        CHECK_EQ_INT(play(h, id, tok, jstr(v, "you.legal_moves.0"), 1, NULL), 200);
+        json_decref(v);
+        CHECK_EQ_INT(gv_hub_settle(h, 10000), 0);
+        v = get_view(h, id, NULL);
+        CHECK_EQ_INT(jint(v, "n"), 2);   /* the AI answered */
+        json_decref(v);
+    }
+    long made, held;
+    hub_ai_counts(h, &made, NULL, &held);
+    CHECK_EQ_INT(made, 4);
+    CHECK_EQ_INT(held, 2);
+    /* The first game's engine was freed: its AI makes one again, and still answers. */
+    const char *id = jstr(c[0], "id"), *tok = token_of(c[0], 0);
+    json_t *v = get_view(h, id, tok);
+    CHECK_EQ_INT(play(h, id, tok, jstr(v, "you.legal_moves.0"), 3, NULL), 200);
+    json_decref(v);
+    CHECK_EQ_INT(gv_hub_settle(h, 10000), 0);
+    v = get_view(h, id, NULL);
+    CHECK_EQ_INT(jint(v, "n"), 4);
+    json_decref(v);
+    hub_ai_counts(h, &made, NULL, &held);
+    CHECK_EQ_INT(made, 5);
+    CHECK_EQ_INT(held, 2);
+    for (int g = 0; g < 4; g++)
+        json_decref(c[g]);
+    gv_hub_stop(h);
+    env_end(&e);
+}
+
 
 static void test_restart_keeps_games(void)
 {
@@ -5715,6 +5882,8 @@ WRAP(test_sha256_vectors)
 WRAP(test_api_secrets_at_rest)
 WRAP(test_api_old_rows_keep_their_tokens)
 WRAP(test_ai_only_cap)
+WRAP(test_ai_capacity_joins_and_shares)
+WRAP(test_ai_engines_trimmed)
 WRAP(test_ai_share_time)
 WRAP(test_ai_engine_reused)
 WRAP(test_idle_games_leave_memory)
@@ -5766,6 +5935,8 @@ const t_case server_tests[] = {
     TC(test_api_secrets_at_rest),
     TC(test_api_old_rows_keep_their_tokens),
     TC(test_ai_only_cap),
+    TC(test_ai_capacity_joins_and_shares),
+    TC(test_ai_engines_trimmed),
     TC(test_ai_share_time),
     TC(test_ai_engine_reused),
     TC(test_idle_games_leave_memory),

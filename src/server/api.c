@@ -615,11 +615,15 @@ static void create_game(gv_hub *h, json_t *req, const gv_api_req *rq, gv_reply *
         ng.rated = 1;
     }
     room *r;
+    ng.client = rq->client;
     int rc = hub_create(h, &ng, &r, err, sizeof err);
     if (rc < 0) {
-        reply_error(out, rc == HUB_REFUSED ? 400 : 503,
-                    rc == HUB_REFUSED ? "bad_game" : rc == HUB_BUSY ? "busy"
-                    : rc == HUB_NO_RANDOM ? "no_randomness" : "store", err);
+        if (rc == HUB_AI_SHARE)
+            reply_error(out, 429, "too_many_ai_games", err);
+        else
+            reply_error(out, rc == HUB_REFUSED ? 400 : 503,
+                        rc == HUB_REFUSED ? "bad_game" : rc == HUB_BUSY ? "busy"
+                        : rc == HUB_NO_RANDOM ? "no_randomness" : "store", err);
         return;
     }
     json_t *o = hub_view(h, r, -1);
@@ -1046,6 +1050,10 @@ static void reply_action(gv_hub *h, room *r, int seat, int rc, const char *err, 
         reply_error(out, 409, "out_of_date", err);
     else if (rc == HUB_STORE)
         reply_error(out, 503, "store", err);
+    else if (rc == HUB_BUSY)
+        reply_error(out, 503, "busy", err);
+    else if (rc == HUB_AI_SHARE)
+        reply_error(out, 429, "too_many_ai_games", err);
     else
         reply_error(out, 422, "refused", err);
 }
@@ -1079,7 +1087,8 @@ static void game_action(gv_hub *h, room *r, const char *action, json_t *req,
         if (logged < 0)
             return;
         reply_action(h, r, seat, hub_join_account(h, r, seat, name, logged ? ss.account : 0,
-                                                  logged ? ss.name : NULL, err, sizeof err),
+                                                  logged ? ss.name : NULL, rq->client, err,
+                                                  sizeof err),
                      err, out);
         if (logged)
             keep_cookie(out, &ss, rq->https);

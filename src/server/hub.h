@@ -20,6 +20,7 @@ enum {
     GV_HUB_TOKEN = 33,           /* 32 hex digits + NUL */
     GV_HUB_TOKEN_HASH = 32,      /* its SHA-256 */
     GV_HUB_NAME = 48,
+    GV_HUB_CLIENT = 64,          /* gv_api_req.client, with its NUL */
     GV_HUB_OPTIONS = 512,
     GV_HUB_START = 1024,
     GV_HUB_MOVE = GV_STORE_MOVE,
@@ -46,10 +47,18 @@ typedef struct gv_hub_config {
                                        between its turns (default 16) */
     int64_t ai_movetime_ms;         /* AI thinking time in games without a clock */
     int ai_search_threads;          /* threads of one level-10 AI search (Lazy SMP; 0: 1) */
-    /* Live games with an AI seat this process holds at once (0: no limit): more are
-     * refused at creation. AI turns share the threads: games with people first, and each
-     * search gets a fair share of ai_movetime_ms while others wait. */
+    /* Live games with an AI seat this process holds at once (0: no limit): a creation or
+     * a join that would make one more is refused. AI turns share the threads: games with
+     * people first, and each search gets a fair share of ai_movetime_ms while others
+     * wait. */
     int max_ai_games;
+    /* Of those, the games one client (gv_api_req.client) made live, at most (0: no
+     * limit): a creation or join past it is refused too. */
+    int max_ai_games_per_client;
+    /* AI seats' engines (each with an ai_hash_mb table) kept between their turns, at most
+     * (0: twice max_ai_games, or 128 without it): past it those of the games least
+     * recently used are freed, and made again at their next turn. */
+    int max_idle_engines;
     /* A game nobody has asked for or watched in this long leaves memory when nothing runs
      * in it (0: two minutes). */
     int64_t idle_ms;
@@ -112,7 +121,9 @@ typedef struct gv_api_req {
     const char *bearer;            /* the token of an "Authorization: Bearer" header */
     const char *session;           /* the value of the cookie gv_session */
     const char *csrf;              /* the header X-CSRF-Token */
-    const char *client;            /* the client's address (the log-in rate limits) */
+    /* The client's address, an IPv6 one as its /64 ("2001:db8:1:2::/64"): the log-in rate
+     * limits and the share of games with AI players count by it. */
+    const char *client;
     int https;                     /* the client used https: the cookie is made Secure */
 } gv_api_req;
 

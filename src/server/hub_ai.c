@@ -279,6 +279,35 @@ void hub_start_ai(gv_hub *h, room *r)
     pthread_mutex_unlock(&h->ai.mu);
 }
 
+/* Keeps at most max_idle_engines engines between turns: past it, the engines of the games
+ * least recently used (not keep's) are freed, and such a seat makes its engine again at
+ * its next turn (engine_catch_up). The creation's and join's check (max_ai_games) does
+ * not bound them alone: a game read back from the store, when a person moves in it, is
+ * not refused, and each of its AI seats then holds a table. */
+static void trim_engines(gv_hub *h, const room *keep)
+{
+    long cap = h->cfg.max_idle_engines > 0 ? h->cfg.max_idle_engines
+               : h->cfg.max_ai_games > 0 ? 2L * h->cfg.max_ai_games : HUB_IDLE_ENGINES;
+    if (h->ai.engines_held <= cap)
+        return;
+    for (;;) {
+        long idle = 0;
+        room *lru = NULL;
+        for (int b = 0; b < HUB_BUCKETS; b++)
+            for (room *q = h->bucket[b]; q; q = q->next) {
+                int n = 0;
+                for (int i = 0; i < GV_HUB_MAX_SEATS; i++)
+                    n += q->ai_engine[i] != NULL;
+                idle += n;
+                if (n && q != keep && (!lru || q->last_access < lru->last_access))
+                    lru = q;
+            }
+        if (idle <= cap || !lru)
+            return;
+        hub_ai_release(h, lru);
+    }
+}
+
 static void apply_ai(gv_hub *h, ai_job *j)
 {
     room *r = hub_find_room(h, j->id);
@@ -290,6 +319,7 @@ static void apply_ai(gv_hub *h, ai_job *j)
     if (j->eng && r->status == ROOM_LIVE && !r->ai_engine[j->seat]) {
         r->ai_engine[j->seat] = j->eng;
         j->eng = NULL;
+        trim_engines(h, r);
     }
     if (r->status != ROOM_LIVE || r->nmoves != j->n) {
         hub_after_change(h, r);   /* the game moved on meanwhile (a resignation, a flag) */
@@ -355,13 +385,16 @@ int hub_has_ai(const room *r)
     return 0;
 }
 
-/* Live games in memory with an AI seat: what shares the AI threads. */
-int hub_ai_games(const gv_hub *h)
+int hub_ai_games(const gv_hub *h, const char *client, int *held)
 {
     int n = 0;
+    *held = 0;
     for (int b = 0; b < HUB_BUCKETS; b++)
         for (const room *r = h->bucket[b]; r; r = r->next)
-            n += r->status == ROOM_LIVE && hub_has_ai(r);
+            if (r->status == ROOM_LIVE && hub_has_ai(r)) {
+                n++;
+                *held += client && *client && !strcmp(r->holder, client);
+            }
     return n;
 }
 

@@ -83,6 +83,10 @@ typedef struct room {
     int64_t ai_retry_at;            /* monotonic ms: try the AI again then (0: no retry due) */
     int64_t last_access;            /* monotonic ms: finished rooms unused long are dropped */
     hub_watchers watchers;
+    /* The client (gv_api_req.client) whose creation or join made the game live: its share
+     * of the games with AI players (gv_hub_config.max_ai_games_per_client). "": not known
+     * (loaded from the store, or made by another process). */
+    char holder[GV_HUB_CLIENT];
     struct room *next;              /* hash chain */
 } room;
 
@@ -94,6 +98,7 @@ typedef struct hub_new_game {
     hub_seat seats[GV_HUB_MAX_SEATS];   /* ai, level, name, joined (the creator's seat) */
     int64_t tc_initial_ms, tc_inc_ms;
     int rated;                      /* two seats, no AI, the creator's an account */
+    const char *client;             /* the creator's address (gv_api_req.client), or NULL */
 } hub_new_game;
 
 /* What the actions below return: 0, or a negative code with a message in err. */
@@ -104,18 +109,24 @@ enum {
                           * kept rewriting the game while this one tried (each action
                           * catches up and tries again a few times first) */
     HUB_STORE = -3,      /* the store failed */
-    HUB_BUSY = -4,       /* hub_create: the AI players' capacity is taken (max_ai_games) */
+    HUB_BUSY = -4,       /* hub_create, hub_join: the AI players' capacity is taken
+                          * (max_ai_games) */
     HUB_NOT_TURN = -5,   /* hub_play: the seat has nothing to play now (another's turn) */
     HUB_NO_RANDOM = -6,  /* hub_create: the system's randomness failed (no id or token is
                           * made without it) */
+    HUB_AI_SHARE = -7,   /* hub_create, hub_join: the client already holds its share of the
+                          * games with AI players (max_ai_games_per_client) */
 };
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen);
-int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen);
+/* client: the joiner's address (gv_api_req.client) or NULL. */
+int hub_join(gv_hub *h, room *r, int seat, const char *name, const char *client, char *err,
+             size_t errlen);
 /* A join by a logged-in account (account, its name): the seat is the account's from then on
  * (a seat another account holds is refused, and so is the other seat of a rated game by its
  * opponent's account). A rated game is joined by an account only. account 0: hub_join. */
 int hub_join_account(gv_hub *h, room *r, int seat, const char *name, int64_t account,
-                     const char *account_name, char *err, size_t errlen);
+                     const char *account_name, const char *client, char *err,
+                     size_t errlen);
 /* The account was deleted: the games in memory it sat in are read again from the store
  * (which renamed its seats). */
 void hub_account_deleted(gv_hub *h, int64_t account);

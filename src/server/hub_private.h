@@ -18,7 +18,7 @@
 #include "server/hub_internal.h"
 
 enum { HUB_BUCKETS = 4096 };
-enum { HUB_IDLE_MS = 120000, HUB_TAKEOVER_MS = 3000 };
+enum { HUB_IDLE_MS = 120000, HUB_TAKEOVER_MS = 3000, HUB_IDLE_ENGINES = 128 };
 /* Games are looked at for abandonment (gv_hub_config.abandon_ms) this often at most, those
  * only in the store a page of HUB_ABANDON_PAGE rows at a time, loading at most
  * HUB_ABANDON_LOADS of them a pass. */
@@ -116,8 +116,9 @@ void hub_ai_release(gv_hub *h, room *r);
 void hub_start_ai(gv_hub *h, room *r);
 int hub_ai_only(const room *r);
 int hub_has_ai(const room *r);
-/* Live games in memory with an AI seat: what shares the AI threads. */
-int hub_ai_games(const gv_hub *h);
+/* Live games in memory with an AI seat: what shares the AI threads; and into *held those
+ * of them client made live (room.holder; client NULL or "": none). */
+int hub_ai_games(const gv_hub *h, const char *client, int *held);
 
 /* hub_watch.c */
 /* One event, written once, to every watcher of r (ev is consumed). */

@@ -39,7 +39,7 @@ typedef struct in_item {
     char bearer[72];        /* IN_API: an Authorization header's token ("": none) */
     char session[72];       /* IN_API: the session cookie ("": none) */
     char csrf[72];          /* IN_API: the X-CSRF-Token header ("": none) */
-    char client[48];        /* IN_API: the client's address */
+    char client[GV_HUB_CLIENT];   /* IN_API: the client's address */
     int https;
     const char *path, *query, *body;
     size_t bodylen;

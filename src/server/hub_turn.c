@@ -212,6 +212,28 @@ int hub_abandon(gv_hub *h, room *r, char *err, size_t errlen)
     return HUB_OK;
 }
 
+/* May one more game with an AI seat go live, made so by client (NULL: its share is not
+ * looked at)? HUB_OK, or HUB_BUSY (the server's capacity, max_ai_games, is taken) or
+ * HUB_AI_SHARE (the client's share, max_ai_games_per_client) with a message. */
+static int ai_room_for(gv_hub *h, const char *client, char *err, size_t errlen)
+{
+    int cap = h->cfg.max_ai_games, share = h->cfg.max_ai_games_per_client;
+    if (cap <= 0 && share <= 0)
+        return HUB_OK;
+    int held;
+    int live = hub_ai_games(h, share > 0 ? client : NULL, &held);
+    if (cap > 0 && live >= cap)
+        return hub_refuse(err, errlen, "this server already plays %d games with AI players "
+                          "(its limit, --max-ai-games); try again when one has ended", cap),
+               HUB_BUSY;
+    if (share > 0 && held >= share)
+        return hub_refuse(err, errlen, "your address already plays %d games with AI players "
+                          "here, as many as one address may (--ai-games-per-client); finish "
+                          "or resign one first", held),
+               HUB_AI_SHARE;
+    return HUB_OK;
+}
+
 /* hub_create without the system's randomness: nothing is made (HUB_NO_RANDOM). */
 static int no_randomness(room *r, char *err, size_t errlen)
 {
@@ -274,12 +296,17 @@ int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t 
             waiting += !s->joined;
         }
     }
-    if (hub_has_ai(r) && h->cfg.max_ai_games > 0 && hub_ai_games(h) >= h->cfg.max_ai_games) {
-        hub_room_free(r);
-        return hub_refuse(err, errlen, "this server already plays %d games with AI players "
-                      "(its limit, --max-ai-games); try again when one has ended",
-                      h->cfg.max_ai_games), HUB_BUSY;
+    /* A game with an AI seat that waits for people is refused too when the server is
+     * full: it could not start. The client's share counts the games it makes live. */
+    if (hub_has_ai(r)) {
+        int rc = ai_room_for(h, waiting ? NULL : ng->client, err, errlen);
+        if (rc != HUB_OK) {
+            hub_room_free(r);
+            return rc;
+        }
     }
+    if (!waiting && ng->client)
+        snprintf(r->holder, sizeof r->holder, "%s", ng->client);
     do
         if (hub_new_id(r->id, sizeof r->id, "abcdefghijkmnpqrstuvwxyz23456789", 10) < 0)
             return no_randomness(r, err, errlen);
@@ -309,6 +336,7 @@ typedef struct hub_act {
     const char *name;      /* join: the seat's new name, or NULL */
     int64_t account;       /* join: the account taking the seat (0: none) */
     const char *action;    /* draw: offer, accept, decline or withdraw */
+    const char *client;    /* join: the joiner's address, or NULL */
 } hub_act;
 
 typedef int (*hub_once)(gv_hub *h, room *r, const hub_act *a, char *err, size_t errlen);
@@ -353,12 +381,23 @@ static int join_once(gv_hub *h, room *r, const hub_act *a, char *err, size_t err
     int waiting = 0;
     for (int i = 0; i < r->nseats; i++)
         waiting += !r->seats[i].joined;
-    if (!waiting && r->status == ROOM_OPEN)
+    char holder[GV_HUB_CLIENT];
+    memcpy(holder, r->holder, sizeof holder);
+    if (!waiting && r->status == ROOM_OPEN) {
+        /* The last seat taken starts the game: its AI players need their room. */
+        int rc = hub_has_ai(r) ? ai_room_for(h, a->client, err, errlen) : HUB_OK;
+        if (rc != HUB_OK) {
+            *me = saved;
+            return rc;
+        }
         go_live(r);
+        snprintf(r->holder, sizeof r->holder, "%s", a->client ? a->client : "");
+    }
     int rc = hub_save_room(h, r, err, errlen);
     if (rc != HUB_OK) {
         r->seats[seat] = saved;
         r->status = st;
+        memcpy(r->holder, holder, sizeof holder);
         return rc;
     }
     hub_send_event(h, r, hub_join_event(r));
@@ -379,17 +418,20 @@ static int retry(gv_hub *h, room *r, hub_once once, const hub_act *a, char *err,
     return rc;
 }
 
-int hub_join(gv_hub *h, room *r, int seat, const char *name, char *err, size_t errlen)
+int hub_join(gv_hub *h, room *r, int seat, const char *name, const char *client, char *err,
+             size_t errlen)
 {
-    hub_act a = {.seat = seat, .name = name};
+    hub_act a = {.seat = seat, .name = name, .client = client};
     return retry(h, r, join_once, &a, err, errlen);
 }
 
 int hub_join_account(gv_hub *h, room *r, int seat, const char *name, int64_t account,
-                     const char *account_name, char *err, size_t errlen)
+                     const char *account_name, const char *client, char *err,
+                     size_t errlen)
 {
     /* An account's seat goes by the account's name. */
-    hub_act a = {.seat = seat, .name = account ? account_name : name, .account = account};
+    hub_act a = {.seat = seat, .name = account ? account_name : name, .account = account,
+                 .client = client};
     return retry(h, r, join_once, &a, err, errlen);
 }
 

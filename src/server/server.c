@@ -82,6 +82,7 @@ typedef struct http_req {
     char session[72];         /* the value of the cookie gv_session ("": none) */
     char csrf[72];            /* the header X-CSRF-Token ("": none) */
     char client[48];          /* the client's address (client_ip) */
+    char client_key[GV_HUB_CLIENT];   /* what the API counts it by (client_group) */
     int https;                /* over TLS, or a trusted proxy says the client used https */
     char location[MAX_REDIRECT];   /* a redirect's target ("": not a redirect) */
     int worker_scope;              /* the page's service worker: it may control the site */
@@ -573,6 +574,28 @@ static rate_slot *rate_slot_of(server *s, const char *ip)
     h *= 0xbf58476d1ce4e5b9ULL;
     h ^= h >> 32;
     return &s->rates[h % RATE_BUCKETS];
+}
+
+/* What the API counts a client by (gv_api_req.client), into out (GV_HUB_CLIENT bytes):
+ * an IPv4 address as it is (an IPv4-mapped IPv6 one too), an IPv6 one as its /64, as
+ * rate_slot_of counts them: one subscriber gets a /64, and would otherwise have 2^64
+ * addresses to spread over. Anything else as it is. */
+static void client_group(const char *ip, char *out)
+{
+    proxy_net a;
+    snprintf(out, GV_HUB_CLIENT, "%s", ip);
+    if (parse_net(ip, strlen(ip), &a) < 0 || a.family != AF_INET6)
+        return;
+    static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    char text[INET6_ADDRSTRLEN];
+    if (!memcmp(a.addr, mapped, sizeof mapped)) {
+        if (inet_ntop(AF_INET, a.addr + 12, text, sizeof text))
+            snprintf(out, GV_HUB_CLIENT, "%s", text);
+        return;
+    }
+    memset(a.addr + 8, 0, 8);
+    if (inet_ntop(AF_INET6, a.addr, text, sizeof text))
+        snprintf(out, GV_HUB_CLIENT, "%s/64", text);
 }
 
 /* The bucket of the client of wsi, or NULL when --rate is off. */
@@ -1067,7 +1090,7 @@ static int http_handle(server *s, struct lws *wsi, pss *p)
     gv_api_req rq = {.method = hr->del ? "DELETE" : hr->post ? "POST" : "GET", .path = hr->path,
                      .query = hr->query, .body = hr->body, .bodylen = hr->len,
                      .bearer = hr->bearer, .session = hr->session, .csrf = hr->csrf,
-                     .client = hr->client, .https = hr->https};
+                     .client = hr->client_key, .https = hr->https};
     if (!p->conn || gv_ht_api_req(s->ht, p->conn, &rq) < 0)
         return http_reply_error(wsi, p, 503, "busy", "the server is out of memory: try again");
     hr->waiting = 1;
@@ -1113,6 +1136,7 @@ static void request_identity(server *s, struct lws *wsi, http_req *hr)
     if (lws_hdr_custom_copy(wsi, v, sizeof v, "x-csrf-token:", 13) > 0)
         snprintf(hr->csrf, sizeof hr->csrf, "%.*s", (int)sizeof hr->csrf - 1, v);
     client_ip(s, wsi, hr->client);
+    client_group(hr->client, hr->client_key);
     char peer[48] = "";
     lws_get_peer_simple(wsi, peer, sizeof peer);
     hr->https = lws_is_ssl(wsi);
@@ -1945,6 +1969,7 @@ int gv_serve(const gv_serve_opts *o)
     gv_hub_config hc = {.store = store, .ai_threads = o->ai_threads, .ai_hash_mb = o->ai_hash_mb,
                         .ai_movetime_ms = o->ai_movetime_ms,
                         .ai_search_threads = o->ai_search_threads, .max_ai_games = o->max_ai_games,
+                        .max_ai_games_per_client = o->rate > 0 ? o->ai_games_per_client : 0,
                         .ai_wait = &s->metrics.ai_wait,
                         .abandon_ms = o->abandon_ms > 0 ? o->abandon_ms : -1};
     if (s->ht) {

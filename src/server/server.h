@@ -14,6 +14,8 @@ typedef struct gv_serve_opts {
     int64_t ai_movetime_ms;  /* AI time per move in games without a clock */
     int ai_search_threads;   /* threads of one level-10 AI search (0: 1) */
     int max_ai_games;        /* live games with an AI seat, at most (0: no limit) */
+    /* Of those, per client address (0: no limit; on only with rate). */
+    int ai_games_per_client;
     /* Open games nobody joins, and live games without a clock nobody moves in, for this
      * long are abandoned (gv_hub_config.abandon_ms; 0: never). */
     int64_t abandon_ms;

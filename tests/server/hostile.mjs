@@ -10,8 +10,9 @@
 //  3. a duplicated option ("players=2,players=6") is 400 bad_options and creates nothing;
 //  4. control characters in seat names are refused (create: bad_seats, join: bad_request);
 //     non-ASCII UTF-8 names are taken and the record still downloads;
-//  5. --max-ai-games counts every live game with an AI seat: 10 human-vs-AI creations
-//     against a limit of 4 give at most 4 games and 503 busy for the rest;
+//  5. --max-ai-games counts every live game with an AI seat, started by its creation or by
+//     the join that fills its last seat: past the limit both are 503 busy (the game stays
+//     open); with --rate, one address may start --ai-games-per-client of them (429 past it);
 //  6. bounded work per request: /positions pages (at most 200 a reply, from/limit/next),
 //     a body trickled one byte a second is cut off within 15 s, a declared 200 MB body is
 //     413 at once and the connection closed;
@@ -47,6 +48,7 @@
 // HOSTILE_ONLY=1,2,7 runs some groups only (the game of group 2 is built when needed);
 // HOSTILE_STALL_MS=N replaces the 100 ms a health probe may take (a loaded machine).
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -109,6 +111,27 @@ async function req(method, path, body, { timeout = 5000, raw } = {}) {
   } catch (e) {
     return { status: 0, json: null, text: `no reply: ${e.name === 'TimeoutError' ? 'timed out' : e.message}` };
   }
+}
+// A POST of body (JSON) to url from the local address `from` (127.0.0.1 when not given),
+// with these further headers: { status, json, text }, status 0 when it failed or timed out.
+function postFrom(url, body, from, headers = {}, timeout = 5000) {
+  return new Promise((resolve) => {
+    const data = JSON.stringify(body);
+    const rq = http.request(url, { method: 'POST', localAddress: from, timeout,
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => {
+        let json = null;
+        try { json = JSON.parse(text); } catch { /* not JSON */ }
+        resolve({ status: res.statusCode, json, text });
+      });
+    });
+    rq.on('timeout', () => rq.destroy(new Error('timed out')));
+    rq.on('error', (e) => resolve({ status: 0, json: null, text: `no reply: ${e.message}` }));
+    rq.end(data);
+  });
 }
 const isErr = (r, status, code) =>
   r.status === status && r.json && typeof r.json.error === 'string' &&
@@ -541,6 +564,24 @@ async function group5() {
     return;
   }
   extraServers.push(S2);
+  // A join that fills an open game's last seat starts it: its AI players count. Six open
+  // three-player Grav games with an AI seat, made while the server held no game with an AI
+  // player, then all joined: before, every join started its game (6 live at a limit of 4).
+  const grav = { game: 'grav', options: { players: 3 }, seats: [{ type: 'human', you: true }, { type: 'ai', level: 1 }, { type: 'human' }] };
+  const open = [];
+  for (let i = 0; i < 6; i++) {
+    const c = await postFrom(`${S2.url}/api/games`, grav);
+    if (c.status === 201) open.push({ id: c.json.id, token: c.json.tokens.find((t) => t.seat === 2).token });
+  }
+  check(open.length === 6, '5 AI capacity: six open games with an AI seat are made while none is live', `${open.length} made`);
+  const joins = [];
+  for (const g of open) joins.push({ g, r: await postFrom(`${S2.url}/api/games/${g.id}/join`, { token: g.token, name: 'x' }) });
+  const started = joins.filter((j) => j.r.status === 200).length;
+  const full = joins.filter((j) => isErr(j.r, 503, 'busy'));
+  const still = await Promise.all(full.map((j) => fetch(`${S2.url}/api/games/${j.g.id}`).then((r) => r.json()).then((v) => v.status).catch(() => '?')));
+  check(started === 4 && full.length === 2 && still.every((st) => st === 'open'),
+    '5 AI capacity: joining them at --max-ai-games 4 starts 4; the other joins are 503 busy and their games stay open',
+    `${started} started, ${full.length} busy (${still.join(',')}), others: ${JSON.stringify(joins.filter((j) => j.r.status !== 200 && !isErr(j.r, 503, 'busy')).map((j) => desc(j.r)))}`);
   const body = JSON.stringify({ game: 'chu', seats: [{ type: 'ai', level: 10 }, { type: 'human', you: true }] });
   const rs = await Promise.all(Array.from({ length: 10 }, async () => {
     try {
@@ -560,6 +601,31 @@ async function group5() {
   const h = await fetch(`${S2.url}/api/health`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status).catch(() => 0);
   check(h === 200, '5 AI capacity: that server still answers', `health ${h}`);
   await S2.kill();
+  // One address's share (with --rate on): it cannot take every AI slot for itself.
+  let S3;
+  try {
+    S3 = await startServer(bin, join(dir, 'ai-share.db'), ['--rate', '1000', '--ai-games-per-client', '2', '--max-ai-games', '10', '--ai-threads', '1', '--trust-proxy']);
+  } catch (e) {
+    check(false, '5 AI capacity: a third server starts', e.message);
+    return;
+  }
+  extraServers.push(S3);
+  const vsAi = { game: 'exac', seats: [{ type: 'human', you: true }, { type: 'ai', level: 1 }] };
+  const mine = [];
+  for (let i = 0; i < 3; i++) mine.push(await postFrom(`${S3.url}/api/games`, vsAi));
+  const other = await postFrom(`${S3.url}/api/games`, vsAi, '127.0.0.2');
+  check(mine[0].status === 201 && mine[1].status === 201 && isErr(mine[2], 429, 'too_many_ai_games') && other.status === 201,
+    '5 AI capacity: --ai-games-per-client 2: an address\'s third game against the AI is 429 too_many_ai_games, another address\'s is made',
+    `${mine.map(desc).join(' | ')} | other: ${desc(other)}`);
+  // An IPv6 client counts by its /64 (as --rate does): three addresses of one /64 get two
+  // games, an address of the next /64 its own (through a proxy that names them).
+  const v6 = [];
+  for (const a of ['2001:db8:1:2::1', '2001:db8:1:2::99', '2001:db8:1:2:ffff::5', '2001:db8:1:3::1'])
+    v6.push(await postFrom(`${S3.url}/api/games`, vsAi, undefined, { 'x-forwarded-for': a }));
+  check(v6[0].status === 201 && v6[1].status === 201 && isErr(v6[2], 429, 'too_many_ai_games') && v6[3].status === 201,
+    '5 AI capacity: IPv6 clients share by their /64: the third of one /64 is 429, the next /64 gets its own',
+    v6.map(desc).join(' | '));
+  await S3.kill();
 }
 
 // ---- 6. bounded work per request --------------------------------------------------------------------
