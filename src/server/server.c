@@ -1235,13 +1235,21 @@ static int http_begin(server *s, struct lws *wsi, pss *p, const char *in)
                                 "send the body with a Content-Length, not chunked") ? -1 : 0;
     char cl[32];
     int cn = lws_hdr_copy(wsi, cl, sizeof cl, WSI_TOKEN_HTTP_CONTENT_LENGTH);
-    if (cn < 0 || (cn == 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0))
+    int present = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0;
+    /* The whitespace around a field's value is not part of it (RFC 9110, 5.5): lws drops
+     * the spaces before it, not the tabs, nor what comes after it. */
+    int c0 = 0;
+    while (cn > 0 && (cl[cn - 1] == ' ' || cl[cn - 1] == '\t'))
+        cn--;
+    while (c0 < cn && (cl[c0] == ' ' || cl[c0] == '\t'))
+        c0++;
+    if (cn < 0 || (c0 == cn && present))
         return http_reply_error(wsi, p, 400, "bad_request",
                                 "Content-Length is not a number") ? -1 : 0;
     if (cn == 0)
         return http_handle(s, wsi, p) < 0 ? -1 : 0;
     unsigned long long declared = 0;
-    for (int i = 0; i < cn; i++) {
+    for (int i = c0; i < cn; i++) {
         if (cl[i] < '0' || cl[i] > '9' || declared > MAX_BODY)
             return http_reply_error(wsi, p, declared > MAX_BODY ? 413 : 400,
                                     declared > MAX_BODY ? "too_large" : "bad_request",
