@@ -3089,56 +3089,6 @@ static void test_two_hubs_no_lost_update(void)
     env_end(&a);
 }
 
-/* --max-ai-games: past the cap, a game of AI players only is refused with 503 "busy" and
- * nothing is stored; games with a person still start. */
-static void test_ai_only_cap(void)
-{
-    env e;
-    memset(&e, 0, sizeof e);
-    temp_db(e.path, sizeof e.path);
-    char err[GV_ERRLEN];
-    e.s = gv_store_open(e.path, err, sizeof err);
-    CHECK(e.s != NULL);
-    if (!e.s)
-        return;
-    gv_hub_config cfg = {.store = e.s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20,
-                         .max_ai_games = 2};
-    e.h = gv_hub_new(&cfg, err, sizeof err);
-    CHECK(e.h != NULL);
-    if (!e.h) {
-        env_end(&e);
-        return;
-    }
-    for (int i = 0; i < 2; i++) {
-        json_t *c = create(e.h, json_pack("{ss s[{ss si}{ss si}]}", "game", "exac", "seats",
-                                          "type", "ai", "level", 1, "type", "ai", "level", 1),
-                           201);
-        json_decref(c);
-    }
-    long long before = sql_int(e.path, "SELECT count(*) FROM games");
-    json_t *o = NULL;
-    CHECK_EQ_INT(post_json(e.h, "/api/games",
-                           json_pack("{ss s[{ss si}{ss si}]}", "game", "chu", "seats", "type",
-                                     "ai", "level", 1, "type", "ai", "level", 1), &o), 503);
-    CHECK_STR(err_code(o), "busy");
-    CHECK(strstr(jstr(o, "error"), "--max-ai-games") != NULL);
-    json_decref(o);
-    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), before);
-    /* A game of a person against the AI shares the same threads: it counts too. */
-    CHECK_EQ_INT(post_json(e.h, "/api/games",
-                           json_pack("{ss s[{ss sb}{ss si}]}", "game", "exac", "seats", "type",
-                                     "human", "you", 1, "type", "ai", "level", 1), &o), 503);
-    CHECK_STR(err_code(o), "busy");
-    json_decref(o);
-    /* Games of people only take no AI time: never refused. */
-    json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "exac", "seats", "type",
-                                      "human", "you", 1, "type", "human", "you", 1), 201);
-    json_decref(c);
-    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), before + 1);
-    gv_hub_stop(e.h);
-    env_end(&e);
-}
-
 /* POSTs the JSON value j (stolen) to path as a request from client (gv_api_req.client). */
 static int post_as(gv_hub *h, const char *client, const char *path, json_t *j, json_t **out)
 {
@@ -3175,6 +3125,43 @@ static int env_ai(env *e, int max_ai_games, int per_client, int idle_engines)
         return -1;
     }
     return 0;
+}
+
+/* --max-ai-games: past the cap, a game of AI players only is refused with 503 "busy" and
+ * nothing is stored; games with a person still start. */
+static void test_ai_only_cap(void)
+{
+    env e;
+    if (env_ai(&e, 2, 0, 0) != 0)
+        return;
+    for (int i = 0; i < 2; i++) {
+        json_t *c = create(e.h, json_pack("{ss s[{ss si}{ss si}]}", "game", "exac", "seats",
+                                          "type", "ai", "level", 1, "type", "ai", "level", 1),
+                           201);
+        json_decref(c);
+    }
+    long long before = sql_int(e.path, "SELECT count(*) FROM games");
+    json_t *o = NULL;
+    CHECK_EQ_INT(post_json(e.h, "/api/games",
+                           json_pack("{ss s[{ss si}{ss si}]}", "game", "chu", "seats", "type",
+                                     "ai", "level", 1, "type", "ai", "level", 1), &o), 503);
+    CHECK_STR(err_code(o), "busy");
+    CHECK(strstr(jstr(o, "error"), "--max-ai-games") != NULL);
+    json_decref(o);
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), before);
+    /* A game of a person against the AI shares the same threads: it counts too. */
+    CHECK_EQ_INT(post_json(e.h, "/api/games",
+                           json_pack("{ss s[{ss sb}{ss si}]}", "game", "exac", "seats", "type",
+                                     "human", "you", 1, "type", "ai", "level", 1), &o), 503);
+    CHECK_STR(err_code(o), "busy");
+    json_decref(o);
+    /* Games of people only take no AI time: never refused. */
+    json_t *c = create(e.h, json_pack("{ss s[{ss sb}{ss sb}]}", "game", "exac", "seats", "type",
+                                      "human", "you", 1, "type", "human", "you", 1), 201);
+    json_decref(c);
+    CHECK_EQ_INT(sql_int(e.path, "SELECT count(*) FROM games"), before + 1);
+    gv_hub_stop(e.h);
+    env_end(&e);
 }
 
 /* A game with an AI seat counts toward --max-ai-games and the client's share when it goes
