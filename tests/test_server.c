@@ -3294,6 +3294,60 @@ static void test_ai_engines_trimmed(void)
 }
 
 
+/* One client making moves in many games against the AI at once does not hold up another's:
+ * its second and later AI turns wait behind the turns of other clients' games (before, the
+ * queue was first come, first served, and another client's turn came after all of them). */
+static void test_ai_queue_shared_by_clients(void)
+{
+    env e;
+    memset(&e, 0, sizeof e);
+    temp_db(e.path, sizeof e.path);
+    char err[GV_ERRLEN];
+    e.s = gv_store_open(e.path, err, sizeof err);
+    CHECK(e.s != NULL);
+    if (!e.s)
+        return;
+    /* One AI thread, level 10 at 60 ms a move: the turns are searched one after another. */
+    gv_hub_config cfg = {.store = e.s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 60};
+    e.h = gv_hub_new(&cfg, err, sizeof err);
+    CHECK(e.h != NULL);
+    if (!e.h) {
+        env_end(&e);
+        return;
+    }
+    gv_hub *h = e.h;
+    const char *who[5] = {"a", "a", "a", "a", "b"};
+    char id[5][16], tok[5][40];
+    for (int g = 0; g < 5; g++) {
+        json_t *o = NULL;
+        CHECK_EQ_INT(post_as(h, who[g], "/api/games",
+                             json_pack("{ss s[{ss sb}{ss si}]}", "game", "exac", "seats", "type",
+                                       "human", "you", 1, "type", "ai", "level", 10), &o), 201);
+        snprintf(id[g], sizeof id[g], "%s", jstr(o, "id"));
+        snprintf(tok[g], sizeof tok[g], "%s", token_of(o, 0));
+        json_decref(o);
+    }
+    /* "a" moves in its four games, then "b" in its one: five AI turns queued at once. */
+    for (int g = 0; g < 5; g++) {
+        json_t *v = get_view(h, id[g], tok[g]);
+        CHECK_EQ_INT(play(h, id[g], tok[g], jstr(v, "you.legal_moves.0"), 1, NULL), 200);
+        json_decref(v);
+    }
+    CHECK_EQ_INT(gv_hub_settle(h, 20000), 0);
+    int64_t at[5];
+    for (int g = 0; g < 5; g++) {
+        room *r = gv_hub_room(h, id[g], NULL, 0);
+        CHECK(r && r->nmoves == 2);
+        at[g] = r && r->nmoves == 2 ? r->moves[1].at : 0;
+    }
+    /* "a"'s first turn was searching already; "b"'s comes next, before "a"'s three others. */
+    for (int g = 1; g < 4; g++)
+        CHECK(at[4] <= at[g]);
+    gv_hub_stop(h);
+    env_end(&e);
+}
+
+
 static void test_restart_keeps_games(void)
 {
     env e;
@@ -5871,6 +5925,7 @@ WRAP(test_api_old_rows_keep_their_tokens)
 WRAP(test_ai_only_cap)
 WRAP(test_ai_capacity_joins_and_shares)
 WRAP(test_ai_engines_trimmed)
+WRAP(test_ai_queue_shared_by_clients)
 WRAP(test_ai_share_time)
 WRAP(test_ai_engine_reused)
 WRAP(test_idle_games_leave_memory)
@@ -5924,6 +5979,7 @@ const t_case server_tests[] = {
     TC(test_ai_only_cap),
     TC(test_ai_capacity_joins_and_shares),
     TC(test_ai_engines_trimmed),
+    TC(test_ai_queue_shared_by_clients),
     TC(test_ai_share_time),
     TC(test_ai_engine_reused),
     TC(test_idle_games_leave_memory),

@@ -1093,6 +1093,9 @@ static void game_action(gv_hub *h, room *r, const char *action, json_t *req,
         if (logged)
             keep_cookie(out, &ss, rq->https);
     } else if (!strcmp(action, "move")) {
+        /* A game read back from the store has no holder: its player's client is one. */
+        if (!r->holder[0] && rq->client && hub_has_ai(r))
+            snprintf(r->holder, sizeof r->holder, "%s", rq->client);
         const char *mv = field_str(req, "move", &bad);
         json_t *nv = json_object_get(req, "n");
         if (bad || !mv || (nv && !json_is_integer(nv))) {

@@ -36,7 +36,9 @@ typedef struct ai_job {
     int level, hash_mb;
     uint64_t seed;
     gv_go go;
-    int background;                 /* a game of AI players only: served after the others */
+    /* Served after the others: a game of AI players only, or a turn of a client (room.holder)
+     * that already has another AI turn queued or searching. */
+    int background;
     int64_t queued_at;              /* monotonic ms the turn was queued */
     gv_move best;
     int ok;
@@ -205,10 +207,12 @@ static void *ai_worker(void *arg)
         if (!h->ai.todo[k])
             h->ai.todo_tail[k] = NULL;
         h->ai.waiting--;
+        h->ai.waiting_first -= k == 0;
         if (h->cfg.ai_wait)
             gv_histo_add(h->cfg.ai_wait, (gv_now_ms() - j->queued_at) * 1000);
-        hub_share_time(&j->go, h->cfg.ai_movetime_ms > 0 ? h->cfg.ai_movetime_ms : 1000, h->ai.waiting,
-                   h->ai.nworkers);
+        /* A turn served first shares the threads with the turns served first only. */
+        hub_share_time(&j->go, h->cfg.ai_movetime_ms > 0 ? h->cfg.ai_movetime_ms : 1000,
+                       k == 0 ? h->ai.waiting_first : h->ai.waiting, h->ai.nworkers);
         pthread_mutex_unlock(&h->ai.mu);
         ai_run(h, j);
         pthread_mutex_lock(&h->ai.mu);
@@ -228,6 +232,20 @@ static void job_free(gv_hub *h, ai_job *j)
         free(j->moves);
         free(j);
     }
+}
+
+/* Has r's client (room.holder) an AI turn queued or searching in another of its games?
+ * Then this turn waits behind those of the other clients' games with people: one client
+ * making moves in many games against the AI at once does not hold up everyone else's. */
+static int holder_busy(const gv_hub *h, const room *r)
+{
+    if (!r->holder[0])
+        return 0;
+    for (int b = 0; b < HUB_BUCKETS; b++)
+        for (const room *q = h->bucket[b]; q; q = q->next)
+            if (q != r && q->ai_pending && !strcmp(q->holder, r->holder))
+                return 1;
+    return 0;
 }
 
 void hub_start_ai(gv_hub *h, room *r)
@@ -264,8 +282,8 @@ void hub_start_ai(gv_hub *h, room *r)
         j->go.movetime_ms = h->cfg.ai_movetime_ms > 0 ? h->cfg.ai_movetime_ms : 1000;
     }
     j->go.nodes = h->ai.nodes;
+    int k = j->background = hub_ai_only(r) || holder_busy(h, r);
     r->ai_pending = 1;
-    int k = j->background = hub_ai_only(r);
     j->queued_at = gv_now_ms();
     pthread_mutex_lock(&h->ai.mu);
     if (h->ai.todo_tail[k])
@@ -274,6 +292,7 @@ void hub_start_ai(gv_hub *h, room *r)
         h->ai.todo[k] = j;
     h->ai.todo_tail[k] = j;
     h->ai.waiting++;
+    h->ai.waiting_first += k == 0;
     h->ai.running++;
     pthread_cond_signal(&h->ai.cv);
     pthread_mutex_unlock(&h->ai.mu);

@@ -83,9 +83,10 @@ typedef struct room {
     int64_t ai_retry_at;            /* monotonic ms: try the AI again then (0: no retry due) */
     int64_t last_access;            /* monotonic ms: finished rooms unused long are dropped */
     hub_watchers watchers;
-    /* The client (gv_api_req.client) whose creation or join made the game live: its share
-     * of the games with AI players (gv_hub_config.max_ai_games_per_client). "": not known
-     * (loaded from the store, or made by another process). */
+    /* The client (gv_api_req.client) whose creation or join made the game live, or for a
+     * game read back from the store the first to move in it since: its share of the games
+     * with AI players (gv_hub_config.max_ai_games_per_client) and its place in the AI
+     * threads' queue (hub_start_ai). "": not known. */
     char holder[GV_HUB_CLIENT];
     struct room *next;              /* hash chain */
 } room;
@@ -145,6 +146,7 @@ int hub_draw(gv_hub *h, room *r, int seat, const char *action, char *err, size_t
  * process shows what any process stored. */
 void hub_catch_up(gv_hub *h, room *r);
 int hub_seat_of(const room *r, const char *token);   /* -1: no seat has that token */
+int hub_has_ai(const room *r);                         /* has r an AI seat? */
 int hub_to_move_seat(const room *r);
 int64_t hub_clock_left(const room *r, int seat);
 const char *hub_status_name(room_status s);

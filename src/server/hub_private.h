@@ -40,9 +40,11 @@ typedef struct hub_ai_pool {
     int nworkers;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    /* Queued AI turns: [0] games with people, served first; [1] games of AI players only. */
+    /* Queued AI turns: [0] games with people, served first; [1] games of AI players only,
+     * and the turns of a client that has another queued or searching (hub_start_ai). */
     struct ai_job *todo[2], *todo_tail[2], *done;
     int waiting;                    /* jobs queued, not yet searching */
+    int waiting_first;              /* of those, in todo[0] */
     int running;                    /* jobs queued or searching */
     uint64_t nodes;                 /* hub_ai_set_nodes (the loop thread's) */
     /* Engines created, set back to the start (history not as played), and alive. */
@@ -115,7 +117,6 @@ void hub_ai_release(gv_hub *h, room *r);
 /* Queues the AI turn of r's side to move. */
 void hub_start_ai(gv_hub *h, room *r);
 int hub_ai_only(const room *r);
-int hub_has_ai(const room *r);
 /* Live games in memory with an AI seat: what shares the AI threads; and into *held those
  * of them client made live (room.holder; client NULL or "": none). */
 int hub_ai_games(const gv_hub *h, const char *client, int *held);
