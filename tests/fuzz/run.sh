@@ -33,13 +33,14 @@ for t in $targets; do
   [ -x "$bin" ] || { echo "run.sh: no $bin (cmake --build $build --target fuzzers)" >&2; exit 2; }
   # The longest input the fuzzer makes: records are long, moves short. A protocol
   # session's input is a series of commands, each of which may search (USI and XBoard
-  # start a thread and a table for it): kept to 1 KB (some 40 commands; no input of their
-  # merged corpora is over 810 bytes), a session stays fast instead of slowing the run
-  # two- or threefold as inputs grow.
+  # start a thread and a table for it): kept short, a session stays fast instead of
+  # slowing the run two- or threefold as inputs grow. No input of the merged corpora is
+  # over 810 bytes for gtp, 250 for usi and xboard.
   case $t in
     record_kif|record_json) maxlen=32768 ;;
     game_*) maxlen=4096 ;;
-    usi|xboard|gtp) maxlen=1024 ;;
+    gtp) maxlen=1024 ;;
+    usi|xboard) maxlen=256 ;;
     *) maxlen=8192 ;;
   esac
   # The API target keeps its hub's games from one input to the next: libFuzzer's leak
