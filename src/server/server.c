@@ -1526,6 +1526,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
             return raw_error(wsi, "405 Method Not Allowed", "a WebSocket handshake is a GET",
                              "bad_method");
+        /* Live updates are at /ws alone (api.md); elsewhere there is no WebSocket. */
+        {
+            char uri[8];
+            if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) != 3 || strcmp(uri, "/ws"))
+                return raw_error(wsi, "404 Not Found", "WebSockets are at /ws", "not_found");
+        }
         return 0;
     default:
         break;

@@ -23,7 +23,7 @@
 //     offset past 32 bits is 400; an over-long token is 403 bad_token; declining a draw
 //     that nobody offered is 422 and changes nothing, offering one again while it stands
 //     changes nothing either; an unmasked client WebSocket frame closes the connection
-//     (1002);
+//     (1002); a WebSocket handshake anywhere but /ws is 404;
 //  8. the usual abuse: slowloris, header names that stall libwebsockets' reader, a header
 //     flood, a 10 MB request line, random bytes, a 1 MB WebSocket frame, a WebSocket
 //     message flood, watches of 1,000 nonexistent games, half-open connections. During and after each, GET /api/health on a new connection
@@ -911,6 +911,13 @@ async function group7() {
       'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nContent-Length: 0\r\n\r\n');
     check(r.rep && r.rep.status === 405 && r.rep.json && r.rep.json.code === 'bad_method',
       '7 websocket: a handshake sent as a POST is 405 bad_method, not upgraded', r.what);
+    // Live updates are at /ws alone: lws upgraded a handshake on any path.
+    for (const path of ['/api/health', '/ws/x', '/']) {
+      const r2 = await rawOne(`GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+      check(r2.rep && r2.rep.status === 404 && r2.rep.json && r2.rep.json.code === 'not_found',
+        `7 websocket: a handshake at ${path} is 404 not_found, not upgraded`, r2.what);
+    }
   }
   // An unmasked frame from a client: protocol error.
   {
