@@ -119,12 +119,11 @@ enum {
                           * games with AI players (max_ai_games_per_client) */
 };
 int hub_create(gv_hub *h, const hub_new_game *ng, room **out, char *err, size_t errlen);
-/* client: the joiner's address (gv_api_req.client) or NULL. */
-int hub_join(gv_hub *h, room *r, int seat, const char *name, const char *client, char *err,
-             size_t errlen);
-/* A join by a logged-in account (account, its name): the seat is the account's from then on
- * (a seat another account holds is refused, and so is the other seat of a rated game by its
- * opponent's account). A rated game is joined by an account only. account 0: hub_join. */
+/* Takes seat (named name, when not NULL or ""), for the client at that address
+ * (gv_api_req.client, or NULL). With an account (its id and name, the seat's name then),
+ * the seat is the account's from then on (a seat another account holds is refused, and so
+ * is the other seat of a rated game by its opponent's account); a rated game is joined by
+ * an account only. account 0: an anonymous join. */
 int hub_join_account(gv_hub *h, room *r, int seat, const char *name, int64_t account,
                      const char *account_name, const char *client, char *err,
                      size_t errlen);

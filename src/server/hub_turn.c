@@ -418,13 +418,6 @@ static int retry(gv_hub *h, room *r, hub_once once, const hub_act *a, char *err,
     return rc;
 }
 
-int hub_join(gv_hub *h, room *r, int seat, const char *name, const char *client, char *err,
-             size_t errlen)
-{
-    hub_act a = {.seat = seat, .name = name, .client = client};
-    return retry(h, r, join_once, &a, err, errlen);
-}
-
 int hub_join_account(gv_hub *h, room *r, int seat, const char *name, int64_t account,
                      const char *account_name, const char *client, char *err,
                      size_t errlen)
