@@ -101,11 +101,22 @@ typedef struct ab {
     int history[2][HIST_SIZE];
     unsigned char *null_undo;        /* GV_MAX_PLY slots of h->null_undo_size bytes */
     void *cache;                     /* h->cache_size bytes for the *_c hooks */
-    int8_t lmr[64][64];
     int nroot;
     ab_root root[GV_MAX_MOVES];
     ab_ply ply[GV_MAX_PLY + 1];
 } ab;
+
+/* Late-move reductions by depth and by the number of moves searched before: the same for
+ * every search, made once. */
+static int8_t lmr[64][64];
+static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
+
+static void lmr_init(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int i = 1; i < 64; i++)
+            lmr[d][i] = (int8_t)(0.75 + log(d) * log(i) / 2.25);
+}
 
 /* ---- Helpers ------------------------------------------------------------------------ */
 
@@ -595,7 +606,7 @@ static int pvs(ab *a, int alpha, int beta, int depth, int ply, int null_ok)
         } else {
             int r = 0;
             if (depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && quiet && !check) {
-                r = a->lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
+                r = lmr[depth < 64 ? depth : 63][searched < 64 ? searched : 63];
                 r -= pv + killer;
                 if (r < 0)
                     r = 0;
@@ -869,9 +880,7 @@ static ab *ab_new(const gv_game *g, const gv_ab_hooks *h, void *st, gv_tt *tt,
         ab_free(a);
         return NULL;
     }
-    for (int d = 1; d < 64; d++)
-        for (int i = 1; i < 64; i++)
-            a->lmr[d][i] = (int8_t)(0.75 + log(d) * log(i) / 2.25);
+    pthread_once(&lmr_once, lmr_init);
     return a;
 }
 
