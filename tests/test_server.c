@@ -3340,9 +3340,11 @@ static void test_ai_queue_shared_by_clients(void)
         CHECK(r && r->nmoves == 2);
         at[g] = r && r->nmoves == 2 ? r->moves[1].at : 0;
     }
-    /* "a"'s first turn was searching already; "b"'s comes next, before "a"'s three others. */
+    /* "a"'s first turn was searching already; "b"'s comes next, before "a"'s three others
+     * (each 60 ms: first come, first served, it came at least 120 ms after them all; the
+     * margin is for moves applied in one pass of the hub). */
     for (int g = 1; g < 4; g++)
-        CHECK(at[4] <= at[g]);
+        CHECK(at[4] <= at[g] + 20);
     gv_hub_stop(h);
     env_end(&e);
 }
