@@ -544,27 +544,39 @@ static void client_ip(server *s, struct lws *wsi, char *ip)
     }
 }
 
+/* The bytes a client is counted by, into key (16 bytes at least), and their kind into
+ * *family: an IPv4 address's 4 (AF_INET; an IPv4-mapped IPv6 address is that IPv4
+ * client), the first 8 of an IPv6 one (AF_INET6: its /64; one subscriber gets a /64, and
+ * would otherwise have 2^64 addresses to spread over), or up to 16 of the text when it is
+ * no address (AF_UNSPEC: a Unix socket). Returns their number. */
+static size_t client_bytes(const char *ip, unsigned char *key, int *family)
+{
+    proxy_net a;
+    if (parse_net(ip, strlen(ip), &a) == 0) {
+        static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        if (a.family == AF_INET || !memcmp(a.addr, mapped, sizeof mapped)) {
+            memcpy(key, a.family == AF_INET ? a.addr : a.addr + 12, 4);
+            *family = AF_INET;
+            return 4;
+        }
+        memcpy(key, a.addr, 8);
+        *family = AF_INET6;
+        return 8;
+    }
+    size_t n = strlen(ip) < 16 ? strlen(ip) : 16;
+    memcpy(key, ip, n);
+    *family = AF_UNSPEC;
+    return n;
+}
+
 /* The bucket of client address ip. An IPv6 address counts by its /64, the block one
  * subscriber is given (counted one by one, a client would have 2^64 buckets). */
 static rate_slot *rate_slot_of(server *s, const char *ip)
 {
-    proxy_net a;
     unsigned char key[17];
-    size_t n;
-    if (parse_net(ip, strlen(ip), &a) == 0) {
-        int v4 = a.family == AF_INET;
-        n = v4 ? 4 : 8;   /* an IPv4-mapped IPv6 address is one IPv4 client: its last 4 */
-        static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-        if (!v4 && !memcmp(a.addr, mapped, sizeof mapped)) {
-            memmove(a.addr, a.addr + 12, 4);
-            n = 4;
-        }
-        memcpy(key, a.addr, n);
-    } else {
-        n = strlen(ip) < 16 ? strlen(ip) : 16;   /* not an address (a Unix socket): as is */
-        memcpy(key, ip, n);
-    }
-    key[n] = (unsigned char)(n == 4);   /* an IPv4 address and a /64 never share a key */
+    int family;
+    size_t n = client_bytes(ip, key, &family);
+    key[n] = (unsigned char)family;   /* an IPv4 address and a /64 never share a key */
     n++;
     uint64_t h = s->rate_seed ^ 0x9e3779b97f4a7c15ULL;
     for (size_t i = 0; i < n; i++) {
@@ -577,25 +589,20 @@ static rate_slot *rate_slot_of(server *s, const char *ip)
 }
 
 /* What the API counts a client by (gv_api_req.client), into out (GV_HUB_CLIENT bytes):
- * an IPv4 address as it is (an IPv4-mapped IPv6 one too), an IPv6 one as its /64, as
- * rate_slot_of counts them: one subscriber gets a /64, and would otherwise have 2^64
- * addresses to spread over. Anything else as it is. */
+ * the client_bytes of its address, written out: an IPv4 address as it is, an IPv6 one as
+ * its /64 ("2001:db8:1:2::/64"), anything else as it is. */
 static void client_group(const char *ip, char *out)
 {
-    proxy_net a;
-    snprintf(out, GV_HUB_CLIENT, "%s", ip);
-    if (parse_net(ip, strlen(ip), &a) < 0 || a.family != AF_INET6)
-        return;
-    static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    unsigned char key[16];
     char text[INET6_ADDRSTRLEN];
-    if (!memcmp(a.addr, mapped, sizeof mapped)) {
-        if (inet_ntop(AF_INET, a.addr + 12, text, sizeof text))
-            snprintf(out, GV_HUB_CLIENT, "%s", text);
-        return;
-    }
-    memset(a.addr + 8, 0, 8);
-    if (inet_ntop(AF_INET6, a.addr, text, sizeof text))
+    int family;
+    client_bytes(ip, key, &family);
+    if (family == AF_INET && inet_ntop(AF_INET, key, text, sizeof text))
+        snprintf(out, GV_HUB_CLIENT, "%s", text);
+    else if (family == AF_INET6 && (memset(key + 8, 0, 8), inet_ntop(AF_INET6, key, text, sizeof text)))
         snprintf(out, GV_HUB_CLIENT, "%s/64", text);
+    else
+        snprintf(out, GV_HUB_CLIENT, "%s", ip);
 }
 
 /* The bucket of the client of wsi, or NULL when --rate is off. */
