@@ -233,6 +233,24 @@ async function main() {
     await sleep(3000);   // the server's time for passwords, spent by them, comes back
   }
 
+  // ---- sign-ups by address: an IPv6 client counts by its /64 ----------------------------------
+  {
+    // Before, every address of a /64 (one subscriber's block) had its own 10 sign-ups.
+    const made = [];
+    for (let i = 1; i <= 10; i++) {
+      const r6 = await hashing('POST', '/api/account', { body: { name: `six${i}`, password: 'a long password' },
+        headers: { 'x-forwarded-for': `2001:db8:5:6::${i.toString(16)}` } });
+      made.push(r6.status);
+    }
+    const same = await hashing('POST', '/api/account', { body: { name: 'six11', password: 'a long password' },
+      headers: { 'x-forwarded-for': '2001:db8:5:6:ffff::1' } });
+    const next = await hashing('POST', '/api/account', { body: { name: 'six12', password: 'a long password' },
+      headers: { 'x-forwarded-for': '2001:db8:5:7::1' } });
+    check(made.every((st) => st === 201) && same.status === 429 && same.json.code === 'too_many_attempts' && next.status === 201,
+      `sign-ups: 10 from one IPv6 /64, the 11th from another address of it is 429, the next /64 signs up (${made.join(',')}; ${same.status}; ${next.status})`);
+    await sleep(3000);   // the server's time for passwords comes back
+  }
+
   // ---- password change ends the other sessions ----------------------------------------------
   const alice3 = await login('alice', 'correct horse');
   r = await hashing('POST', '/api/account/password', { body: { old: 'correct horse', new: 'battery staple' }, cookie: alice3.cookie });
