@@ -3105,8 +3105,10 @@ static int post_as(gv_hub *h, const char *client, const char *path, json_t *j, j
     return rep.status;
 }
 
-/* A hub on a fresh database with this AI configuration (ai_threads 1, 1 MB tables). */
-static int env_ai(env *e, int max_ai_games, int per_client, int idle_engines)
+/* A hub on a fresh database with this AI configuration (one AI thread, 1 MB tables; AI
+ * turns of movetime_ms, 0: 20). */
+static int env_ai(env *e, int max_ai_games, int per_client, int idle_engines,
+                  int64_t movetime_ms)
 {
     memset(e, 0, sizeof *e);
     temp_db(e->path, sizeof e->path);
@@ -3115,7 +3117,8 @@ static int env_ai(env *e, int max_ai_games, int per_client, int idle_engines)
     CHECK(e->s != NULL);
     if (!e->s)
         return -1;
-    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20,
+    gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1,
+                         .ai_movetime_ms = movetime_ms > 0 ? movetime_ms : 20,
                          .max_ai_games = max_ai_games, .max_ai_games_per_client = per_client,
                          .max_idle_engines = idle_engines};
     e->h = gv_hub_new(&cfg, err, sizeof err);
@@ -3132,7 +3135,7 @@ static int env_ai(env *e, int max_ai_games, int per_client, int idle_engines)
 static void test_ai_only_cap(void)
 {
     env e;
-    if (env_ai(&e, 2, 0, 0) != 0)
+    if (env_ai(&e, 2, 0, 0, 0) != 0)
         return;
     for (int i = 0; i < 2; i++) {
         json_t *c = create(e.h, json_pack("{ss s[{ss si}{ss si}]}", "game", "exac", "seats",
@@ -3171,7 +3174,7 @@ static void test_ai_only_cap(void)
 static void test_ai_capacity_joins_and_shares(void)
 {
     env e;
-    if (env_ai(&e, 3, 1, 0) != 0)
+    if (env_ai(&e, 3, 1, 0, 0) != 0)
         return;
     gv_hub *h = e.h;
     json_t *o = NULL;
@@ -3255,7 +3258,7 @@ static void test_ai_capacity_joins_and_shares(void)
 static void test_ai_engines_trimmed(void)
 {
     env e;
-    if (env_ai(&e, 0, 0, 2) != 0)
+    if (env_ai(&e, 0, 0, 2, 0) != 0)
         return;
     gv_hub *h = e.h;
     json_t *c[4];
@@ -3300,21 +3303,9 @@ static void test_ai_engines_trimmed(void)
 static void test_ai_queue_shared_by_clients(void)
 {
     env e;
-    memset(&e, 0, sizeof e);
-    temp_db(e.path, sizeof e.path);
-    char err[GV_ERRLEN];
-    e.s = gv_store_open(e.path, err, sizeof err);
-    CHECK(e.s != NULL);
-    if (!e.s)
-        return;
     /* One AI thread, level 10 at 60 ms a move: the turns are searched one after another. */
-    gv_hub_config cfg = {.store = e.s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 60};
-    e.h = gv_hub_new(&cfg, err, sizeof err);
-    CHECK(e.h != NULL);
-    if (!e.h) {
-        env_end(&e);
+    if (env_ai(&e, 0, 0, 0, 60) != 0)
         return;
-    }
     gv_hub *h = e.h;
     const char *who[5] = {"a", "a", "a", "a", "b"};
     char id[5][16], tok[5][40];
