@@ -107,15 +107,24 @@ typedef struct ab {
 } ab;
 
 /* Late-move reductions by depth and by the number of moves searched before: the same for
- * every search, made once. */
+ * every search, made once by the first (lmr_state: 0 not made, 1 being made, 2 made; the
+ * others wait the microseconds it takes). */
 static int8_t lmr[64][64];
-static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
+static _Atomic int lmr_state;
 
-static void lmr_init(void)
+static void lmr_make(void)
 {
-    for (int d = 1; d < 64; d++)
-        for (int i = 1; i < 64; i++)
-            lmr[d][i] = (int8_t)(0.75 + log(d) * log(i) / 2.25);
+    if (atomic_load_explicit(&lmr_state, memory_order_acquire) == 2)
+        return;
+    int none = 0;
+    if (atomic_compare_exchange_strong(&lmr_state, &none, 1)) {
+        for (int d = 1; d < 64; d++)
+            for (int i = 1; i < 64; i++)
+                lmr[d][i] = (int8_t)(0.75 + log(d) * log(i) / 2.25);
+        atomic_store_explicit(&lmr_state, 2, memory_order_release);
+    }
+    while (atomic_load_explicit(&lmr_state, memory_order_acquire) != 2)
+        ;
 }
 
 /* ---- Helpers ------------------------------------------------------------------------ */
@@ -880,7 +889,7 @@ static ab *ab_new(const gv_game *g, const gv_ab_hooks *h, void *st, gv_tt *tt,
         ab_free(a);
         return NULL;
     }
-    pthread_once(&lmr_once, lmr_init);
+    lmr_make();
     return a;
 }
 
