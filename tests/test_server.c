@@ -1578,6 +1578,15 @@ static int play(gv_hub *h, const char *id, const char *token, const char *move, 
     return action(h, id, "move", j, out);
 }
 
+/* Plays the first of the legal moves the view offers seat token, as move n (0: any). */
+static int play_first(gv_hub *h, const char *id, const char *token, int n)
+{
+    json_t *v = get_view(h, id, token);
+    int st = play(h, id, token, jstr(v, "you.legal_moves.0"), n, NULL);
+    json_decref(v);
+    return st;
+}
+
 static const char *err_code(json_t *o)
 {
     return jstr(o, "code");
@@ -3266,11 +3275,9 @@ static void test_ai_engines_trimmed(void)
         c[g] = create(h, json_pack("{ss s[{ss sb}{ss si}]}", "game", "exac", "seats", "type",
                                    "human", "you", 1, "type", "ai", "level", 1), 201);
         const char *id = jstr(c[g], "id"), *tok = token_of(c[g], 0);
-        json_t *v = get_view(h, id, tok);
-        CHECK_EQ_INT(play(h, id, tok, jstr(v, "you.legal_moves.0"), 1, NULL), 200);
-        json_decref(v);
+        CHECK_EQ_INT(play_first(h, id, tok, 1), 200);
         CHECK_EQ_INT(gv_hub_settle(h, 10000), 0);
-        v = get_view(h, id, NULL);
+        json_t *v = get_view(h, id, NULL);
         CHECK_EQ_INT(jint(v, "n"), 2);   /* the AI answered */
         json_decref(v);
     }
@@ -3280,11 +3287,9 @@ static void test_ai_engines_trimmed(void)
     CHECK_EQ_INT(held, 2);
     /* The first game's engine was freed: its AI makes one again, and still answers. */
     const char *id = jstr(c[0], "id"), *tok = token_of(c[0], 0);
-    json_t *v = get_view(h, id, tok);
-    CHECK_EQ_INT(play(h, id, tok, jstr(v, "you.legal_moves.0"), 3, NULL), 200);
-    json_decref(v);
+    CHECK_EQ_INT(play_first(h, id, tok, 3), 200);
     CHECK_EQ_INT(gv_hub_settle(h, 10000), 0);
-    v = get_view(h, id, NULL);
+    json_t *v = get_view(h, id, NULL);
     CHECK_EQ_INT(jint(v, "n"), 4);
     json_decref(v);
     hub_ai_counts(h, &made, NULL, &held);
@@ -3320,9 +3325,7 @@ static void test_ai_queue_shared_by_clients(void)
     }
     /* "a" moves in its four games, then "b" in its one: five AI turns queued at once. */
     for (int g = 0; g < 5; g++) {
-        json_t *v = get_view(h, id[g], tok[g]);
-        CHECK_EQ_INT(play(h, id[g], tok[g], jstr(v, "you.legal_moves.0"), 1, NULL), 200);
-        json_decref(v);
+        CHECK_EQ_INT(play_first(h, id[g], tok[g], 1), 200);
     }
     CHECK_EQ_INT(gv_hub_settle(h, 20000), 0);
     int64_t at[5];
@@ -4893,9 +4896,7 @@ static void test_ai_engine_reused(void)
     }
     /* Three turns each in the first game: one engine, never set back. */
     for (int k = 0; k < 3; k++) {
-        json_t *v = get_view(h, id[0], tok[0]);
-        CHECK_EQ_INT(play(h, id[0], tok[0], jstr(v, "you.legal_moves.0"), 2 * k + 1, NULL), 200);
-        json_decref(v);
+        CHECK_EQ_INT(play_first(h, id[0], tok[0], 2 * k + 1), 200);
         CHECK_EQ_INT(gv_hub_settle(h, 10000), 0);
         hub_ai_counts(h, &made, &rebuilt, &held);
         CHECK_EQ_INT(made, 1);
@@ -4971,9 +4972,7 @@ static void test_idle_games_leave_memory(void)
     snprintf(ids[0], 16, "%s", jstr(open, "id"));
     snprintf(ids[1], 16, "%s", jstr(live, "id"));
     snprintf(ids[2], 16, "%s", jstr(clock, "id"));
-    json_t *v = get_view(h, ids[1], token_of(live, 0));
-    CHECK_EQ_INT(play(h, ids[1], token_of(live, 0), jstr(v, "you.legal_moves.0"), 1, NULL), 200);
-    json_decref(v);
+    CHECK_EQ_INT(play_first(h, ids[1], token_of(live, 0), 1), 200);
     char *before[2] = {snap(h, ids[0]), snap(h, ids[1])};
     CHECK_EQ_INT(gv_hub_rooms(h), 3);
     struct timespec ts = {0, 80 * 1000000};
@@ -4986,9 +4985,7 @@ static void test_idle_games_leave_memory(void)
     }
     CHECK_EQ_INT(gv_hub_rooms(h), 3);
     /* The game read back goes on. */
-    v = get_view(h, ids[1], token_of(live, 1));
-    CHECK_EQ_INT(play(h, ids[1], token_of(live, 1), jstr(v, "you.legal_moves.0"), 2, NULL), 200);
-    json_decref(v);
+    CHECK_EQ_INT(play_first(h, ids[1], token_of(live, 1), 2), 200);
     json_decref(open);
     json_decref(live);
     json_decref(clock);
@@ -5689,18 +5686,14 @@ static void test_abandoned_games(void)
     char id[5][16];
     for (int i = 0; i < 5; i++)
         snprintf(id[i], sizeof id[i], "%s", jstr(c[i], "id"));
-    v = get_view(h, id[1], token_of(c[1], 0));
-    CHECK_EQ_INT(play(h, id[1], token_of(c[1], 0), jstr(v, "you.legal_moves.0"), 1, NULL), 200);
-    json_decref(v);
+    CHECK_EQ_INT(play_first(h, id[1], token_of(c[1], 0), 1), 200);
     tw wt = {0};
     CHECK_EQ_INT(gv_hub_watch(h, id[1], 0, &wt.w, tw_send_none, err, sizeof err), 0);
     sleep_ms(AFTER / 2);
     gv_hub_poll(h);
     for (int i = 0; i < 5; i++)
         CHECK_STR(status_of(h, id[i], st, sizeof st), i ? "live" : "open");
-    v = get_view(h, id[4], token_of(c[4], 0));
-    CHECK_EQ_INT(play(h, id[4], token_of(c[4], 0), jstr(v, "you.legal_moves.0"), 1, NULL), 200);
-    json_decref(v);
+    CHECK_EQ_INT(play_first(h, id[4], token_of(c[4], 0), 1), 200);
     sleep_ms(AFTER * 6 / 10);
     gv_hub_poll(h);
     static const char *const want[5] = {"abandoned", "abandoned", "abandoned", "live", "live"};
