@@ -13,7 +13,7 @@ static const char serve_usage[] =
     "usage: gravulien serve [--config FILE] [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
     "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--max-ai-games 32]\n"
     "       [--threads 1] [--abandon-after 86400] [--rate N] [--new-games N]\n"
-    "       [--ai-games-per-client N] [--trust-proxy [ADDR,...]]\n"
+    "       [--ai-games-per-client N] [--ws-buffer MB] [--trust-proxy [ADDR,...]]\n"
     "       [--access-log FILE] [--name NAME] [--verbose]\n"
     "  --config FILE    options from FILE first, one a line: 'db = postgres://...', 'port 8081',\n"
     "                   'trust-proxy' ('#' after a blank starts a comment); the command\n"
@@ -45,6 +45,9 @@ static const char serve_usage[] =
     "  --ai-games-per-client N  with --rate: live games with an AI player one client\n"
     "                   address may have started (by creating or joining them; default 4;\n"
     "                   0: no limit); more are refused (429 too_many_ai_games)\n"
+    "  --ws-buffer MB   answers waiting for WebSocket clients that have not read them\n"
+    "                   (catch-ups, states), all together (default 256): past it the\n"
+    "                   connections holding most are closed (1013, try again later)\n"
     "  --trust-proxy [ADDR,...]  behind reverse proxies (nginx) at these addresses (IPs,\n"
     "                   IPv4 blocks A.B.C.D/N; bare: this machine's loopback): count requests\n"
     "                   by the client address their X-Forwarded-For names, not the proxy's;\n"
@@ -161,6 +164,8 @@ static int parse_opts(gv_serve_opts *o, int argc, char **argv, const char *where
             o->new_games = (int)n;
         else if (!strcmp(a, "--ai-games-per-client") && gv_parse_int(v, 0, 100000, &n, NULL, 0) == 0)
             o->ai_games_per_client = (int)n;
+        else if (!strcmp(a, "--ws-buffer") && gv_parse_int(v, 1, 1048576, &n, NULL, 0) == 0)
+            o->ws_buffer_mb = (int)n;
         else if (!strcmp(a, "--access-log") && *v)
             o->access_log = v;
         else if (!strcmp(a, "--name") && *v && strlen(v) < 64 && !strpbrk(v, " \t\r\n\"\\"))
@@ -261,7 +266,7 @@ int cli_serve(int argc, char **argv)
     gv_serve_opts o = {.host = "127.0.0.1", .port = 8080, .db = "gravulien.db",
                        .ai_threads = 2, .ai_hash_mb = 16, .ai_movetime_ms = 1000, .max_ai_games = 32,
                        .abandon_ms = 86400 * 1000LL, .rate = 50, .new_games = 20,
-                       .ai_games_per_client = 4};
+                       .ai_games_per_client = 4, .ws_buffer_mb = 256};
     /* --config FILE first (its options), then the rest of the command line over them. */
     char **cw = NULL, *ctext = NULL;
     int ncw = 0, rc;

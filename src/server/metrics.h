@@ -35,6 +35,8 @@ typedef struct gv_metrics {
     _Atomic uint64_t http_replies[5];
     /* Connections closed as soon as they were taken: their address over --rate. */
     _Atomic uint64_t conns_refused;
+    /* WebSockets closed to keep the answers waiting for their clients within --ws-buffer. */
+    _Atomic uint64_t ws_shed;
 } gv_metrics;
 
 void gv_histo_add(gv_histo *h, int64_t us);

@@ -51,8 +51,11 @@ enum {
     BODY_DEADLINE_MS = 10000, /* a request body must arrive within this */
     MAX_WS_MSG = 4096,
     MAX_QUEUE = 512,          /* events pending on one watcher before it is dropped */
-    MAX_REPLY_BYTES = 32 << 20,   /* replies pending on one connection (a catch-up is ~100
+    MAX_REPLY_BYTES = 8 << 20,    /* replies pending on one connection (a catch-up is ~100
                                    * bytes a move, twice: its batches and the state) */
+    ADDRESS_REPLY_BYTES = 16 << 20,   /* of one client address's connections (with --rate) */
+    STALL_SECS = 60,          /* a WebSocket whose waiting messages do not move this long
+                               * is dropped */
     MAX_QUEUE_ALL = 16384,    /* messages of any kind pending on one connection */
     SLOW_CLOSE_SECS = 10,     /* a connection closed as too slow that cannot even take the
                                * close frame is dropped after this */
@@ -141,6 +144,7 @@ typedef struct rate_slot {
     bucket games;             /* --new-games a minute, bursts of 3 x that */
     bucket conns;             /* connections taken: --rate a second, bursts of 4 x that */
     int ws;                   /* WebSockets open from its addresses */
+    size_t qreply;            /* bytes of replies waiting on their WebSockets */
 } rate_slot;
 
 /* The connections the hub's thread may send to, by handle: slot index + 1 in the low 32
@@ -180,6 +184,8 @@ typedef struct server {
     web_file *files;
     int nfiles;
     long nws;                 /* open WebSocket connections */
+    size_t qreply;            /* bytes of replies waiting on every WebSocket */
+    int ws_buffer_mb;         /* their bound (--ws-buffer) */
     struct ev_loop *loop;
     conn_slot *slots;
     uint32_t nslots, slotcap, free_slot;
@@ -235,6 +241,24 @@ static void msg_unref(msg *m)
         free(m);
 }
 
+/* Counts len bytes of replies into (add) or out of p's queue, its address's and the
+ * server's. */
+static void reply_bytes(pss *p, size_t len, int add)
+{
+    server *s = the_server;
+    if (add) {
+        p->qreply += len;
+        s->qreply += len;
+        if (p->slot)
+            p->slot->qreply += len;
+    } else {
+        p->qreply -= len;
+        s->qreply -= len;
+        if (p->slot)
+            p->slot->qreply -= len;
+    }
+}
+
 static void queue_clear(pss *p)
 {
     for (unsigned i = 0; i < p->qn; i++)
@@ -242,7 +266,7 @@ static void queue_clear(pss *p)
     free(p->q);
     p->q = NULL;
     p->qhead = p->qn = p->qcap = p->qevents = 0;
-    p->qreply = 0;
+    reply_bytes(p, p->qreply, 0);
 }
 
 static msg *queue_pop(pss *p)
@@ -251,32 +275,65 @@ static msg *queue_pop(pss *p)
     p->qhead = (p->qhead + 1) % p->qcap;
     p->qn--;
     if (m->reply)
-        p->qreply -= m->len;
+        reply_bytes(p, m->len, 0);
     else
         p->qevents--;
     return m;
 }
 
 /* p is closed as too slow: with a close frame (1008) when its socket next takes one, or
- * without after SLOW_CLOSE_SECS. */
+ * without after SLOW_CLOSE_SECS. What waits for it is freed now: nothing more is sent. */
 static void too_slow(pss *p)
 {
     if (p->closing)
         return;
     p->closing = 1;
+    queue_clear(p);
     lws_set_timeout(p->wsi, PENDING_TIMEOUT_USER_OK, SLOW_CLOSE_SECS);
     lws_callback_on_writable(p->wsi);
+}
+
+/* Room for len more bytes of replies within --ws-buffer: the connections holding the most
+ * are closed (1013, "try again later"; their queues freed) until they fit, p first among
+ * equals. 1, or 0 when p was closed. A client that stops reading and keeps asking for
+ * catch-ups holds memory until it is closed as too slow; many of them, from many
+ * addresses, would otherwise hold the server's whole memory. */
+static int make_room(server *s, pss *p, size_t len)
+{
+    size_t budget = (size_t)s->ws_buffer_mb << 20;
+    while (s->qreply + len > budget) {
+        pss *big = p->qreply ? p : NULL;
+        for (uint32_t i = 0; i < s->nslots; i++) {
+            pss *q = s->slots[i].p;
+            if (q && q->qreply > (big ? big->qreply : 0))
+                big = q;
+        }
+        if (!big)
+            big = p;
+        atomic_fetch_add(&s->metrics.ws_shed, 1);
+        if (!big->peer_closed)   /* else gone already, its queue not yet freed */
+            ws_close(s, big, CLOSE_TRY_LATER, "server busy: try again later");
+        queue_clear(big);
+        if (big == p)
+            return 0;
+    }
+    return 1;
 }
 
 /* Queues m on p (one more reference); 0, or -1 when p is too far behind. */
 static int enqueue(pss *p, msg *m)
 {
-    if (p->closing || p->close_code)
+    server *s = the_server;
+    if (p->closing || p->close_code || p->peer_closed)
         return -1;
-    if (m->reply ? p->qreply + m->len > MAX_REPLY_BYTES : p->qevents >= MAX_QUEUE) {
+    if (m->reply ? p->qreply + m->len > MAX_REPLY_BYTES ||
+                       (p->slot && p->slot->qreply + m->len > ADDRESS_REPLY_BYTES)
+                 : p->qevents >= MAX_QUEUE) {
         too_slow(p);
         return -1;
     }
+    if (m->reply && !make_room(s, p, m->len))
+        return -1;
     if (p->qn >= MAX_QUEUE_ALL) {
         too_slow(p);
         return -1;
@@ -297,12 +354,16 @@ static int enqueue(pss *p, msg *m)
     m->refs++;
     p->qn++;
     if (m->reply)
-        p->qreply += m->len;
+        reply_bytes(p, m->len, 1);
     else
         p->qevents++;
-    /* A queue that was not empty already has a writable callback coming. */
-    if (p->qn == 1)
+    /* A queue that was not empty already has a writable callback coming. Its messages
+     * must start moving within STALL_SECS (each writable callback, the socket taking
+     * more, starts the time again): a client that reads nothing keeps nothing here. */
+    if (p->qn == 1) {
         lws_callback_on_writable(p->wsi);
+        lws_set_timeout(p->wsi, PENDING_TIMEOUT_USER_OK, STALL_SECS);
+    }
     return 0;
 }
 
@@ -992,6 +1053,12 @@ static void metrics_reply(server *s, gv_reply *out)
                     (double)atomic_load(&m->moves));
     gv_metric_write(&b, "gravulien_store_errors_total", "counter", "store calls that failed",
                     (double)atomic_load(&m->store_errors));
+    gv_metric_write(&b, "gravulien_websocket_queued_bytes", "gauge",
+                    "bytes of answers waiting for WebSocket clients to read them (at most --ws-buffer)",
+                    (double)s->qreply);
+    gv_metric_write(&b, "gravulien_websockets_shed_total", "counter",
+                    "WebSockets closed with 1013 to keep answers waiting within --ws-buffer",
+                    (double)atomic_load(&m->ws_shed));
     gv_metric_write(&b, "gravulien_connections_refused_total", "counter",
                     "connections closed when taken: their address was over --rate",
                     (double)atomic_load(&m->conns_refused));
@@ -1373,6 +1440,7 @@ static void ws_close(server *s, pss *p, int code, const char *why)
         return;
     p->close_code = (unsigned short)code;
     p->close_why = why;
+    queue_clear(p);   /* nothing but the close frame is sent now */
     lws_set_timeout(p->wsi, PENDING_TIMEOUT_CLOSE_ACK, 5);
     ws_send_close(s, p);
 }
@@ -1687,8 +1755,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             if (n < want)
                 return -1;
         }
-        if (p->qn && !p->peer_closed)
+        if (p->peer_closed)
+            return 0;
+        if (p->qn) {
             lws_callback_on_writable(wsi);
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, STALL_SECS);
+        } else {
+            lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
+        }
         return 0;
     }
     case LWS_CALLBACK_CLOSED:
@@ -1892,6 +1966,7 @@ int gv_serve(const gv_serve_opts *o)
         return 1;
     }
     s->o = *o;
+    s->ws_buffer_mb = o->ws_buffer_mb > 0 ? o->ws_buffer_mb : 256;
     if (gv_random_bytes(&s->rate_seed, sizeof s->rate_seed) < 0)
         s->rate_seed = (uint64_t)gv_wall_ms() * 0x9e3779b97f4a7c15ULL;   /* not a secret */
     snprintf(s->web, sizeof s->web, "%s", o->web_dir ? o->web_dir : GV_WEB_DIR);

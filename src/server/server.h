@@ -27,6 +27,9 @@ typedef struct gv_serve_opts {
      * comma-separated, whose X-Forwarded-For is believed for the rate limit (the client
      * it names is counted instead of the proxy). NULL: none. */
     const char *trust_proxy;
+    /* Megabytes of answers (catch-ups, states, errors) the server may hold for WebSocket
+     * clients that have not read them yet, all together (0: 256). */
+    int ws_buffer_mb;
     int verbose;
     /* One line per HTTP reply into this file ("-": standard output; NULL: none), reopened on
      * SIGHUP (log rotation). */

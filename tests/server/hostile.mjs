@@ -38,7 +38,10 @@
 //     leave the loop idle (before, accept() failed and was retried at full speed for as
 //     long as they stayed), and it answers again as soon as they close; with --rate, one
 //     address's connections are bounded as its requests are (429 and closed past the
-//     burst), so other clients are still answered within 100 ms meanwhile.
+//     burst), so other clients are still answered within 100 ms meanwhile;
+// 11. clients that stop reading and keep asking for catch-ups: the answers waiting for
+//     them are bounded, all together by --ws-buffer (the connections holding most closed
+//     with 1013) and one address's by 16 MiB with --rate; a client that reads is served.
 //
 // When a check leaves the server unable to answer (a spinning loop, a crash), that is
 // reported as a failure of the check's group and the server is killed and started again
@@ -1289,6 +1292,126 @@ async function group10() {
   await B.kill();
 }
 
+// ---- 11. clients that stop reading ------------------------------------------------------
+
+// The peak resident memory (VmHWM) of process pid, in MB.
+function peakMb(pid) {
+  const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/);
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+// A WebSocket from `from` that never reads what it is sent (its socket paused after the
+// handshake's answer); sendText writes one masked text frame.
+function deafSocket(port, from) {
+  const s = net.connect({ host: '127.0.0.1', port, localAddress: from });
+  openSockets.add(s);
+  s.on('error', () => { /* closed by the server */ });
+  const o = { s };
+  o.ready = new Promise((resolve) => {
+    s.once('data', (d) => { s.pause(); resolve(d.toString('latin1').startsWith('HTTP/1.1 101')); });
+    s.once('close', () => resolve(false));
+  });
+  s.write('GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+    `Sec-WebSocket-Key: ${Buffer.from(String(Math.random())).toString('base64').slice(0, 22)}==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  o.sendText = (text) => {
+    const p = Buffer.from(text);
+    const mask = Buffer.from([1, 2, 3, 4]);
+    const head = p.length < 126 ? Buffer.from([0x81, 0x80 | p.length]) : Buffer.from([0x81, 0xfe, p.length >> 8, p.length & 255]);
+    const d = Buffer.from(p.map((b, i) => b ^ mask[i & 3]));
+    if (!s.destroyed) s.write(Buffer.concat([head, mask, d]));
+  };
+  return o;
+}
+
+// A Chu game of n moves that never ends, on the server at base (its catch-up grows with n).
+async function longChu(base, n) {
+  const post = (path, body) => fetch(base + path, { method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(5000) })
+    .then(async (r) => ({ status: r.status, json: await r.json().catch(() => null) }));
+  const c = await post('/api/games', { game: 'chu', options: { repetition: 'off' },
+    seats: [{ type: 'human', you: true }, { type: 'human', you: true }] });
+  if (c.status !== 201) return null;
+  const T = c.json.tokens.map((t) => t.token);
+  const shuffle = [['7j7h', '7h7j'], ['6c6e', '6e6c']];
+  for (let i = 0; i < n; i++) {
+    const r = await post(`/api/games/${c.json.id}/move`, { token: T[i % 2], move: shuffle[i % 2][(i >> 1) % 2], n: i + 1 });
+    if (r.status !== 200) return null;
+  }
+  return c.json.id;
+}
+
+// Deaf sockets from `from` watching game id from move 0, each 20 times a second (its
+// limit) for `ms`: each watch is answered with the game's every move, twice (its catch-up
+// and the state), which the server holds until the socket takes it.
+async function deafWatches(port, from, id, conns, ms) {
+  const socks = Array.from({ length: conns }, () => deafSocket(port, from));
+  const ok = (await Promise.all(socks.map((o) => o.ready))).filter(Boolean).length;
+  const watch = JSON.stringify({ type: 'watch', game: id, since: 0 });
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    for (const o of socks) o.sendText(watch);
+    await sleep(55);
+  }
+  return { socks, ok };
+}
+
+async function metric(port, name) {
+  const t = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(3000) }).then((r) => r.text()).catch(() => '');
+  const m = t.match(new RegExp(`^${name} (\\S+)$`, 'm'));
+  return m ? Number(m[1]) : NaN;
+}
+
+// Clients that stop reading and keep asking for catch-ups: before, every answer waited in
+// memory for them, up to 32 MiB a connection, so that a few addresses held the server's
+// whole memory (a 600-move game's catch-up is ~100 KB; 64 connections of one address
+// reached 165 MB in a minute, and kept growing). Now the answers waiting are bounded:
+// all together by --ws-buffer (the connections holding most closed with 1013), one
+// address's (with --rate) by 16 MiB. Other clients are still served.
+async function group11() {
+  console.log(`-- 11. clients that stop reading (${elapsed()})`);
+  // a) --ws-buffer 8, no --rate: 8 deaf connections of one address.
+  const A = await startServer(bin, join(dir, 'deaf-a.db'), ['--rate', '0', '--ws-buffer', '8']);
+  extraServers.push(A);
+  const id = await longChu(A.url, 300);
+  if (!check(id, '11a a 300-move game is played')) { await A.kill(); return; }
+  const base = peakMb(A.proc.pid);
+  probeWorker.postMessage({ cmd: 'start', port: A.port, gap: 50 });
+  const { socks, ok } = await deafWatches(A.port, '127.0.0.2', id, 8, 10000);
+  const during = await workerCall({ cmd: 'stop' });
+  const grew = peakMb(A.proc.pid) - base;
+  const queued = await metric(A.port, 'gravulien_websocket_queued_bytes');
+  const shed = await metric(A.port, 'gravulien_websockets_shed_total');
+  check(ok === 8 && grew < 20 && queued <= 8 << 20 && shed >= 1,
+    '11a --ws-buffer 8: 8 connections that never read, asking for a 300-move catch-up 20 times a second for 10 s: the server holds at most 8 MiB for them, closing the largest (1013)',
+    `${ok} open, peak memory +${grew.toFixed(1)} MB, ${queued} bytes waiting, ${shed} closed`);
+  check(prompt(during), `11a meanwhile /api/health answers within ${STALL_MS} ms`, probeSummary(during));
+  const w = new WebSocket(`ws://127.0.0.1:${A.port}/ws?game=${id}&since=0`);
+  openSockets.add(w);
+  const got = await new Promise((resolve) => {
+    const t = setTimeout(() => resolve('nothing within 5 s'), 5000);
+    w.on('message', (d) => { const m = JSON.parse(d.toString()); if (m.type === 'state') { clearTimeout(t); resolve(m.moves.length); } });
+    w.on('close', (code) => { clearTimeout(t); resolve(`closed ${code}`); });
+  });
+  check(got === 300, '11a then a client that reads is caught up (300 moves and the state)', String(got));
+  w.terminate();
+  for (const o of socks) o.s.destroy();
+  await A.kill();
+  // b) --rate 100: one address's connections hold at most 16 MiB; another address is served.
+  const B = await startServer(bin, join(dir, 'deaf-b.db'), ['--rate', '100']);
+  extraServers.push(B);
+  const idb = await longChu(B.url, 300);
+  if (!check(idb, '11b a 300-move game is played')) { await B.kill(); return; }
+  const baseb = peakMb(B.proc.pid);
+  const r = await deafWatches(B.port, '127.0.0.2', idb, 8, 10000);
+  const grewb = peakMb(B.proc.pid) - baseb;
+  const queuedb = await metric(B.port, 'gravulien_websocket_queued_bytes');
+  check(r.ok === 8 && grewb < 28 && queuedb <= 16 << 20,
+    '11b --rate 100: the same from one address: its connections hold at most 16 MiB (closed as too slow past it)',
+    `${r.ok} open, peak memory +${grewb.toFixed(1)} MB, ${queuedb} bytes waiting`);
+  const h = await probes(5, 30, B.port);
+  check(prompt(h), `11b /api/health answers within ${STALL_MS} ms`, probeSummary(h));
+  for (const o of r.socks) o.s.destroy();
+  await B.kill();
+}
+
 async function group9() {
   console.log(`-- 9. a client's share (${elapsed()})`);
   try {
@@ -1343,17 +1466,17 @@ process.on('exit', () => {
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(130));
 
 const guard = setTimeout(async () => {
-  check(false, 'the whole test finished within 210 s');
+  check(false, 'the whole test finished within 300 s');
   await cleanup();
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(1);
-}, 210000);
+}, 300000);
 
 try {
   S = await startServer(bin, db, SERVER_ARGS);
   const h = await probes(3);
   check(prompt(h), `start: /api/health answers within ${STALL_MS} ms`, probeSummary(h));
-  const groups = [group1, group2, group3, group4, group5, group6, group7, group8, group9, group10];
+  const groups = [group1, group2, group3, group4, group5, group6, group7, group8, group9, group10, group11];
   for (let i = 0; i < groups.length; i++) {
     if (ONLY && !ONLY.has(i + 1)) continue;
     try {
