@@ -154,6 +154,10 @@ run 1 "serve with an empty web directory" "$BIN" serve --port 0 --db "$nodb/game
   one_line_error "serve with an empty web directory" "no page files"
 run 2 "serve --threads 0" "$BIN" serve --threads 0 --port 0 --db "$nodb/games.db" &&
   one_line_error "serve --threads 0" "bad option '--threads 0'"
+run 2 "serve --ws-buffer 0" "$BIN" serve --ws-buffer 0 --port 0 --db "$nodb/games.db" &&
+  one_line_error "serve --ws-buffer 0" "bad option '--ws-buffer 0'"
+run 2 "serve --max-games-in-memory 8" "$BIN" serve --max-games-in-memory 8 --port 0 --db "$nodb/games.db" &&
+  one_line_error "serve --max-games-in-memory 8" "bad option '--max-games-in-memory 8'"
 # serve --config FILE: its options first, the command line's over them; errors name the file
 printf '# a comment\nbogus = 1\n' >"$nodb/bad.conf"
 run 2 "serve --config with a bad option" "$BIN" serve --config "$nodb/bad.conf" &&

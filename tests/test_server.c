@@ -1355,8 +1355,10 @@ typedef struct env {
     gv_hub *h;
 } env;
 
-/* How long a game may stay idle in memory in the hubs env_open makes (0: the default). */
+/* How long a game may stay idle in memory in the hubs env_open makes (0: the default),
+ * and how many games they hold at most (0: the default). */
 static int64_t env_idle_ms;
+static int env_max_rooms;
 
 static int env_open(env *e)
 {
@@ -1369,7 +1371,7 @@ static int env_open(env *e)
         return -1;
     }
     gv_hub_config cfg = {.store = e->s, .ai_threads = 1, .ai_hash_mb = 1, .ai_movetime_ms = 20,
-                         .idle_ms = env_idle_ms};
+                         .idle_ms = env_idle_ms, .max_rooms = env_max_rooms};
     e->h = gv_hub_new(&cfg, err, sizeof err);
     CHECK(e->h != NULL);
     if (!e->h) {
@@ -4992,6 +4994,59 @@ static void test_idle_games_leave_memory(void)
     env_end(&e);
 }
 
+/* Games in memory are bounded in number: past max_rooms the least recently used that may
+ * leave do (down to 7/8 of it), before their idle time, and come back unchanged when
+ * asked for; a game with a running clock stays whatever its age. Before, reading one game
+ * after another kept each for two minutes: thousands from one client. */
+static void test_games_in_memory_bounded(void)
+{
+    env e;
+    env_max_rooms = 16;
+    int ok = env_new(&e) == 0;
+    env_max_rooms = 0;
+    if (!ok)
+        return;
+    gv_hub *h = e.h;
+    json_t *clock = create(h, json_pack("{ss s[{ss sb}{ss sb}] s{si}}", "game", "exac", "seats",
+                                        "type", "human", "you", 1, "type", "human", "you", 1,
+                                        "clock", "initial", 600), 201);
+    char cid[16], ids[40][16];
+    snprintf(cid, sizeof cid, "%s", jstr(clock, "id"));
+    struct timespec ms2 = {0, 2 * 1000000};
+    char *first = NULL;
+    for (int i = 0; i < 40; i++) {
+        nanosleep(&ms2, NULL);   /* each a later last use */
+        json_t *g = create(h, json_pack("{ss s[{ss sb}{ss}]}", "game", "chu", "seats", "type",
+                                        "human", "you", 1, "type", "human"), 201);
+        snprintf(ids[i], sizeof ids[i], "%s", g ? jstr(g, "id") : "");
+        json_decref(g);
+        if (i == 0)
+            first = snap(h, ids[0]);
+    }
+    nanosleep(&ms2, NULL);
+    for (int i = 30; i < 40; i++) {   /* the last ten, used again */
+        char *v = snap(h, ids[i]);
+        free(v);
+    }
+    CHECK_EQ_INT(gv_hub_rooms(h), 41);
+    gv_hub_poll(h);
+    CHECK_EQ_INT(gv_hub_rooms(h), 14);   /* 41 - (16 - 16 / 8) */
+    /* The clocked game and the ten used last are still there: reading them loads nothing. */
+    char *v = snap(h, cid);
+    free(v);
+    for (int i = 30; i < 40; i++) {
+        v = snap(h, ids[i]);
+        free(v);
+    }
+    CHECK_EQ_INT(gv_hub_rooms(h), 14);
+    /* The first one left and comes back as it was. */
+    CHECK_SAME_SNAP(h, ids[0], first);
+    CHECK_EQ_INT(gv_hub_rooms(h), 15);
+    free(first);
+    json_decref(clock);
+    env_end(&e);
+}
+
 /* What a hostile client sends through the API is refused with the right status and changes
  * nothing: options named twice, names with control characters, moves out of turn in every
  * game, a draw declined or withdrawn that nobody offered, numbers that would wrap, query
@@ -5915,6 +5970,7 @@ WRAP(test_ai_queue_shared_by_clients)
 WRAP(test_ai_share_time)
 WRAP(test_ai_engine_reused)
 WRAP(test_idle_games_leave_memory)
+WRAP(test_games_in_memory_bounded)
 WRAP(test_api_hostile_requests)
 WRAP(test_api_positions_paged)
 WRAP(test_two_hubs_no_lost_update)
@@ -5969,6 +6025,7 @@ const t_case server_tests[] = {
     TC(test_ai_share_time),
     TC(test_ai_engine_reused),
     TC(test_idle_games_leave_memory),
+    TC(test_games_in_memory_bounded),
     TC(test_api_hostile_requests),
     TC(test_api_positions_paged),
     TC(test_two_hubs_no_lost_update),

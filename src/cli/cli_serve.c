@@ -13,8 +13,8 @@ static const char serve_usage[] =
     "usage: gravulien serve [--config FILE] [--port 8080] [--host 127.0.0.1] [--db gravulien.db]\n"
     "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--max-ai-games 32]\n"
     "       [--threads 1] [--abandon-after 86400] [--rate N] [--new-games N]\n"
-    "       [--ai-games-per-client N] [--ws-buffer MB] [--trust-proxy [ADDR,...]]\n"
-    "       [--access-log FILE] [--name NAME] [--verbose]\n"
+    "       [--ai-games-per-client N] [--max-games-in-memory N] [--ws-buffer MB]\n"
+    "       [--trust-proxy [ADDR,...]] [--access-log FILE] [--name NAME] [--verbose]\n"
     "  --config FILE    options from FILE first, one a line: 'db = postgres://...', 'port 8081',\n"
     "                   'trust-proxy' ('#' after a blank starts a comment); the command\n"
     "                   line's come after\n"
@@ -45,6 +45,9 @@ static const char serve_usage[] =
     "  --ai-games-per-client N  with --rate: live games with an AI player one client\n"
     "                   address may have started (by creating or joining them; default 4;\n"
     "                   0: no limit); more are refused (429 too_many_ai_games)\n"
+    "  --max-games-in-memory N  games held in memory at most (default 2048; 16..): past\n"
+    "                   it the least recently used that nothing runs in are left to the\n"
+    "                   store, and read from it again when asked for\n"
     "  --ws-buffer MB   answers waiting for WebSocket clients that have not read them\n"
     "                   (catch-ups, states), all together (default 256): past it the\n"
     "                   connections holding most are closed (1013, try again later)\n"
@@ -164,6 +167,8 @@ static int parse_opts(gv_serve_opts *o, int argc, char **argv, const char *where
             o->new_games = (int)n;
         else if (!strcmp(a, "--ai-games-per-client") && gv_parse_int(v, 0, 100000, &n, NULL, 0) == 0)
             o->ai_games_per_client = (int)n;
+        else if (!strcmp(a, "--max-games-in-memory") && gv_parse_int(v, 16, 10000000, &n, NULL, 0) == 0)
+            o->max_games_in_memory = (int)n;
         else if (!strcmp(a, "--ws-buffer") && gv_parse_int(v, 1, 1048576, &n, NULL, 0) == 0)
             o->ws_buffer_mb = (int)n;
         else if (!strcmp(a, "--access-log") && *v)

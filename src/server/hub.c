@@ -221,6 +221,50 @@ static void abandon_stored(gv_hub *h, int64_t wall)
     }
 }
 
+static int by_last_access(const void *a, const void *b)
+{
+    int64_t x = (*(room *const *)a)->last_access, y = (*(room *const *)b)->last_access;
+    return (x > y) - (x < y);
+}
+
+/* r leaves memory (the store has it; it is read again when someone asks for it). */
+static void room_leave(gv_hub *h, room **link)
+{
+    room *r = *link;
+    *link = r->next;
+    h->nrooms--;
+    hub_ai_release(h, r);
+    hub_room_free(r);
+}
+
+/* More games in memory than max_rooms: the least recently used of those that may leave
+ * go, down to 7/8 of it. Without a bound, reading one game after another (the store's
+ * lists name them all) at the request rate kept every one for its two idle minutes:
+ * 6,000 games of one client address at --rate 50, some 100 bytes a move each. */
+static void trim_rooms(gv_hub *h)
+{
+    int cap = h->cfg.max_rooms > 0 ? h->cfg.max_rooms : HUB_MAX_ROOMS;
+    if (h->nrooms <= cap)
+        return;
+    room **c = malloc((size_t)h->nrooms * sizeof *c);
+    if (!c)
+        return;
+    int n = 0;
+    for (int b = 0; b < HUB_BUCKETS; b++)
+        for (room *r = h->bucket[b]; r; r = r->next)
+            if (may_leave(r))
+                c[n++] = r;
+    qsort(c, (size_t)n, sizeof *c, by_last_access);
+    int drop = h->nrooms - cap + cap / 8;
+    for (int i = 0; i < drop && i < n; i++) {
+        room **link = &h->bucket[hub_id_hash(c[i]->id)];
+        while (*link != c[i])
+            link = &(*link)->next;
+        room_leave(h, link);
+    }
+    free(c);
+}
+
 void gv_hub_poll(gv_hub *h)
 {
     hub_ai_poll(h);
@@ -251,14 +295,12 @@ void gv_hub_poll(gv_hub *h)
             /* A game nobody watched or asked for in two minutes leaves memory (the store
              * has it; it is read again when someone asks) unless something runs in it. */
             if (sweep && now - r->last_access > idle && may_leave(r)) {
-                *link = r->next;
-                h->nrooms--;
-                hub_ai_release(h, r);
-                hub_room_free(r);
+                room_leave(h, link);
                 continue;
             }
             link = &r->next;
         }
+    trim_rooms(h);
     if (check)
         abandon_stored(h, wall);
     if (clocked && now - h->last_beat >= HUB_BEAT_MS)

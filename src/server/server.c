@@ -2066,7 +2066,7 @@ int gv_serve(const gv_serve_opts *o)
                         .ai_movetime_ms = o->ai_movetime_ms,
                         .ai_search_threads = o->ai_search_threads, .max_ai_games = o->max_ai_games,
                         .max_ai_games_per_client = o->rate > 0 ? o->ai_games_per_client : 0,
-                        .ai_wait = &s->metrics.ai_wait,
+                        .ai_wait = &s->metrics.ai_wait, .max_rooms = o->max_games_in_memory,
                         .abandon_ms = o->abandon_ms > 0 ? o->abandon_ms : -1};
     if (s->ht) {
         gv_ht_hub_config(s->ht, &hc);

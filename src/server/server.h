@@ -30,6 +30,8 @@ typedef struct gv_serve_opts {
     /* Megabytes of answers (catch-ups, states, errors) the server may hold for WebSocket
      * clients that have not read them yet, all together (0: 256). */
     int ws_buffer_mb;
+    /* Games held in memory, at most (gv_hub_config.max_rooms; 0: 2048). */
+    int max_games_in_memory;
     int verbose;
     /* One line per HTTP reply into this file ("-": standard output; NULL: none), reopened on
      * SIGHUP (log rotation). */
