@@ -103,23 +103,31 @@ typedef struct http_req {
     gv_reply reply;
 } http_req;
 
-/* Per connection (kept small: 10,000 watchers are the target). */
+/* Per connection (kept small: 10,000 watchers are the target). What a broadcast reads of
+ * each watcher comes first, in one cache line (deliver_event fetches it ahead). */
 typedef struct pss {
     struct lws *wsi;
+    int fd;                   /* a WebSocket's socket (deliver_event writes to it) */
+    unsigned qn;              /* messages waiting (q) */
+    unsigned char open;       /* the WebSocket is established */
+    unsigned char closing;    /* too slow: closed at the next chance */
+    unsigned char peer_closed;   /* the client closed: nothing more is written */
+    /* lws may hold part of a write of ours for this WebSocket (lws_partial_buffered):
+     * set after each lws_write that left something, cleared by the writable callback once
+     * lws holds nothing. Kept here so that a broadcast reads no cold lws state per watcher;
+     * it may say so a little longer than lws does (the event is then queued), never less. */
+    unsigned char lws_held;
+    unsigned short close_code;   /* closing, with this code: nothing but the close frame
+                                  * is sent any more */
     http_req *http;
     gv_ht_conn conn;          /* the connection's handle for the hub's thread (0: none) */
     gv_ht_watcher *watcher;   /* a WebSocket's watcher (the hub's thread uses it) */
     msg **q;                  /* messages waiting for the socket: a ring, oldest first */
-    unsigned qhead, qn, qcap;
+    unsigned qhead, qcap;
     unsigned qevents;         /* of them, events (the rest are replies) */
     size_t qreply;            /* bytes of replies among them */
-    unsigned char open;       /* the WebSocket is established */
-    unsigned char closing;    /* too slow: closed at the next chance */
-    unsigned char peer_closed;   /* the client closed: nothing more is written */
     gv_ws_reader rd;          /* the client's frames, read here (ws_frame.h), not by lws */
     ev_io rio;                /* the socket's readability, for rd */
-    unsigned short close_code;   /* closing, with this code: nothing but the close frame
-                                  * is sent any more */
     const char *close_why;
     unsigned char close_sent, close_answered;   /* our close frame / the client's */
     unsigned short window_msgs;
@@ -127,7 +135,6 @@ typedef struct pss {
     struct rate_slot *slot;   /* a WebSocket's client address's bucket, found once at its
                                * handshake (NULL: --rate is off) */
     unsigned char ws_counted; /* counted in slot->ws */
-    int fd;                   /* a WebSocket's socket (deliver_event writes to it) */
 } pss;
 
 /* A token bucket: what may still be taken now, refilled with time up to its burst. */
@@ -393,14 +400,16 @@ static unsigned char *text_frame(msg *m, size_t *flen)
 /* The end of a frame the socket did not take, to lws: it keeps it and sends it when the
  * socket can take it, before anything else of that connection (a write of kind
  * LWS_WRITE_HTTP goes out unframed). 0, or -1 when the connection failed. */
-static int write_rest(struct lws *wsi, const unsigned char *rest, size_t len)
+static int write_rest(pss *p, const unsigned char *rest, size_t len)
 {
+    struct lws *wsi = p->wsi;
     unsigned char *b = malloc(LWS_PRE + len);
     if (!b)
         return -1;
     memcpy(b + LWS_PRE, rest, len);
     int w = lws_write(wsi, b + LWS_PRE, len, LWS_WRITE_HTTP);
     free(b);
+    p->lws_held = 1;
     return w < (int)len ? -1 : 0;
 }
 
@@ -424,17 +433,19 @@ static void deliver_event(server *s, msg *m, const gv_ht_conn *conns, int n)
         /* Each connection's state is a cold cache line: fetch the next ones early. */
         if (i + 8 < n) {
             pss *ahead = conn_get(s, conns[i + 8]);
-            if (ahead)
+            if (ahead) {
                 __builtin_prefetch(ahead);
+                __builtin_prefetch((const char *)ahead + 23);   /* the line may be split */
+            }
         }
         pss *p = conn_get(s, conns[i]);
         if (!p || p->closing || p->peer_closed || !p->open || p->close_code)
             continue;
-        if (!p->qn && !lws_partial_buffered(p->wsi)) {
+        if (!p->qn && !p->lws_held) {
             ssize_t w = send(p->fd, frame, flen, MSG_DONTWAIT | MSG_NOSIGNAL);
             if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
                 w = 0;
-            if (w == (ssize_t)flen || (w >= 0 && write_rest(p->wsi, frame + w, flen - (size_t)w) == 0))
+            if (w == (ssize_t)flen || (w >= 0 && write_rest(p, frame + w, flen - (size_t)w) == 0))
                 continue;
             /* The socket failed: lws closes it from the loop. */
             p->peer_closed = 1;
@@ -1478,8 +1489,10 @@ static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
         memcpy(buf + LWS_PRE, data, len);
         /* Answered at once when nothing waits to be written (else it is dropped: a
          * client that pings a connection this busy learns it from the delay). */
-        if (!p->qn && !lws_partial_buffered(p->wsi))
+        if (!p->qn && !lws_partial_buffered(p->wsi)) {
             lws_write(p->wsi, buf + LWS_PRE, len, LWS_WRITE_PONG);
+            p->lws_held = (unsigned char)(lws_partial_buffered(p->wsi) != 0);
+        }
         return 0;
     }
     if (kind != GV_WSF_TEXT)
@@ -1684,6 +1697,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         memset(p, 0, sizeof *p);
         p->wsi = wsi;
         p->fd = (int)lws_get_socket_fd(wsi);
+        p->lws_held = (unsigned char)(lws_partial_buffered(wsi) != 0);   /* the 101's end */
         p->conn = conn_new(s, p);
         p->watcher = p->conn ? gv_ht_watcher_new(s->ht, p->conn) : NULL;
         if (!p->watcher) {
@@ -1757,6 +1771,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             if (n < want)
                 return -1;
         }
+        p->lws_held = (unsigned char)(lws_partial_buffered(wsi) != 0);
         if (p->peer_closed)
             return 0;
         if (p->qn) {
