@@ -1390,6 +1390,18 @@ static int env_new(env *e)
     return env_open(e);
 }
 
+/* env_new with games leaving memory after idle_ms, and at most max_rooms held (0: the
+ * defaults); its restarts keep the defaults. */
+static int env_new_rooms(env *e, int64_t idle_ms, int max_rooms)
+{
+    env_idle_ms = idle_ms;
+    env_max_rooms = max_rooms;
+    int rc = env_new(e);
+    env_idle_ms = 0;
+    env_max_rooms = 0;
+    return rc;
+}
+
 static void env_shut(env *e)
 {
     gv_hub_free(e->h);
@@ -4957,10 +4969,7 @@ static void test_ai_engine_reused(void)
 static void test_idle_games_leave_memory(void)
 {
     env e;
-    env_idle_ms = 30;
-    int ok = env_new(&e) == 0;
-    env_idle_ms = 0;
-    if (!ok)
+    if (env_new_rooms(&e, 30, 0) < 0)
         return;
     gv_hub *h = e.h;
     json_t *open = create(h, json_pack("{ss s[{ss sb}{ss}]}", "game", "chu", "seats", "type",
@@ -5001,10 +5010,7 @@ static void test_idle_games_leave_memory(void)
 static void test_games_in_memory_bounded(void)
 {
     env e;
-    env_max_rooms = 16;
-    int ok = env_new(&e) == 0;
-    env_max_rooms = 0;
-    if (!ok)
+    if (env_new_rooms(&e, 0, 16) < 0)
         return;
     gv_hub *h = e.h;
     json_t *clock = create(h, json_pack("{ss s[{ss sb}{ss sb}] s{si}}", "game", "exac", "seats",
