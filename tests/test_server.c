@@ -5005,7 +5005,8 @@ static void test_idle_games_leave_memory(void)
 
 /* Games in memory are bounded in number: past max_rooms the least recently used that may
  * leave do (down to 7/8 of it), before their idle time, and come back unchanged when
- * asked for; a game with a running clock stays whatever its age. Before, reading one game
+ * asked for; a game with a running clock stays whatever its age, and so does one used in
+ * the last second. Before, reading one game
  * after another kept each for two minutes: thousands from one client. */
 static void test_games_in_memory_bounded(void)
 {
@@ -5029,7 +5030,8 @@ static void test_games_in_memory_bounded(void)
         if (i == 0)
             first = snap(h, ids[0]);
     }
-    nanosleep(&ms2, NULL);
+    struct timespec grace = {1, 100 * 1000000};   /* past the second a game used stays */
+    nanosleep(&grace, NULL);
     for (int i = 30; i < 40; i++) {   /* the last ten, used again */
         char *v = snap(h, ids[i]);
         free(v);
@@ -5049,6 +5051,14 @@ static void test_games_in_memory_bounded(void)
     CHECK_SAME_SNAP(h, ids[0], first);
     CHECK_EQ_INT(gv_hub_rooms(h), 15);
     free(first);
+    /* Nine more: 24, past 16 again, but only the three games used over a second ago may
+     * go (ids 27-29); the rest were used just now. */
+    for (int i = 0; i < 9; i++)
+        json_decref(create(h, json_pack("{ss s[{ss sb}{ss}]}", "game", "chu", "seats", "type",
+                                        "human", "you", 1, "type", "human"), 201));
+    CHECK_EQ_INT(gv_hub_rooms(h), 24);
+    gv_hub_poll(h);
+    CHECK_EQ_INT(gv_hub_rooms(h), 21);
     json_decref(clock);
     env_end(&e);
 }

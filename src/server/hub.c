@@ -238,10 +238,12 @@ static void room_leave(gv_hub *h, room **link)
 }
 
 /* More games in memory than max_rooms: the least recently used of those that may leave
- * go, down to 7/8 of it. Without a bound, reading one game after another (the store's
- * lists name them all) at the request rate kept every one for its two idle minutes:
- * 6,000 games of one client address at --rate 50, some 100 bytes a move each. */
-static void trim_rooms(gv_hub *h)
+ * go, down to 7/8 of it; not one used in the last HUB_TRIM_GRACE_MS (where most games
+ * cannot leave, those used now would otherwise be read again at every request). Without
+ * a bound, reading one game after another (the store's lists name them all) at the
+ * request rate kept every one for its two idle minutes: 6,000 games of one client
+ * address at --rate 50, some 40 KB each. */
+static void trim_rooms(gv_hub *h, int64_t now)
 {
     int cap = h->cfg.max_rooms > 0 ? h->cfg.max_rooms : HUB_MAX_ROOMS;
     if (h->nrooms <= cap)
@@ -252,7 +254,7 @@ static void trim_rooms(gv_hub *h)
     int n = 0;
     for (int b = 0; b < HUB_BUCKETS; b++)
         for (room *r = h->bucket[b]; r; r = r->next)
-            if (may_leave(r))
+            if (may_leave(r) && now - r->last_access >= HUB_TRIM_GRACE_MS)
                 c[n++] = r;
     qsort(c, (size_t)n, sizeof *c, by_last_access);
     int drop = h->nrooms - cap + cap / 8;
@@ -300,7 +302,7 @@ void gv_hub_poll(gv_hub *h)
             }
             link = &r->next;
         }
-    trim_rooms(h);
+    trim_rooms(h, now);
     if (check)
         abandon_stored(h, wall);
     if (clocked && now - h->last_beat >= HUB_BEAT_MS)

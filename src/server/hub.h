@@ -63,8 +63,9 @@ typedef struct gv_hub_config {
      * in it (0: two minutes). */
     int64_t idle_ms;
     /* Games held in memory, at most (0: 2048): past it, those least recently used that
-     * may leave (as above, but before their idle_ms) do, down to 7/8 of it. Games that
-     * cannot leave (a clock running, an AI turn, watchers) are not counted out. */
+     * may leave (as above, but before their idle_ms, and not one used in the last
+     * second) do, down to 7/8 of it. Games that cannot leave (a clock running, an AI
+     * turn, watchers) count, and stay. */
     int max_rooms;
     /* When not NULL: how long each AI turn waited for a thread, added from the AI threads
      * (metrics.h). */

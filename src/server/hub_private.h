@@ -18,7 +18,9 @@
 #include "server/hub_internal.h"
 
 enum { HUB_BUCKETS = 4096 };
-enum { HUB_IDLE_MS = 120000, HUB_TAKEOVER_MS = 3000, HUB_IDLE_ENGINES = 128, HUB_MAX_ROOMS = 2048 };
+enum { HUB_IDLE_MS = 120000, HUB_TAKEOVER_MS = 3000, HUB_IDLE_ENGINES = 128 };
+/* Games in memory (gv_hub_config.max_rooms); past it, one used this recently still stays. */
+enum { HUB_MAX_ROOMS = 2048, HUB_TRIM_GRACE_MS = 1000 };
 /* Games are looked at for abandonment (gv_hub_config.abandon_ms) this often at most, those
  * only in the store a page of HUB_ABANDON_PAGE rows at a time, loading at most
  * HUB_ABANDON_LOADS of them a pass. */
