@@ -5038,7 +5038,7 @@ static void test_games_in_memory_bounded(void)
     }
     CHECK_EQ_INT(gv_hub_rooms(h), 41);
     gv_hub_poll(h);
-    CHECK_EQ_INT(gv_hub_rooms(h), 14);   /* 41 - (16 - 16 / 8) */
+    CHECK_EQ_INT(gv_hub_rooms(h), 14);   /* 41 less 27: down to 16 - 16 / 8 */
     /* The clocked game and the ten used last are still there: reading them loads nothing. */
     char *v = snap(h, cid);
     free(v);
@@ -5052,11 +5052,24 @@ static void test_games_in_memory_bounded(void)
     CHECK_EQ_INT(gv_hub_rooms(h), 15);
     free(first);
     /* Nine more: 24, past 16 again, but only the three games used over a second ago may
-     * go (ids 27-29); the rest were used just now. */
-    for (int i = 0; i < 9; i++)
-        json_decref(create(h, json_pack("{ss s[{ss sb}{ss}]}", "game", "chu", "seats", "type",
-                                        "human", "you", 1, "type", "human"), 201));
+     * go (ids 27-29); the rest are used again just before (the clocked one cannot go). */
+    char more[9][16];
+    for (int i = 0; i < 9; i++) {
+        json_t *g = create(h, json_pack("{ss s[{ss sb}{ss}]}", "game", "chu", "seats", "type",
+                                        "human", "you", 1, "type", "human"), 201);
+        snprintf(more[i], sizeof more[i], "%s", g ? jstr(g, "id") : "");
+        json_decref(g);
+    }
     CHECK_EQ_INT(gv_hub_rooms(h), 24);
+    const char *again[20] = {ids[0]};
+    for (int i = 0; i < 10; i++)
+        again[1 + i] = ids[30 + i];
+    for (int i = 0; i < 9; i++)
+        again[11 + i] = more[i];
+    for (int i = 0; i < 20; i++) {
+        v = snap(h, again[i]);
+        free(v);
+    }
     gv_hub_poll(h);
     CHECK_EQ_INT(gv_hub_rooms(h), 21);
     json_decref(clock);

@@ -35,8 +35,11 @@ typedef struct gv_metrics {
     _Atomic uint64_t http_replies[5];
     /* Connections closed as soon as they were taken: their address over --rate. */
     _Atomic uint64_t conns_refused;
-    /* WebSockets closed to keep the answers waiting for their clients within --ws-buffer. */
+    /* WebSockets closed to keep the answers waiting for their clients within --ws-buffer,
+     * and those closed or dropped as too slow (their queue or their address's share full,
+     * or nothing taken for STALL_SECS). */
     _Atomic uint64_t ws_shed;
+    _Atomic uint64_t ws_slow;
 } gv_metrics;
 
 void gv_histo_add(gv_histo *h, int64_t us);

@@ -55,7 +55,7 @@ enum {
                                    * bytes a move, twice: its batches and the state) */
     ADDRESS_REPLY_BYTES = 16 << 20,   /* of one client address's connections (with --rate) */
     STALL_SECS = 60,          /* a WebSocket whose waiting messages do not move this long
-                               * is dropped */
+                               * is dropped (stall_sweep) */
     MAX_QUEUE_ALL = 16384,    /* messages of any kind pending on one connection */
     SLOW_CLOSE_SECS = 10,     /* a connection closed as too slow that cannot even take the
                                * close frame is dropped after this */
@@ -135,6 +135,9 @@ typedef struct pss {
     struct rate_slot *slot;   /* a WebSocket's client address's bucket, found once at its
                                * handshake (NULL: --rate is off) */
     unsigned char ws_counted; /* counted in slot->ws */
+    /* Since when something waits for the socket (queued, or held by lws) that it has not
+     * taken (monotonic ms; 0: nothing waits): past STALL_SECS the connection is dropped. */
+    int64_t stall_since;
 } pss;
 
 /* A token bucket: what may still be taken now, refilled with time up to its burst. */
@@ -193,6 +196,7 @@ typedef struct server {
     long nws;                 /* open WebSocket connections */
     size_t qreply;            /* bytes of replies waiting on every WebSocket */
     int ws_buffer_mb;         /* their bound (--ws-buffer) */
+    int64_t last_stall_sweep; /* stall_sweep's last pass */
     struct ev_loop *loop;
     conn_slot *slots;
     uint32_t nslots, slotcap, free_slot;
@@ -300,31 +304,46 @@ static void too_slow(pss *p)
     lws_callback_on_writable(p->wsi);
 }
 
-/* Room for len more bytes of replies within --ws-buffer: the connections holding the most
- * are closed (1013, "try again later"; their queues freed) until they fit, p first among
- * equals. 1, or 0 when p was closed. A client that stops reading and keeps asking for
- * catch-ups holds memory until it is closed as too slow; many of them, from many
+/* Room for len more bytes of replies to p, among the connections of `slot` (NULL: all)
+ * within budget: the connection of them holding the most is closed (too slow: 1008 for
+ * an address's share; the server's --ws-buffer: 1013, "try again later"), its queue
+ * freed, until they fit; p first among equals, and at once when its own bytes and len
+ * pass the budget. 1, or 0 when p was closed. A client that stops reading and keeps
+ * asking for catch-ups holds memory until it is closed; many of them, from many
  * addresses, would otherwise hold the server's whole memory. */
-static int make_room(server *s, pss *p, size_t len)
+static int make_room(server *s, pss *p, size_t len, const rate_slot *slot, size_t budget)
 {
-    size_t budget = (size_t)s->ws_buffer_mb << 20;
-    while (s->qreply + len > budget) {
-        pss *big = p->qreply ? p : NULL;
-        for (uint32_t i = 0; i < s->nslots; i++) {
-            pss *q = s->slots[i].p;
-            if (q && q->qreply > (big ? big->qreply : 0))
-                big = q;
+    size_t held = slot ? slot->qreply : s->qreply;
+    while (held + len > budget) {
+        pss *big = p;
+        if (p->qreply + len <= budget)
+            for (uint32_t i = 0; i < s->nslots; i++) {
+                pss *q = s->slots[i].p;
+                if (q && q->qreply > big->qreply && (!slot || q->slot == slot))
+                    big = q;
+            }
+        if (slot) {
+            atomic_fetch_add(&s->metrics.ws_slow, 1);
+            if (!big->peer_closed)
+                too_slow(big);
+        } else {
+            atomic_fetch_add(&s->metrics.ws_shed, 1);
+            if (!big->peer_closed)   /* else gone already, its queue not yet freed */
+                ws_close(s, big, CLOSE_TRY_LATER, "server busy: try again later");
         }
-        if (!big)
-            big = p;
-        atomic_fetch_add(&s->metrics.ws_shed, 1);
-        if (!big->peer_closed)   /* else gone already, its queue not yet freed */
-            ws_close(s, big, CLOSE_TRY_LATER, "server busy: try again later");
         queue_clear(big);
         if (big == p)
             return 0;
+        held = slot ? slot->qreply : s->qreply;
     }
     return 1;
+}
+
+/* p has something waiting (in its queue or lws's buffer) that its socket has not taken
+ * since now: the stall sweep (tick) drops it after STALL_SECS without progress. */
+static void stall_mark(pss *p, int64_t now)
+{
+    p->stall_since = (p->qn || p->lws_held) ? now : 0;
 }
 
 /* Queues m on p (one more reference); 0, or -1 when p is too far behind. */
@@ -333,15 +352,13 @@ static int enqueue(pss *p, msg *m)
     server *s = the_server;
     if (p->closing || p->close_code || p->peer_closed)
         return -1;
-    if (m->reply ? p->qreply + m->len > MAX_REPLY_BYTES ||
-                       (p->slot && p->slot->qreply + m->len > ADDRESS_REPLY_BYTES)
-                 : p->qevents >= MAX_QUEUE) {
+    if (m->reply ? p->qreply + m->len > MAX_REPLY_BYTES : p->qevents >= MAX_QUEUE) {
+        atomic_fetch_add(&s->metrics.ws_slow, 1);
         too_slow(p);
         return -1;
     }
-    if (m->reply && !make_room(s, p, m->len))
-        return -1;
     if (p->qn >= MAX_QUEUE_ALL) {
+        atomic_fetch_add(&s->metrics.ws_slow, 1);
         too_slow(p);
         return -1;
     }
@@ -357,6 +374,9 @@ static int enqueue(pss *p, msg *m)
         p->qhead = 0;
         p->qcap = cap;
     }
+    if (m->reply && ((p->slot && !make_room(s, p, m->len, p->slot, ADDRESS_REPLY_BYTES)) ||
+                     !make_room(s, p, m->len, NULL, (size_t)s->ws_buffer_mb << 20)))
+        return -1;
     p->q[(p->qhead + p->qn) % p->qcap] = m;
     m->refs++;
     p->qn++;
@@ -364,12 +384,12 @@ static int enqueue(pss *p, msg *m)
         reply_bytes(p, m->len, 1);
     else
         p->qevents++;
-    /* A queue that was not empty already has a writable callback coming. Its messages
-     * must start moving within STALL_SECS (each writable callback, the socket taking
-     * more, starts the time again): a client that reads nothing keeps nothing here. */
+    /* A queue that was not empty already has a writable callback coming, and its stall
+     * time running. */
     if (p->qn == 1) {
         lws_callback_on_writable(p->wsi);
-        lws_set_timeout(p->wsi, PENDING_TIMEOUT_USER_OK, STALL_SECS);
+        if (!p->stall_since)
+            p->stall_since = gv_now_ms();
     }
     return 0;
 }
@@ -410,6 +430,8 @@ static int write_rest(pss *p, const unsigned char *rest, size_t len)
     int w = lws_write(wsi, b + LWS_PRE, len, LWS_WRITE_HTTP);
     free(b);
     p->lws_held = 1;
+    if (!p->stall_since)
+        p->stall_since = gv_now_ms();
     return w < (int)len ? -1 : 0;
 }
 
@@ -1070,6 +1092,9 @@ static void metrics_reply(server *s, gv_reply *out)
     gv_metric_write(&b, "gravulien_websockets_shed_total", "counter",
                     "WebSockets closed with 1013 to keep answers waiting within --ws-buffer",
                     (double)atomic_load(&m->ws_shed));
+    gv_metric_write(&b, "gravulien_websockets_slow_total", "counter",
+                    "WebSockets closed as too slow: queue or address share full, or nothing read for 60 s",
+                    (double)atomic_load(&m->ws_slow));
     gv_metric_write(&b, "gravulien_connections_refused_total", "counter",
                     "connections closed when taken: their address was over --rate",
                     (double)atomic_load(&m->conns_refused));
@@ -1492,6 +1517,8 @@ static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
         if (!p->qn && !lws_partial_buffered(p->wsi)) {
             lws_write(p->wsi, buf + LWS_PRE, len, LWS_WRITE_PONG);
             p->lws_held = (unsigned char)(lws_partial_buffered(p->wsi) != 0);
+            if (p->lws_held && !p->stall_since)
+                p->stall_since = gv_now_ms();
         }
         return 0;
     }
@@ -1698,6 +1725,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         p->wsi = wsi;
         p->fd = (int)lws_get_socket_fd(wsi);
         p->lws_held = (unsigned char)(lws_partial_buffered(wsi) != 0);   /* the 101's end */
+        stall_mark(p, gv_now_ms());
         p->conn = conn_new(s, p);
         p->watcher = p->conn ? gv_ht_watcher_new(s->ht, p->conn) : NULL;
         if (!p->watcher) {
@@ -1774,12 +1802,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         p->lws_held = (unsigned char)(lws_partial_buffered(wsi) != 0);
         if (p->peer_closed)
             return 0;
-        if (p->qn) {
+        /* The socket took what lws held: that is progress. */
+        stall_mark(p, gv_now_ms());
+        if (p->qn)
             lws_callback_on_writable(wsi);
-            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, STALL_SECS);
-        } else {
-            lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
-        }
         return 0;
     }
     case LWS_CALLBACK_CLOSED:
@@ -1825,11 +1851,39 @@ static void wake(void *ctx)
  * lws_sul_schedule, not for the timeouts lws_set_timeout sets, so without this a
  * connection given LWS_TO_KILL_ASYNC (ws_kill) would wait for the next unrelated event
  * to be closed. */
+/* Once a second: WebSockets whose waiting messages have not moved for STALL_SECS (the
+ * client reads nothing) are dropped, and what waited for them freed: a socket that takes
+ * nothing cannot take a close frame either. Kept here, not as an lws timeout per
+ * connection: lws keeps its timeouts in one sorted list, and setting one at every
+ * writable callback of thousands of slow watchers would walk it each time. */
+static void stall_sweep(server *s, int64_t now)
+{
+    if (now - s->last_stall_sweep < 1000)
+        return;
+    s->last_stall_sweep = now;
+    for (uint32_t i = 0; i < s->nslots; i++) {
+        pss *p = s->slots[i].p;
+        if (!p || !p->open || !p->stall_since || p->peer_closed ||
+            now - p->stall_since < (int64_t)STALL_SECS * 1000)
+            continue;
+        /* lws emptied its buffer without a writable callback since: not a stall. */
+        if (!p->qn && !lws_partial_buffered(p->wsi)) {
+            p->lws_held = 0;
+            p->stall_since = 0;
+            continue;
+        }
+        atomic_fetch_add(&s->metrics.ws_slow, 1);
+        queue_clear(p);
+        ws_kill(s, p);
+    }
+}
+
 static void tick(lws_sorted_usec_list_t *sul)
 {
     server *s = the_server;
     if (s->alog)
         fflush(s->alog);   /* the access log's lines of the last 50 ms */
+    stall_sweep(s, gv_now_ms());
     if (s->draining && ((!s->nws && !s->api_pending && !s->http_writing) ||
                         gv_now_ms() >= s->drain_end)) {
         ev_break(s->loop, EVBREAK_ALL);

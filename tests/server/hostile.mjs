@@ -1370,6 +1370,19 @@ async function deafWatches(port, from, id, conns, ms) {
   return { socks, ok };
 }
 
+// A client from `from` that reads: the number of moves in the state of its watch of id
+// from move 0, or what happened instead.
+function caughtUp(port, id, from) {
+  const w = new WebSocket(`ws://127.0.0.1:${port}/ws?game=${id}&since=0`, { localAddress: from });
+  openSockets.add(w);
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve('nothing within 5 s'), 5000);
+    w.on('message', (d) => { const m = JSON.parse(d.toString()); if (m.type === 'state') { clearTimeout(t); resolve(m.moves.length); } });
+    w.on('close', (code) => { clearTimeout(t); resolve(`closed ${code}`); });
+    w.on('error', (e) => { clearTimeout(t); resolve(`error ${e.message}`); });
+  }).finally(() => w.terminate());
+}
+
 async function metric(port, name) {
   const t = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(3000) }).then((r) => r.text()).catch(() => '');
   const m = t.match(new RegExp(`^${name} (\\S+)$`, 'm'));
@@ -1415,15 +1428,8 @@ async function group11() {
     '11a --ws-buffer 8: 8 connections that never read, asking for a 300-move catch-up 20 times a second for 10 s: the server holds at most 8 MiB for them, closing the largest (1013)',
     `${ok} open, peak memory +${grew.toFixed(1)} MB, ${queued} bytes waiting, ${shed} closed`);
   check(prompt(during), `11a meanwhile /api/health answers within ${STALL_MS} ms`, probeSummary(during));
-  const w = new WebSocket(`ws://127.0.0.1:${A.port}/ws?game=${id}&since=0`);
-  openSockets.add(w);
-  const got = await new Promise((resolve) => {
-    const t = setTimeout(() => resolve('nothing within 5 s'), 5000);
-    w.on('message', (d) => { const m = JSON.parse(d.toString()); if (m.type === 'state') { clearTimeout(t); resolve(m.moves.length); } });
-    w.on('close', (code) => { clearTimeout(t); resolve(`closed ${code}`); });
-  });
+  const got = await caughtUp(A.port, id, '127.0.0.1');
   check(got === 300, '11a then a client that reads is caught up (300 moves and the state)', String(got));
-  w.terminate();
   for (const o of socks) o.s.destroy();
   await A.kill();
   // b) --rate 100: one address's connections hold at most 16 MiB; another address is served.
@@ -1434,9 +1440,12 @@ async function group11() {
   const r = await deafWatches(B.port, '127.0.0.2', idb, 8, 10000);
   const grewb = peakMb(B.proc.pid) - baseb;
   const queuedb = await metric(B.port, 'gravulien_websocket_queued_bytes');
-  check(r.ok === 8 && grewb < 34 && queuedb <= 16 << 20,
-    '11b --rate 100: the same from one address: its connections hold at most 16 MiB (closed as too slow past it)',
-    `${r.ok} open, peak memory +${grewb.toFixed(1)} MB, ${queuedb} bytes waiting`);
+  const slow = await metric(B.port, 'gravulien_websockets_slow_total');
+  check(r.ok === 8 && grewb < 34 && queuedb <= 16 << 20 && slow >= 1,
+    '11b --rate 100: the same from one address: its connections hold at most 16 MiB (the one holding most closed as too slow past it)',
+    `${r.ok} open, peak memory +${grewb.toFixed(1)} MB, ${queuedb} bytes waiting, ${slow} closed as too slow`);
+  const gotb = await caughtUp(B.port, idb, '127.0.0.3');
+  check(gotb === 300, '11b meanwhile a client of another address is caught up (300 moves and the state)', String(gotb));
   const h = await probes(5, 30, B.port);
   check(prompt(h), `11b /api/health answers within ${STALL_MS} ms`, probeSummary(h));
   for (const o of r.socks) o.s.destroy();
