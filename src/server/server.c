@@ -322,14 +322,14 @@ static int make_room(server *s, pss *p, size_t len, const rate_slot *slot, size_
                 if (q && q->qreply > big->qreply && (!slot || q->slot == slot))
                     big = q;
             }
-        if (slot) {
+        if (big->peer_closed) {
+            /* gone already, its queue not yet freed */
+        } else if (slot) {
             atomic_fetch_add(&s->metrics.ws_slow, 1);
-            if (!big->peer_closed)
-                too_slow(big);
+            too_slow(big);
         } else {
             atomic_fetch_add(&s->metrics.ws_shed, 1);
-            if (!big->peer_closed)   /* else gone already, its queue not yet freed */
-                ws_close(s, big, CLOSE_TRY_LATER, "server busy: try again later");
+            ws_close(s, big, CLOSE_TRY_LATER, "server busy: try again later");
         }
         queue_clear(big);
         if (big == p)
@@ -374,8 +374,12 @@ static int enqueue(pss *p, msg *m)
         p->qhead = 0;
         p->qcap = cap;
     }
-    if (m->reply && ((p->slot && !make_room(s, p, m->len, p->slot, ADDRESS_REPLY_BYTES)) ||
-                     !make_room(s, p, m->len, NULL, (size_t)s->ws_buffer_mb << 20)))
+    /* An address's share first, unless p alone is past the whole budget (then the
+     * server's pass closes p, and no other connection of the address needs to go). */
+    size_t all = (size_t)s->ws_buffer_mb << 20;
+    if (m->reply && ((p->slot && p->qreply + m->len <= all &&
+                      !make_room(s, p, m->len, p->slot, ADDRESS_REPLY_BYTES)) ||
+                     !make_room(s, p, m->len, NULL, all)))
         return -1;
     p->q[(p->qhead + p->qn) % p->qcap] = m;
     m->refs++;
@@ -388,7 +392,7 @@ static int enqueue(pss *p, msg *m)
      * time running. */
     if (p->qn == 1) {
         lws_callback_on_writable(p->wsi);
-        if (!p->stall_since)
+        if (!p->stall_since || !p->lws_held)
             p->stall_since = gv_now_ms();
     }
     return 0;
@@ -429,9 +433,9 @@ static int write_rest(pss *p, const unsigned char *rest, size_t len)
     memcpy(b + LWS_PRE, rest, len);
     int w = lws_write(wsi, b + LWS_PRE, len, LWS_WRITE_HTTP);
     free(b);
-    p->lws_held = 1;
-    if (!p->stall_since)
-        p->stall_since = gv_now_ms();
+    /* Nothing waited before this write (deliver_event): the time starts now. */
+    p->lws_held = (unsigned char)(lws_partial_buffered(wsi) != 0);
+    stall_mark(p, gv_now_ms());
     return w < (int)len ? -1 : 0;
 }
 
@@ -1496,7 +1500,7 @@ static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
             ws_close(s, p, code == GV_WSF_NO_STATUS ? GV_WSF_NORMAL : code, "");
         return 1;
     }
-    if (p->close_code)
+    if (p->close_code || p->closing)
         return 0;   /* closing: what still comes is dropped */
     /* Pings and pongs count with the messages: each ping costs a write of its pong, and
      * a flood of 6-byte pings on one connection took 60 % of the loop's core. */
@@ -1517,8 +1521,7 @@ static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
         if (!p->qn && !lws_partial_buffered(p->wsi)) {
             lws_write(p->wsi, buf + LWS_PRE, len, LWS_WRITE_PONG);
             p->lws_held = (unsigned char)(lws_partial_buffered(p->wsi) != 0);
-            if (p->lws_held && !p->stall_since)
-                p->stall_since = gv_now_ms();
+            stall_mark(p, gv_now_ms());   /* nothing waited before the pong */
         }
         return 0;
     }
@@ -1863,8 +1866,9 @@ static void stall_sweep(server *s, int64_t now)
     s->last_stall_sweep = now;
     for (uint32_t i = 0; i < s->nslots; i++) {
         pss *p = s->slots[i].p;
-        if (!p || !p->open || !p->stall_since || p->peer_closed ||
-            now - p->stall_since < (int64_t)STALL_SECS * 1000)
+        /* Connections already closing have their own bound (too_slow, ws_close). */
+        if (!p || !p->open || !p->stall_since || p->peer_closed || p->closing ||
+            p->close_code || now - p->stall_since < (int64_t)STALL_SECS * 1000)
             continue;
         /* lws emptied its buffer without a writable callback since: not a stall. */
         if (!p->qn && !lws_partial_buffered(p->wsi)) {

@@ -1376,7 +1376,7 @@ function caughtUp(port, id, from) {
   const w = new WebSocket(`ws://127.0.0.1:${port}/ws?game=${id}&since=0`, { localAddress: from });
   openSockets.add(w);
   return new Promise((resolve) => {
-    const t = setTimeout(() => resolve('nothing within 5 s'), 5000);
+    const t = setTimeout(() => resolve('nothing within 10 s'), 10000);
     w.on('message', (d) => { const m = JSON.parse(d.toString()); if (m.type === 'state') { clearTimeout(t); resolve(m.moves.length); } });
     w.on('close', (code) => { clearTimeout(t); resolve(`closed ${code}`); });
     w.on('error', (e) => { clearTimeout(t); resolve(`error ${e.message}`); });
