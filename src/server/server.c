@@ -55,7 +55,7 @@ enum {
                                    * bytes a move, twice: its batches and the state) */
     ADDRESS_REPLY_BYTES = 16 << 20,   /* of one client address's connections (with --rate) */
     STALL_SECS = 60,          /* a WebSocket whose waiting messages do not move this long
-                               * is dropped (stall_sweep) */
+                               * is dropped (stall_sweep; GV_WS_STALL_S for tests) */
     MAX_QUEUE_ALL = 16384,    /* messages of any kind pending on one connection */
     SLOW_CLOSE_SECS = 10,     /* a connection closed as too slow that cannot even take the
                                * close frame is dropped after this */
@@ -197,6 +197,7 @@ typedef struct server {
     size_t qreply;            /* bytes of replies waiting on every WebSocket */
     int ws_buffer_mb;         /* their bound (--ws-buffer) */
     int64_t last_stall_sweep; /* stall_sweep's last pass */
+    int64_t stall_ms;         /* STALL_SECS, or GV_WS_STALL_S's seconds (tests) */
     struct ev_loop *loop;
     conn_slot *slots;
     uint32_t nslots, slotcap, free_slot;
@@ -1868,7 +1869,7 @@ static void stall_sweep(server *s, int64_t now)
         pss *p = s->slots[i].p;
         /* Connections already closing have their own bound (too_slow, ws_close). */
         if (!p || !p->open || !p->stall_since || p->peer_closed || p->closing ||
-            p->close_code || now - p->stall_since < (int64_t)STALL_SECS * 1000)
+            p->close_code || now - p->stall_since < s->stall_ms)
             continue;
         /* lws emptied its buffer without a writable callback since: not a stall. */
         if (!p->qn && !lws_partial_buffered(p->wsi)) {
@@ -2042,6 +2043,9 @@ int gv_serve(const gv_serve_opts *o)
     }
     s->o = *o;
     s->ws_buffer_mb = o->ws_buffer_mb > 0 ? o->ws_buffer_mb : 256;
+    const char *stall = getenv("GV_WS_STALL_S");
+    long stall_s = stall ? strtol(stall, NULL, 10) : 0;
+    s->stall_ms = (stall_s > 0 && stall_s <= 3600 ? stall_s : STALL_SECS) * 1000LL;
     if (gv_random_bytes(&s->rate_seed, sizeof s->rate_seed) < 0)
         s->rate_seed = (uint64_t)gv_wall_ms() * 0x9e3779b97f4a7c15ULL;   /* not a secret */
     snprintf(s->web, sizeof s->web, "%s", o->web_dir ? o->web_dir : GV_WEB_DIR);

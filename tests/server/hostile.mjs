@@ -41,7 +41,8 @@
 //     burst), so other clients are still answered within 100 ms meanwhile;
 // 11. clients that stop reading and keep asking for catch-ups: the answers waiting for
 //     them are bounded, all together by --ws-buffer (the connections holding most closed
-//     with 1013) and one address's by 16 MiB with --rate; a client that reads is served.
+//     with 1013) and one address's by 16 MiB with --rate; a client that reads is served;
+//     a connection whose answers have not moved for the stall time is dropped.
 //
 // When a check leaves the server unable to answer (a spinning loop, a crash), that is
 // reported as a failure of the check's group and the server is killed and started again
@@ -1398,16 +1399,19 @@ async function metric(port, name) {
 // A server for group 11: under AddressSanitizer, freed memory is held in a quarantine
 // (256 MB) before it is used again, which the peak memory would count; these servers get
 // none, so that the figure is what the server itself holds.
-async function deafServer(name, args) {
-  const saved = process.env.ASAN_OPTIONS;
-  process.env.ASAN_OPTIONS = `${saved ? `${saved}:` : ''}quarantine_size_mb=0:thread_local_quarantine_size_kb=0`;
+async function deafServer(name, args, env = {}) {
+  env = { ...env, ASAN_OPTIONS: `${process.env.ASAN_OPTIONS ? `${process.env.ASAN_OPTIONS}:` : ''}quarantine_size_mb=0:thread_local_quarantine_size_kb=0` };
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
   try {
     const srv = await startServer(bin, join(dir, name), args);
     extraServers.push(srv);
     return srv;
   } finally {
-    if (saved === undefined) delete process.env.ASAN_OPTIONS;
-    else process.env.ASAN_OPTIONS = saved;
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   }
 }
 
@@ -1450,6 +1454,33 @@ async function group11() {
   check(prompt(h), `11b /api/health answers within ${STALL_MS} ms`, probeSummary(h));
   for (const o of r.socks) o.s.destroy();
   await B.kill();
+  // c) One connection that stops reading, with nothing more asked of it: what waits for
+  // it is dropped once nothing has moved for the stall time (60 s; 2 s here, by
+  // GV_WS_STALL_S). Before, it stayed for as long as the client kept the connection.
+  const C = await deafServer('deaf-c.db', ['--rate', '0'], { GV_WS_STALL_S: '2' });
+  const idc = await longChu(C.url, 300);
+  if (!check(idc, '11c a 300-move game is played')) { await C.kill(); return; }
+  const d = deafSocket(C.port, '127.0.0.2');
+  const dOk = await d.ready;
+  // Watches until 2 MB of answers wait in the server (past what the kernel's buffers
+  // take, under the 8 MiB a connection may have waiting), then nothing.
+  let held = 0;
+  for (const end = Date.now() + 20000; dOk && Date.now() < end && held < 2 << 20;) {
+    for (let k = 0; k < 10; k++) d.sendText(JSON.stringify({ type: 'watch', game: idc, since: 0 }));
+    await sleep(550);
+    held = Math.max(held, await metric(C.port, 'gravulien_websocket_queued_bytes'));
+    if (await metric(C.port, 'gravulien_websockets') === 0) break;
+  }
+  let open = 1;
+  for (const end = Date.now() + 8000; Date.now() < end && open > 0; await sleep(100))
+    open = await metric(C.port, 'gravulien_websockets');
+  const left = await metric(C.port, 'gravulien_websocket_queued_bytes');
+  const slowc = await metric(C.port, 'gravulien_websockets_slow_total');
+  check(dOk && held > 0 && left === 0 && slowc === 1 && open === 0,
+    '11c a connection that stops reading is dropped once its waiting answers have not moved for the stall time (2 s here)',
+    `up to ${held} bytes waiting, ${left} at the end; ${slowc} dropped as too slow, ${open} WebSockets open`);
+  d.s.destroy();
+  await C.kill();
 }
 
 async function group9() {
