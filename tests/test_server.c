@@ -3322,8 +3322,11 @@ static void test_ai_engines_trimmed(void)
 static void test_ai_queue_shared_by_clients(void)
 {
     env e;
-    /* One AI thread, level 10 at 60 ms a move: the turns are searched one after another. */
-    if (env_ai(&e, 0, 0, 0, 60) != 0)
+    /* One AI thread, level 10 at 500 ms a move: the turns are searched one after
+     * another, and the five moves below are posted while the first search runs (at 60 ms,
+     * under AddressSanitizer on a loaded machine, posting them outlasted it, so that "a"'s
+     * second turn was taken before "b"'s was queued). */
+    if (env_ai(&e, 0, 0, 0, 500) != 0)
         return;
     gv_hub *h = e.h;
     const char *who[5] = {"a", "a", "a", "a", "b"};
@@ -3341,7 +3344,7 @@ static void test_ai_queue_shared_by_clients(void)
     for (int g = 0; g < 5; g++) {
         CHECK_EQ_INT(play_first(h, id[g], tok[g], 1), 200);
     }
-    CHECK_EQ_INT(gv_hub_settle(h, 20000), 0);
+    CHECK_EQ_INT(gv_hub_settle(h, 30000), 0);
     int64_t at[5];
     for (int g = 0; g < 5; g++) {
         room *r = gv_hub_room(h, id[g], NULL, 0);
@@ -3349,7 +3352,7 @@ static void test_ai_queue_shared_by_clients(void)
         at[g] = r && r->nmoves == 2 ? r->moves[1].at : 0;
     }
     /* "a"'s first turn was searching already; "b"'s comes next, before "a"'s three others
-     * (each 60 ms: first come, first served, it came at least 120 ms after them all; the
+     * (each 500 ms: first come, first served, it came at least 1 s after them all; the
      * margin is for moves applied in one pass of the hub). */
     for (int g = 1; g < 4; g++)
         CHECK(at[4] <= at[g] + 20);
