@@ -271,7 +271,7 @@ int cli_serve(int argc, char **argv)
     gv_serve_opts o = {.host = "127.0.0.1", .port = 8080, .db = "gravulien.db",
                        .ai_threads = 2, .ai_hash_mb = 16, .ai_movetime_ms = 1000, .max_ai_games = 32,
                        .abandon_ms = 86400 * 1000LL, .rate = 50, .new_games = 20,
-                       .ai_games_per_client = 4, .ws_buffer_mb = 256};
+                       .ai_games_per_client = 4};
     /* --config FILE first (its options), then the rest of the command line over them. */
     char **cw = NULL, *ctext = NULL;
     int ncw = 0, rc;

@@ -217,6 +217,13 @@ int64_t gv_wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int64_t gv_env_seconds_ms(const char *name, int64_t dflt_ms)
+{
+    const char *e = getenv(name);
+    long v = e ? strtol(e, NULL, 10) : 0;
+    return v > 0 && v <= 3600 ? (int64_t)v * 1000 : dflt_ms;
+}
+
 int gv_text_out(char *buf, size_t len, const char *text, int n)
 {
     if (n < 0 || (size_t)n >= len)

@@ -94,5 +94,8 @@ void gv_text_skip_line(gv_text_in *in);
 int64_t gv_now_ms(void);
 /* Wall-clock Unix milliseconds (CLOCK_REALTIME): for times stored or shown. */
 int64_t gv_wall_ms(void);
+/* The whole seconds (1..3600) environment variable `name` holds, in milliseconds, or
+ * dflt_ms when it is unset or holds anything else: how tests shorten a long wait. */
+int64_t gv_env_seconds_ms(const char *name, int64_t dflt_ms);
 
 #endif

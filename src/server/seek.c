@@ -13,9 +13,7 @@ enum { PAIRING_MS = 10000 };
 
 int64_t gv_seek_ttl_ms(void)
 {
-    const char *e = getenv("GV_SEEK_TTL_S");
-    long v = e ? strtol(e, NULL, 10) : 0;
-    return v > 0 && v <= 3600 ? (int64_t)v * 1000 : 60000;
+    return gv_env_seconds_ms("GV_SEEK_TTL_S", 60000);
 }
 
 static void i64_text(int64_t v, char *out, size_t len)

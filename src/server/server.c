@@ -347,6 +347,15 @@ static void stall_mark(pss *p, int64_t now)
     p->stall_since = (p->qn || p->lws_held) ? now : 0;
 }
 
+/* After a write of ours through lws, or its writable callback: whether lws still holds
+ * part of it, and the stall time from now (nothing waited before, or the socket took
+ * something). */
+static void lws_held_now(pss *p)
+{
+    p->lws_held = (unsigned char)(lws_partial_buffered(p->wsi) != 0);
+    stall_mark(p, gv_now_ms());
+}
+
 /* Queues m on p (one more reference); 0, or -1 when p is too far behind. */
 static int enqueue(pss *p, msg *m)
 {
@@ -434,9 +443,7 @@ static int write_rest(pss *p, const unsigned char *rest, size_t len)
     memcpy(b + LWS_PRE, rest, len);
     int w = lws_write(wsi, b + LWS_PRE, len, LWS_WRITE_HTTP);
     free(b);
-    /* Nothing waited before this write (deliver_event): the time starts now. */
-    p->lws_held = (unsigned char)(lws_partial_buffered(wsi) != 0);
-    stall_mark(p, gv_now_ms());
+    lws_held_now(p);   /* nothing waited before this write (deliver_event) */
     return w < (int)len ? -1 : 0;
 }
 
@@ -1521,8 +1528,7 @@ static int ws_frame(void *ctx, int kind, const char *data, size_t len, int code)
          * client that pings a connection this busy learns it from the delay). */
         if (!p->qn && !lws_partial_buffered(p->wsi)) {
             lws_write(p->wsi, buf + LWS_PRE, len, LWS_WRITE_PONG);
-            p->lws_held = (unsigned char)(lws_partial_buffered(p->wsi) != 0);
-            stall_mark(p, gv_now_ms());   /* nothing waited before the pong */
+            lws_held_now(p);   /* nothing waited before the pong */
         }
         return 0;
     }
@@ -1728,8 +1734,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         memset(p, 0, sizeof *p);
         p->wsi = wsi;
         p->fd = (int)lws_get_socket_fd(wsi);
-        p->lws_held = (unsigned char)(lws_partial_buffered(wsi) != 0);   /* the 101's end */
-        stall_mark(p, gv_now_ms());
+        lws_held_now(p);   /* the 101's end */
         p->conn = conn_new(s, p);
         p->watcher = p->conn ? gv_ht_watcher_new(s->ht, p->conn) : NULL;
         if (!p->watcher) {
@@ -1803,11 +1808,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             if (n < want)
                 return -1;
         }
-        p->lws_held = (unsigned char)(lws_partial_buffered(wsi) != 0);
         if (p->peer_closed)
             return 0;
-        /* The socket took what lws held: that is progress. */
-        stall_mark(p, gv_now_ms());
+        lws_held_now(p);   /* the socket took what lws held: that is progress */
         if (p->qn)
             lws_callback_on_writable(wsi);
         return 0;
@@ -1851,10 +1854,6 @@ static void wake(void *ctx)
         lws_cancel_service(s->ctx);
 }
 
-/* Every 50 ms: lws's libev plugin arms its timer only when a timer is scheduled through
- * lws_sul_schedule, not for the timeouts lws_set_timeout sets, so without this a
- * connection given LWS_TO_KILL_ASYNC (ws_kill) would wait for the next unrelated event
- * to be closed. */
 /* Once a second: WebSockets whose waiting messages have not moved for STALL_SECS (the
  * client reads nothing) are dropped, and what waited for them freed: a socket that takes
  * nothing cannot take a close frame either. Kept here, not as an lws timeout per
@@ -1883,14 +1882,19 @@ static void stall_sweep(server *s, int64_t now)
     }
 }
 
+/* Every 50 ms: lws's libev plugin arms its timer only when a timer is scheduled through
+ * lws_sul_schedule, not for the timeouts lws_set_timeout sets, so without this a
+ * connection given LWS_TO_KILL_ASYNC (ws_kill) would wait for the next unrelated event
+ * to be closed. */
 static void tick(lws_sorted_usec_list_t *sul)
 {
     server *s = the_server;
     if (s->alog)
         fflush(s->alog);   /* the access log's lines of the last 50 ms */
-    stall_sweep(s, gv_now_ms());
+    int64_t now = gv_now_ms();
+    stall_sweep(s, now);
     if (s->draining && ((!s->nws && !s->api_pending && !s->http_writing) ||
-                        gv_now_ms() >= s->drain_end)) {
+                        now >= s->drain_end)) {
         ev_break(s->loop, EVBREAK_ALL);
         return;
     }
@@ -2043,9 +2047,7 @@ int gv_serve(const gv_serve_opts *o)
     }
     s->o = *o;
     s->ws_buffer_mb = o->ws_buffer_mb > 0 ? o->ws_buffer_mb : 256;
-    const char *stall = getenv("GV_WS_STALL_S");
-    long stall_s = stall ? strtol(stall, NULL, 10) : 0;
-    s->stall_ms = (stall_s > 0 && stall_s <= 3600 ? stall_s : STALL_SECS) * 1000LL;
+    s->stall_ms = gv_env_seconds_ms("GV_WS_STALL_S", STALL_SECS * 1000LL);
     if (gv_random_bytes(&s->rate_seed, sizeof s->rate_seed) < 0)
         s->rate_seed = (uint64_t)gv_wall_ms() * 0x9e3779b97f4a7c15ULL;   /* not a secret */
     snprintf(s->web, sizeof s->web, "%s", o->web_dir ? o->web_dir : GV_WEB_DIR);
