@@ -4,7 +4,10 @@
 # Usage: bench/ws-bench.sh [path-to-gravulien] [watchers=10000] [moves=50] [client-threads=1]
 # STEER=1 (root, 2 cores or more): the server runs on core 0 and loopback's receiving half
 # on core 1 (receive packet steering), so that the server's CPU does not include its
-# watchers' TCP input, as on a network; the setting is restored afterwards.
+# watchers' TCP input, as on a network; the setting is restored afterwards. It then
+# also prints the packets loopback's receive queues dropped meanwhile (past
+# net.core.netdev_max_backlog, when the client falls behind): their retransmissions are
+# in the server's CPU, and the latency maxima (docs/dev/performance.md, 2026-11-28).
 # Needs node and the ws module of tests/server (scripts/deps.sh); exits 77 without them.
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-$here/../build/gravulien}
@@ -23,7 +26,13 @@ if [ "${STEER:-0}" = 1 ]; then
   chmod +x "$wrap"
   trap 'echo "$old" > "$rps"; rm -f "$wrap"' EXIT INT TERM
   echo "steered: server on core 0, loopback's receive on core 1"
+  # The second column of /proc/net/softnet_stat, one line a core: packets dropped (hex).
+  drops() { s=0; for h in $(awk '{print $2}' /proc/net/softnet_stat); do s=$((s + 0x$h)); done; echo $s; }
+  d0=$(drops)
   node "$here/ws_watchers.mjs" "$wrap" "$@"
-  exit $?
+  rc=$?
+  echo "steered: $(( $(drops) - d0 )) packets dropped by loopback's receive queues" \
+       "(net.core.netdev_max_backlog $(cat /proc/sys/net/core/netdev_max_backlog))"
+  exit $rc
 fi
 exec node "$here/ws_watchers.mjs" "$bin" "$@"

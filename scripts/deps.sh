@@ -20,6 +20,8 @@ command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 [ -f /usr/include/ev.h ] || need="$need libev-dev"
 ls /usr/lib/*/libwebsockets-evlib_ev.so >/dev/null 2>&1 || need="$need libwebsockets-evlib-ev"
 [ -f /usr/include/sqlite3.h ] || need="$need libsqlite3-dev"
+# liburing: the WebSocket broadcast hands the kernel many sends in one system call.
+[ -f /usr/include/liburing.h ] || need="$need liburing-dev"
 # PostgreSQL: the client library of the store's second backend, and a server for its
 # tests (tests/pgtmp.sh runs a throwaway one; the package's own cluster is not needed).
 [ -f /usr/include/postgresql/libpq-fe.h ] || need="$need libpq-dev"

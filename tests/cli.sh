@@ -156,6 +156,8 @@ run 2 "serve --threads 0" "$BIN" serve --threads 0 --port 0 --db "$nodb/games.db
   one_line_error "serve --threads 0" "bad option '--threads 0'"
 run 2 "serve --ws-buffer 0" "$BIN" serve --ws-buffer 0 --port 0 --db "$nodb/games.db" &&
   one_line_error "serve --ws-buffer 0" "bad option '--ws-buffer 0'"
+run 2 "serve --io-uring yes" "$BIN" serve --io-uring yes --port 0 --db "$nodb/games.db" &&
+  one_line_error "serve --io-uring yes" "bad option '--io-uring yes'"
 run 2 "serve --max-games-in-memory 8" "$BIN" serve --max-games-in-memory 8 --port 0 --db "$nodb/games.db" &&
   one_line_error "serve --max-games-in-memory 8" "bad option '--max-games-in-memory 8'"
 # serve --config FILE: its options first, the command line's over them; errors name the file

@@ -14,7 +14,7 @@ extern const t_case core_tests[], conformance_tests[], chu_perft_tests[], chu_ru
     chu_notation_tests[], fuzz_tests[], exac_perft_tests[], exac_rules_tests[],
     exac_notation_tests[], grav_rules_tests[], grav_record_tests[], grav_flow_rules_tests[],
     search_tests[], chu_search_tests[], exac_search_tests[], grav_ai_tests[], engine_tests[], proto_tests[], gtp_tests[],
-    record_tests[], server_tests[], ws_frame_tests[];
+    record_tests[], server_tests[], ws_frame_tests[], send_batch_tests[];
 
 static const struct {
     const char *name;
@@ -42,6 +42,7 @@ static const struct {
     {"record", record_tests},
     {"server", server_tests},
     {"ws_frame", ws_frame_tests},
+    {"send_batch", send_batch_tests},
 };
 
 int main(int argc, char **argv)

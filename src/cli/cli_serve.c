@@ -14,6 +14,7 @@ static const char serve_usage[] =
     "       [--web DIR] [--ai-threads 2] [--ai-hash MB] [--ai-movetime MS] [--max-ai-games 32]\n"
     "       [--threads 1] [--abandon-after 86400] [--rate N] [--new-games N]\n"
     "       [--ai-games-per-client N] [--max-games-in-memory N] [--ws-buffer MB]\n"
+    "       [--io-uring on|off]\n"
     "       [--trust-proxy [ADDR,...]] [--access-log FILE] [--name NAME] [--verbose]\n"
     "  --config FILE    options from FILE first, one a line: 'db = postgres://...', 'port 8081',\n"
     "                   'trust-proxy' ('#' after a blank starts a comment); the command\n"
@@ -51,6 +52,9 @@ static const char serve_usage[] =
     "  --ws-buffer MB   answers waiting for WebSocket clients that have not read them\n"
     "                   (catch-ups, states), all together (default 256): past it the\n"
     "                   connections holding most are closed (1013, try again later)\n"
+    "  --io-uring on|off how a move goes out to its WebSocket watchers: on (default), up\n"
+    "                   to 512 sends in one system call through io_uring, where the system\n"
+    "                   allows it; off, one send() a watcher\n"
     "  --trust-proxy [ADDR,...]  behind reverse proxies (nginx) at these addresses (IPs,\n"
     "                   IPv4 blocks A.B.C.D/N; bare: this machine's loopback): count requests\n"
     "                   by the client address their X-Forwarded-For names, not the proxy's;\n"
@@ -171,6 +175,8 @@ static int parse_opts(gv_serve_opts *o, int argc, char **argv, const char *where
             o->max_games_in_memory = (int)n;
         else if (!strcmp(a, "--ws-buffer") && gv_parse_int(v, 1, 1048576, &n, NULL, 0) == 0)
             o->ws_buffer_mb = (int)n;
+        else if (!strcmp(a, "--io-uring") && (!strcmp(v, "on") || !strcmp(v, "off")))
+            o->no_io_uring = !strcmp(v, "off");
         else if (!strcmp(a, "--access-log") && *v)
             o->access_log = v;
         else if (!strcmp(a, "--name") && *v && strlen(v) < 64 && !strpbrk(v, " \t\r\n\"\\"))

@@ -39,6 +39,7 @@
 #include "server/hub_thread.h"
 #include "server/metrics.h"
 #include "server/secret.h"
+#include "server/send_batch.h"
 #include "server/server.h"
 #include "server/store_timed.h"
 #include "server/ws_frame.h"
@@ -199,6 +200,7 @@ typedef struct server {
     int64_t last_stall_sweep; /* stall_sweep's last pass */
     int64_t stall_ms;         /* STALL_SECS, or GV_WS_STALL_S's seconds (tests) */
     struct ev_loop *loop;
+    gv_send_batch *sender;    /* the broadcast's sends (io_uring batches, or send()) */
     conn_slot *slots;
     uint32_t nslots, slotcap, free_slot;
     int api_pending;          /* API requests handed to the hub, not yet answered */
@@ -448,45 +450,58 @@ static int write_rest(pss *p, const unsigned char *rest, size_t len)
 }
 
 /* One event to n connections. A socket with nothing waiting before the event (not in
- * lws's buffer, not in the queue) is written at once: one send() of the frame, built once
- * for all of them (text_frame). What a full socket does not take goes to lws, which sends
- * it when it can (write_rest); lws 4.1 allows a write outside the WRITEABLE callback when
- * nothing of that connection is buffered (lws_partial_buffered). Writing at once saves,
- * per watcher, the two changes of its epoll interest (POLLOUT on, then off) and the pass
- * through the loop that a writable callback costs; sending the frame ourselves saves lws's
- * framing and bookkeeping of each write. The others get the event queued (the same
- * message, shared by reference), written by lws_write in their writable callbacks. A
- * connection closed meanwhile is skipped. */
+ * lws's buffer, not in the queue) is written at once: the frame, built once for all of
+ * them (text_frame), goes to such sockets GV_SB_BATCH at a time through gv_send_batch (by
+ * io_uring, one system call for the batch, or one send() each). What a full socket does
+ * not take goes to lws, which sends it when it can (write_rest); lws 4.1 allows a write
+ * outside the WRITEABLE callback when nothing of that connection is buffered
+ * (lws_partial_buffered). Writing at once saves, per watcher, the two changes of its epoll
+ * interest (POLLOUT on, then off) and the pass through the loop that a writable callback
+ * costs; sending the frame ourselves saves lws's framing and bookkeeping of each write.
+ * The others get the event queued (the same message, shared by reference), written by
+ * lws_write in their writable callbacks. A connection closed meanwhile is skipped.
+ * Between a batch's choice of sockets and its sends, only other watchers' events are
+ * queued (enqueue), which writes to no socket and closes none at once. */
 static pss *conn_get(server *s, gv_ht_conn c);
 
 static void deliver_event(server *s, msg *m, const gv_ht_conn *conns, int n)
 {
     size_t flen;
     const unsigned char *frame = text_frame(m, &flen);
-    for (int i = 0; i < n; i++) {
-        /* Each connection's state is a cold cache line: fetch the next ones early. */
-        if (i + 8 < n) {
-            pss *ahead = conn_get(s, conns[i + 8]);
-            if (ahead) {
-                __builtin_prefetch(ahead);
-                __builtin_prefetch((const char *)ahead + 23);   /* the line may be split */
+    pss *batch[GV_SB_BATCH];
+    int fds[GV_SB_BATCH];
+    ssize_t res[GV_SB_BATCH];
+    for (int i = 0; i < n;) {
+        int k = 0;
+        for (; i < n && k < GV_SB_BATCH; i++) {
+            /* Each connection's state is a cold cache line: fetch the next ones early. */
+            if (i + 8 < n) {
+                pss *ahead = conn_get(s, conns[i + 8]);
+                if (ahead) {
+                    __builtin_prefetch(ahead);
+                    __builtin_prefetch((const char *)ahead + 23);   /* the line may be split */
+                }
             }
+            pss *p = conn_get(s, conns[i]);
+            if (!p || p->closing || p->peer_closed || !p->open || p->close_code)
+                continue;
+            if (p->qn || p->lws_held) {
+                enqueue(p, m);
+                continue;
+            }
+            batch[k] = p;
+            fds[k++] = p->fd;
         }
-        pss *p = conn_get(s, conns[i]);
-        if (!p || p->closing || p->peer_closed || !p->open || p->close_code)
-            continue;
-        if (!p->qn && !p->lws_held) {
-            ssize_t w = send(p->fd, frame, flen, MSG_DONTWAIT | MSG_NOSIGNAL);
-            if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-                w = 0;
+        gv_send_batch_send(s->sender, fds, k, frame, flen, res);
+        for (int j = 0; j < k; j++) {
+            pss *p = batch[j];
+            ssize_t w = res[j];
             if (w == (ssize_t)flen || (w >= 0 && write_rest(p, frame + w, flen - (size_t)w) == 0))
                 continue;
             /* The socket failed: lws closes it from the loop. */
             p->peer_closed = 1;
             lws_set_timeout(p->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
-            continue;
         }
-        enqueue(p, m);
     }
 }
 
@@ -1107,6 +1122,9 @@ static void metrics_reply(server *s, gv_reply *out)
     gv_metric_write(&b, "gravulien_websockets_slow_total", "counter",
                     "WebSockets closed as too slow: queue or address share full, or nothing read for 60 s",
                     (double)atomic_load(&m->ws_slow));
+    gv_metric_write(&b, "gravulien_broadcast_io_uring", "gauge",
+                    "1: moves go out to their watchers through io_uring, many sends a system call (groups under 4 by send())",
+                    (double)gv_send_batch_uring(s->sender));
     gv_metric_write(&b, "gravulien_connections_refused_total", "counter",
                     "connections closed when taken: their address was over --rate",
                     (double)atomic_load(&m->conns_refused));
@@ -2157,6 +2175,14 @@ int gv_serve(const gv_serve_opts *o)
         fprintf(stderr, "serve: %s\n", err);
         return start_failed(s, loop, store);
     }
+    s->sender = gv_send_batch_new(!o->no_io_uring);
+    if (!s->sender) {
+        fprintf(stderr, "serve: out of memory\n");
+        return start_failed(s, loop, store);
+    }
+    if (gv_send_batch_refusal(s->sender))
+        fprintf(stderr, "serve: io_uring is not available (%s): moves go out to their "
+                        "watchers by send()\n", gv_send_batch_refusal(s->sender));
     struct lws_vhost *vh = lws_get_vhost_by_name(s->ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : o->port;
     if (o->name)
@@ -2217,6 +2243,7 @@ int gv_serve(const gv_serve_opts *o)
     store->ops->close(store);
     free_web(s);
     free(s->slots);
+    gv_send_batch_free(s->sender);
     the_server = NULL;
     free(s);
     return 0;

@@ -32,6 +32,9 @@ typedef struct gv_serve_opts {
     int ws_buffer_mb;
     /* Games held in memory, at most (gv_hub_config.max_rooms; 0: 2048). */
     int max_games_in_memory;
+    /* 1: the WebSocket broadcast sends by send(), one socket at a time, not by io_uring
+     * batches (--io-uring off; send_batch.h). */
+    int no_io_uring;
     int verbose;
     /* One line per HTTP reply into this file ("-": standard output; NULL: none), reopened on
      * SIGHUP (log rotation). */

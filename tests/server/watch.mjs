@@ -9,6 +9,8 @@
 //   - a move event carries the game's public view fields (Grav's board and phase), the
 //     same as GET /api/games/ID, and GET /api/games/ID/you is a seat's part alone;
 //   - a watcher that stops reading for a while, then reads, gets every event whole.
+// Options after the number of actions go to the server: `--io-uring off` runs the same
+// against a server that sends each event by send() (ctest server_watch_send).
 // The game is Grav on 23x23 with rules that refuse little, so that it lasts: each stone
 // is a placement and one answer per other player.
 import WebSocket from 'ws';
@@ -20,10 +22,11 @@ import {
 
 const bin = process.argv[2];
 if (!bin) {
-  console.log('usage: node watch.mjs <gravulien> [actions=600]');
+  console.log('usage: node watch.mjs <gravulien> [actions=600] [serve options...]');
   process.exit(2);
 }
 const ACTIONS = Number(process.argv[3] || 600);
+const serveArgs = process.argv.slice(4);
 const t0 = Date.now();
 
 async function you(base, id, token) {
@@ -55,6 +58,12 @@ function gravGame(base, players) {
     game: 'grav', seats, clock: null,
     options: { size: '23', players: String(players), a: '1000', b: '2', c: '4', d: '1', e: '44' },
   });
+}
+
+// gravulien_broadcast_io_uring of /metrics: '1' (io_uring), '0' (send()).
+async function uringGauge(base) {
+  const text = await fetch(`${base}/metrics`).then((r) => r.text());
+  return (text.match(/^gravulien_broadcast_io_uring (\d)/m) || [])[1];
 }
 
 // Messages of a raw connection, with its close code.
@@ -100,8 +109,9 @@ async function main() {
   let srv = null;
   const open = [];
   try {
-    srv = await startServer(bin, join(dir, 'w.db'), ['--rate', '0']);
+    srv = await startServer(bin, join(dir, 'w.db'), ['--rate', '0', ...serveArgs]);
     const base = srv.url, wsBase = base.replace('http', 'ws');
+    const uringAtStart = await uringGauge(base);
 
     // 1. A long game.
     const players = ACTIONS > 1000 ? 6 : 2;
@@ -207,6 +217,11 @@ async function main() {
 
     const health = await api(base, 'GET', '/api/health');
     check(health.status === 200, 'the server still answers');
+    // How the events went out: io_uring where the system allows it (and the ring was not
+    // given up on the way), send() when told.
+    const uring = await uringGauge(base);
+    if (serveArgs.join(' ').includes('--io-uring off')) check(uring === '0', `--io-uring off: the events went by send() (gravulien_broadcast_io_uring ${uring})`);
+    else check((uring === '0' || uring === '1') && uring === uringAtStart, `the events went by ${uring === '1' ? 'io_uring' : 'send() (io_uring not available here)'} from start to end (${uringAtStart} then ${uring})`);
   } finally {
     for (const o of open) { try { o.ws.terminate(); } catch { /* closed */ } }
     if (srv) await srv.stop();
