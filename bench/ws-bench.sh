@@ -8,6 +8,8 @@
 # also prints the packets loopback's receive queues dropped meanwhile (past
 # net.core.netdev_max_backlog, when the client falls behind): their retransmissions are
 # in the server's CPU, and the latency maxima (docs/dev/performance.md, 2026-11-28).
+# STEER_BACKLOG=N (with STEER=1): that queue holds N packets during the run (100000: none
+# is lost, and nearly every packet then costs the server an interrupt of core 1).
 # Needs node and the ws module of tests/server (scripts/deps.sh); exits 77 without them.
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-$here/../build/gravulien}
@@ -24,7 +26,12 @@ if [ "${STEER:-0}" = 1 ]; then
   wrap=$(mktemp)
   printf '#!/bin/sh\nexec taskset -c 0 "%s" "$@"\n' "$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" > "$wrap"
   chmod +x "$wrap"
-  trap 'echo "$old" > "$rps"; rm -f "$wrap"' EXIT INT TERM
+  bl=/proc/sys/net/core/netdev_max_backlog
+  old_bl=$(cat "$bl")
+  if [ -n "${STEER_BACKLOG:-}" ]; then
+    echo "$STEER_BACKLOG" > "$bl" 2>/dev/null || { echo "STEER_BACKLOG: cannot write $bl"; exit 2; }
+  fi
+  trap 'echo "$old" > "$rps"; echo "$old_bl" > "$bl"; rm -f "$wrap"' EXIT INT TERM
   echo "steered: server on core 0, loopback's receive on core 1"
   # The second column of /proc/net/softnet_stat, one line a core: packets dropped (hex).
   drops() { s=0; for h in $(awk '{print $2}' /proc/net/softnet_stat); do s=$((s + 0x$h)); done; echo $s; }
@@ -32,7 +39,7 @@ if [ "${STEER:-0}" = 1 ]; then
   node "$here/ws_watchers.mjs" "$wrap" "$@"
   rc=$?
   echo "steered: $(( $(drops) - d0 )) packets dropped by loopback's receive queues" \
-       "(net.core.netdev_max_backlog $(cat /proc/sys/net/core/netdev_max_backlog))"
+       "(net.core.netdev_max_backlog $(cat "$bl"))"
   exit $rc
 fi
 exec node "$here/ws_watchers.mjs" "$bin" "$@"

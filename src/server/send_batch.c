@@ -38,8 +38,9 @@ static ssize_t send_one(int fd, const void *buf, size_t len)
 /* The ring goes (it did what it is not made to do): the sends are send()'s from now. */
 static void uring_off(gv_send_batch *b, int n, int taken, int got)
 {
-    fprintf(stderr, "serve: io_uring handed over %d of %d sends and reported %d; the "
-                    "broadcast uses send() from now on\n", taken, n, got);
+    fprintf(stderr, "serve: io_uring took %d of %d sends and reported %d of them%s; the "
+                    "broadcast uses send() from now on\n", taken, n, got,
+            taken == n && got == n ? " only after a wait" : "");
     io_uring_queue_exit(&b->ring);
     b->uring = 0;
 }
