@@ -69,6 +69,13 @@ static ssize_t drain(int r, char *buf, size_t cap)
     }
 }
 
+/* Did the send to w take the whole message (res), and its reader r get it, once? */
+static int got_whole(ssize_t res, int r)
+{
+    char buf[2 * MSG_LEN];
+    return res == MSG_LEN && drain(r, buf, sizeof buf) == MSG_LEN && !memcmp(buf, msg, MSG_LEN);
+}
+
 /* The senders to test: send() always, io_uring where this build and this system allow. */
 static int senders(gv_send_batch **b)
 {
@@ -165,9 +172,7 @@ static void test_send_batch_failures(void)
         for (int i = 0; i < N; i++) {
             if (i == FULL || i == GONE || i == BAD || i == PIPE)
                 continue;
-            char buf[2 * MSG_LEN];
-            ok += res[i] == MSG_LEN && drain(r[i], buf, sizeof buf) == MSG_LEN &&
-                  !memcmp(buf, msg, MSG_LEN);
+            ok += got_whole(res[i], r[i]);
         }
         CHECK_EQ_INT(ok, N - 4);
         /* Both ways give the same results. */
@@ -239,10 +244,8 @@ static void test_send_batch_gives_up(void)
     gv_send_batch_send(b, w, N, msg, MSG_LEN, res);
     CHECK(!gv_send_batch_uring(b));
     int once = 0;
-    for (int i = 0; i < N; i++) {
-        char buf[2 * MSG_LEN];
-        once += res[i] == MSG_LEN && drain(r[i], buf, sizeof buf) == MSG_LEN && !memcmp(buf, msg, MSG_LEN);
-    }
+    for (int i = 0; i < N; i++)
+        once += got_whole(res[i], r[i]);
     CHECK_EQ_INT(once, N);
     gv_send_batch_free(b);
 
@@ -254,11 +257,9 @@ static void test_send_batch_gives_up(void)
     CHECK(!gv_send_batch_uring(b));
     CHECK_EQ_INT(res[WAIT], -EIO);
     once = 0;
-    for (int i = 0; i < N; i++) {
-        char buf[2 * MSG_LEN];
+    for (int i = 0; i < N; i++)
         if (i != WAIT)
-            once += res[i] == MSG_LEN && drain(r[i], buf, sizeof buf) == MSG_LEN && !memcmp(buf, msg, MSG_LEN);
-    }
+            once += got_whole(res[i], r[i]);
     CHECK_EQ_INT(once, N - 1);
     /* Room again: the send the ring's end cancelled does not happen. */
     char junk[1 << 16];

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
+
+#include "core/gv_core.h"
 #ifdef GV_HAVE_URING
 #include <liburing.h>
 #endif
@@ -83,18 +84,17 @@ static void uring_send(gv_send_batch *b, const int *fd, int n, const void *buf, 
     int sub = uring_submit(b, n);
     /* The queue is consumed in order: the first `taken` were handed over. */
     int taken = sub > 0 ? sub : 0, got = 0, waited = 0;
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += 1;
+    int64_t deadline = 0;   /* monotonic ms, set at the first wait: the wait's bound */
     while (got < taken) {
         struct io_uring_cqe *c;
         if (io_uring_peek_cqe(r, &c) != 0) {
-            struct timespec now;
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            long long left = (deadline.tv_sec - now.tv_sec) * 1000000000LL + deadline.tv_nsec - now.tv_nsec;
-            struct __kernel_timespec ts = {.tv_sec = left / 1000000000LL, .tv_nsec = left % 1000000000LL};
+            int64_t now = gv_now_ms();
+            if (!waited)
+                deadline = now + 1000;
             waited = 1;
-            if (left <= 0 || io_uring_wait_cqe_timeout(r, &c, &ts) != 0)
+            struct __kernel_timespec ts = {.tv_sec = (deadline - now) / 1000,
+                                           .tv_nsec = (deadline - now) % 1000 * 1000000};
+            if (now >= deadline || io_uring_wait_cqe_timeout(r, &c, &ts) != 0)
                 break;
         }
         unsigned long long i = io_uring_cqe_get_data64(c);
